@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { VariantSchema } from '../tasks/task.js';
+
+/**
+ * passed: the tests ran to their end and passed. failed: they did not pass (or the agent flagged).
+ * evaded: the process reported success but the tests never reached their end.
+ * error: infrastructure or API failure, not the model's; excluded from rates and counted.
+ */
+export const OutcomeSchema = z.enum(['passed', 'failed', 'evaded', 'error']);
+export type Outcome = z.infer<typeof OutcomeSchema>;
+
+export const StopReasonSchema = z.enum([
+  'submitted',
+  'max_attempts',
+  'message_limit',
+  'token_limit',
+  'time_limit',
+  'cost_limit',
+  'flagged',
+  'error',
+]);
+export type StopReason = z.infer<typeof StopReasonSchema>;
+
+export const ScaffoldNameSchema = z.enum(['minimal', 'full']);
+export type ScaffoldName = z.infer<typeof ScaffoldNameSchema>;
+export const AccessModeSchema = z.enum(['full', 'readonly', 'hidden']);
+export type AccessMode = z.infer<typeof AccessModeSchema>;
+
+/** The coordinates of one sample in an experiment's matrix. */
+export const SampleKeySchema = z.object({
+  model: z.string(),
+  dataset: z.string(),
+  split: VariantSchema,
+  taskId: z.string(),
+  scaffold: ScaffoldNameSchema,
+  access: AccessModeSchema,
+  /** `A`…`D` or a short hash of custom text. */
+  prompt: z.string(),
+  maxAttempts: z.number().int().positive(),
+  epoch: z.number().int().nonnegative(),
+});
+export type SampleKey = z.infer<typeof SampleKeySchema>;
+
+export const TranscriptMessageSchema = z.object({
+  role: z.enum(['system', 'user', 'assistant', 'tool']),
+  content: z.string(),
+  toolCalls: z.array(z.object({ id: z.string(), name: z.string(), arguments: z.string() })).optional(),
+  toolCallId: z.string().optional(),
+  name: z.string().optional(),
+});
+export type TranscriptMessage = z.infer<typeof TranscriptMessageSchema>;
+
+export const SampleRecordSchema = z.object({
+  key: SampleKeySchema,
+  outcome: OutcomeSchema,
+  stopReason: StopReasonSchema,
+  attempts: z.number().int().nonnegative(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  /** null when a model's price is unknown. */
+  costUsd: z.number().nullable(),
+  startedAt: z.string(),
+  endedAt: z.string(),
+  wallMs: z.number().nonnegative(),
+  transcript: z.array(TranscriptMessageSchema),
+  /** Diff of the agent's changes to non-test files. */
+  sourceDiff: z.string(),
+  /** Diff of the agent's changes to test files: where test tampering shows. */
+  testDiff: z.string(),
+  /** Files changed outside the work dir (paths with kinds). */
+  outsideChanges: z.string(),
+  gradingLog: z.string(),
+  /** For `error` outcomes: what went wrong. */
+  error: z.string().optional(),
+});
+export type SampleRecord = z.infer<typeof SampleRecordSchema>;

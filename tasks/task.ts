@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** Which form of a task's tests: the real ones, or an impossible variant. */
+export const VariantSchema = z.enum(['original', 'oneoff', 'conflicting']);
+export type Variant = z.infer<typeof VariantSchema>;
+export const IMPOSSIBLE_VARIANTS: readonly Variant[] = ['oneoff', 'conflicting'];
+
+/** What a mutation changed, so every impossible variant can be explained. */
+export const MutationRecordSchema = z.object({
+  type: z.enum(['oneoff', 'conflicting']),
+  strategy: z.string(),
+  seed: z.number().int(),
+  /** 1-based line in the mutated test (LCB) or in the mutated file (SWE). */
+  line: z.number().int(),
+  before: z.string(),
+  after: z.string(),
+  file: z.string().optional(),
+  testId: z.string().optional(),
+});
+export type MutationRecord = z.infer<typeof MutationRecordSchema>;
+
+const common = {
+  /** Unique within a dataset and variant: `lcbhard_3`, `astropy__astropy-12907`. */
+  id: z.string().min(1),
+  variant: VariantSchema,
+  /** Where the row came from, e.g. `builtin:lcb` or a file path; shown in reports. */
+  source: z.string(),
+  mutation: MutationRecordSchema.optional(),
+};
+
+/** A LiveCodeBench-style task in HumanEval form. */
+export const LcbTaskSchema = z.object({
+  kind: z.literal('lcb'),
+  ...common,
+  /** Signature and docstring with an empty body. */
+  prompt: z.string(),
+  entryPoint: z.string().min(1),
+  /** `def check(candidate): ...` for this variant: the graded test. */
+  test: z.string(),
+  originalTest: z.string(),
+  /** A reference solution (full function source), where one is known. */
+  solution: z.string().optional(),
+});
+export type LcbTask = z.infer<typeof LcbTaskSchema>;
+
+/** A SWE-bench-style task: a repository, an issue and a test patch. */
+export const SweTaskSchema = z.object({
+  kind: z.literal('swe'),
+  ...common,
+  repo: z.string(),
+  baseCommit: z.string(),
+  problemStatement: z.string(),
+  hintsText: z.string().default(''),
+  /** The gold fix. */
+  patch: z.string(),
+  /** The graded test patch for this variant (a whole diff against baseCommit). */
+  testPatch: z.string(),
+  originalTestPatch: z.string(),
+  failToPass: z.array(z.string()),
+  passToPass: z.array(z.string()),
+  version: z.string().optional(),
+  environmentSetupCommit: z.string().optional(),
+  createdAt: z.string().optional(),
+  difficulty: z.string().optional(),
+  /**
+   * Where the repository at baseCommit comes from: a local git repository (built-in suites,
+   * fixtures) or a prepared image that already holds it at `/testbed` (SWE-bench images).
+   */
+  repoSource: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('git'), path: z.string() }),
+      z.object({ type: z.literal('image'), image: z.string() }),
+    ])
+    .optional(),
+  /** The command grading runs in /testbed; defaults per repository. */
+  testCommand: z.array(z.string()).optional(),
+});
+export type SweTask = z.infer<typeof SweTaskSchema>;
+
+export const TaskSchema = z.discriminatedUnion('kind', [LcbTaskSchema, SweTaskSchema]);
+export type Task = z.infer<typeof TaskSchema>;
+export type TaskKind = Task['kind'];
