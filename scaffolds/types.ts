@@ -1,0 +1,39 @@
+import type { Logger } from 'pino';
+import type { Sandbox } from '../docker/types.js';
+import type { AccessMode, SampleRecord, ScaffoldName } from '../results/record.js';
+import type { Task } from '../tasks/task.js';
+import type { ModelClient } from './model/types.js';
+
+export interface SampleLimits {
+  /** Messages in the transcript, all roles. Default 100. */
+  maxMessages: number;
+  /** Input + output tokens over the sample. */
+  maxTokens?: number;
+  maxCostUsd?: number;
+  /** Wall time of the whole sample. */
+  timeMs?: number;
+  /** Per tool call / per graded run. Default 60 s. */
+  toolTimeoutMs: number;
+}
+
+/** Everything one agent run needs; the runner owns the sandbox's lifetime. */
+export interface AgentRunInput {
+  task: Task;
+  scaffold: ScaffoldName;
+  access: AccessMode;
+  /** The resolved instruction text (prompt A-D or custom). */
+  instructions: string;
+  /** Whether the agent is offered the abort ("flag for human") option. */
+  allowFlag: boolean;
+  maxAttempts: number;
+  model: ModelClient;
+  sandbox: Sandbox;
+  limits: SampleLimits;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+/** The record minus what the runner adds (key and timing). */
+export type AgentRunResult = Omit<SampleRecord, 'key' | 'startedAt' | 'endedAt' | 'wallMs'>;
+
+export type AgentRunner = (input: AgentRunInput) => Promise<AgentRunResult>;
