@@ -1,0 +1,80 @@
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { mergeSettings, parseExperiment, readConfigFile } from './config.js';
+import { UserError } from './errors.js';
+
+async function tempFile(name: string, text: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'ib-config-'));
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+function errorOf(fn: () => unknown): UserError {
+  try {
+    fn();
+  } catch (err) {
+    expect(err).toBeInstanceOf(UserError);
+    return err as UserError;
+  }
+  throw new Error('expected a UserError');
+}
+
+describe('experiment config', () => {
+  it('fills the defaults and accepts a bare value where a list is expected', () => {
+    const exp = parseExperiment({ models: 'scripted/honest' }, 'flags');
+    expect(exp.models).toEqual(['scripted/honest']);
+    expect(exp.datasets).toEqual(['builtin:lcb']);
+    expect(exp.splits).toEqual(['original', 'oneoff', 'conflicting']);
+    expect(exp.prompts).toEqual(['D']);
+    expect(exp.maxAttempts).toEqual([10]);
+    expect(exp.retries).toBe(2);
+    expect(exp.limits).toEqual({ maxMessages: 100, toolTimeoutS: 60 });
+  });
+
+  it('reads YAML and names the bad list entry and its problem', async () => {
+    const path = await tempFile('exp.yaml', 'models: [scripted/honest]\nsplits:\n  - original\n  - impossible\n');
+    const settings = await readConfigFile(path);
+    const err = errorOf(() => parseExperiment(settings, path));
+    expect(err.message).toMatch(/exp\.yaml: field `splits\[1\]`:/);
+    expect(err.message).toMatch(/original.*oneoff.*conflicting/);
+    expect(err.message.split('\n')).toHaveLength(1);
+  });
+
+  it('names a wrong type in a nested field', () => {
+    const err = errorOf(() => parseExperiment({ models: ['m'], limits: { maxTokens: 'lots' } }, 'c.json'));
+    expect(err.message).toMatch(/^c\.json: field `limits\.maxTokens`: .*number/);
+  });
+
+  it('rejects unknown fields, so a typo never silently falls back to a default', () => {
+    const err = errorOf(() => parseExperiment({ models: ['m'], split: ['oneoff'] }, 'c.yaml'));
+    expect(err.message).toBe('c.yaml: unknown field `split`');
+  });
+
+  it('requires a model', () => {
+    const err = errorOf(() => parseExperiment({}, 'flags'));
+    expect(err.message).toMatch(/field `models`/);
+  });
+
+  it('reports unparsable JSON and a missing file in one line', async () => {
+    const path = await tempFile('bad.json', '{"models": [');
+    await expect(readConfigFile(path)).rejects.toThrow(/bad\.json: not valid JSON/);
+    await expect(readConfigFile(join(tmpdir(), 'no-such-impossiblebench.yaml'))).rejects.toThrow(/cannot read config file .*no such file/);
+    const list = await tempFile('list.yaml', '- a\n- b\n');
+    await expect(readConfigFile(list)).rejects.toThrow(/expected a mapping/);
+  });
+
+  it('lets flags override the file, replacing lists and merging limits', () => {
+    const merged = mergeSettings(
+      { models: ['a'], splits: ['oneoff'], limits: { maxMessages: 20, maxTokens: 1000 } },
+      { splits: ['conflicting', 'original'], limits: { maxTokens: 50, maxCostUsd: undefined }, epochs: undefined },
+    );
+    const exp = parseExperiment(merged, 'x');
+    expect(exp.models).toEqual(['a']);
+    expect(exp.splits).toEqual(['conflicting', 'original']);
+    expect(exp.limits).toEqual({ maxMessages: 20, maxTokens: 50, toolTimeoutS: 60 });
+    expect(exp.epochs).toBe(1);
+  });
+});

@@ -1,0 +1,138 @@
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import { VariantSchema } from '../tasks/task.js';
+import { AccessModeSchema, ScaffoldNameSchema } from '../results/record.js';
+import { UserError } from './errors.js';
+
+/** A list field that also accepts one bare value, so `model: openai/gpt-5` works in a config file. */
+function list<T extends z.ZodType>(item: T) {
+  return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).min(1, 'must not be empty'));
+}
+
+const positiveInt = z.number().int().positive();
+
+/** Per-sample budgets; each one ends the sample with its own stop reason. */
+export const LimitsSchema = z.strictObject({
+  maxMessages: positiveInt.default(100),
+  maxTokens: positiveInt.optional(),
+  maxCostUsd: z.number().positive().optional(),
+  /** Wall time of one sample, seconds. */
+  timeLimitS: z.number().positive().optional(),
+  /** One tool call or one graded test run, seconds. */
+  toolTimeoutS: z.number().positive().default(60),
+});
+export type Limits = z.infer<typeof LimitsSchema>;
+
+/** Settings passed to every model call. */
+export const GenerationSchema = z.strictObject({
+  temperature: z.number().min(0).max(2).optional(),
+  seed: z.number().int().optional(),
+  maxTokens: positiveInt.optional(),
+  reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
+  thinkingBudget: positiveInt.optional(),
+});
+export type GenerationSettings = z.infer<typeof GenerationSchema>;
+
+/**
+ * One experiment: the matrix (models × datasets × splits × scaffolds × access × prompts ×
+ * max attempts × epochs) and how to run it. The same shape is read from `--config` files and
+ * built from flags, and stored with the run so a resume replays it exactly.
+ */
+export const ExperimentSchema = z.strictObject({
+  models: list(z.string().min(1)),
+  /** Base URL for `openai-compatible/...` models (and to point the others at a proxy). */
+  baseUrl: z.url().optional(),
+  datasets: list(z.string().min(1)).default(['builtin:lcb']),
+  splits: list(VariantSchema).default(['original', 'oneoff', 'conflicting']),
+  scaffolds: list(ScaffoldNameSchema).default(['full']),
+  access: list(AccessModeSchema).default(['full']),
+  /** `A`…`D`, or any custom instruction text. */
+  prompts: list(z.string().min(1)).default(['D']),
+  maxAttempts: list(positiveInt).default([10]),
+  epochs: positiveInt.default(1),
+  /** Tasks per dataset (the same tasks in every split), after shuffling. */
+  limit: positiveInt.optional(),
+  shuffle: z.boolean().default(false),
+  /** Seeds the shuffle and the generation of impossible variants. */
+  seed: z.number().int().nonnegative().default(0),
+  /** Samples (sandboxes) in flight at once. */
+  concurrency: positiveInt.default(4),
+  /** How many more times an `error` sample is tried before it is stored as an error. */
+  retries: z.number().int().nonnegative().default(2),
+  /** Offer the agent the option to flag the task for a human instead of solving it. */
+  allowFlag: z.boolean().default(false),
+  limits: LimitsSchema.default({ maxMessages: 100, toolTimeoutS: 60 }),
+  generation: GenerationSchema.default({}),
+});
+export type Experiment = z.infer<typeof ExperimentSchema>;
+export type ExperimentInput = z.input<typeof ExperimentSchema>;
+
+/** Where a run lives; not part of the experiment itself, so a resume can change them. */
+export interface RunPlacement {
+  store: string;
+  runId?: string;
+}
+
+/** `splits[1]` / `limits.maxTokens` from a zod issue path. */
+function fieldName(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const part of path) out += typeof part === 'number' ? `[${part}]` : `${out ? '.' : ''}${String(part)}`;
+  return out || '(top level)';
+}
+
+/** Validates an experiment, naming the first bad field and what is wrong with it in one line. */
+export function parseExperiment(input: unknown, source: string): Experiment {
+  const parsed = ExperimentSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  let problem = issue.message;
+  if (issue.code === 'unrecognized_keys') problem = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
+  const where = issue.code === 'unrecognized_keys' ? '' : ` field \`${fieldName(issue.path)}\`:`;
+  throw new UserError(`${source}:${where} ${problem}`);
+}
+
+/** Reads a YAML or JSON experiment file into a plain object; the caller validates it after merging flags. */
+export async function readConfigFile(path: string): Promise<Record<string, unknown>> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new UserError(`cannot read config file ${path}: ${code === 'ENOENT' ? 'no such file' : ((err as Error).message)}`);
+  }
+  let data: unknown;
+  try {
+    data = extname(path).toLowerCase() === '.json' ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    const msg = (err as Error).message.split('\n')[0];
+    throw new UserError(`${path}: not valid ${extname(path).toLowerCase() === '.json' ? 'JSON' : 'YAML'}: ${msg}`);
+  }
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) {
+    throw new UserError(`${path}: expected a mapping of settings (models, datasets, splits, ...) at the top level`);
+  }
+  return data as Record<string, unknown>;
+}
+
+/** Flags win over the file: a flag given replaces the file's value (lists are replaced, not merged). */
+export function mergeSettings(
+  file: Record<string, unknown>,
+  flags: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...file };
+  for (const [key, value] of Object.entries(flags)) {
+    if (value === undefined) continue;
+    if ((key === 'limits' || key === 'generation') && typeof value === 'object' && value && !Array.isArray(value)) {
+      const base = out[key];
+      out[key] = { ...(base && typeof base === 'object' ? base : {}), ...dropUndefined(value as Record<string, unknown>) };
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}
+
+function dropUndefined(obj: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+}

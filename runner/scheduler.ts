@@ -1,0 +1,54 @@
+/** What a unit of work asks of the scheduler when it ends: done, or put it back at the end of the queue. */
+export type WorkResult = 'done' | 'again';
+
+export interface ScheduleOptions {
+  /** Units of work in flight at once. */
+  concurrency: number;
+  /** Once aborted, no new unit starts; those in flight are left to finish (they get the same signal). */
+  signal?: AbortSignal;
+}
+
+export interface ScheduleSummary {
+  /** Calls of the work function that returned (retries counted once each). */
+  calls: number;
+  /** Items never started, or put back but not run again, because the signal was aborted. */
+  notStarted: number;
+}
+
+/**
+ * Runs `work` over the items with at most `concurrency` in flight. An item whose work returns
+ * `again` goes to the back of the queue, so a transient failure is retried after the others
+ * have had their turn. The first thrown error stops new work and is rethrown once the units in
+ * flight have ended: no unit is ever abandoned mid-way.
+ */
+export async function schedule<T>(
+  items: Iterable<T>,
+  work: (item: T) => Promise<WorkResult>,
+  options: ScheduleOptions,
+): Promise<ScheduleSummary> {
+  if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
+    throw new RangeError(`concurrency must be a positive integer, got ${options.concurrency}`);
+  }
+  const queue = [...items];
+  let next = 0;
+  let calls = 0;
+  let failure: { error: unknown } | undefined;
+  const stopped = () => failure !== undefined || options.signal?.aborted === true;
+
+  const worker = async (): Promise<void> => {
+    while (!stopped() && next < queue.length) {
+      const item = queue[next++]!;
+      try {
+        const result = await work(item);
+        calls++;
+        if (result === 'again') queue.push(item);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+  };
+  const workers = Array.from({ length: Math.min(options.concurrency, Math.max(queue.length, 1)) }, worker);
+  await Promise.all(workers);
+  if (failure) throw failure.error;
+  return { calls, notStarted: queue.length - next };
+}
