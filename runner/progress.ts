@@ -29,6 +29,13 @@ export class Tally {
     this.done++;
   }
 
+  /** Counts a sample stored before this process started (`done` already includes it). */
+  restore(outcome: Outcome, costUsd: number | null): void {
+    if (costUsd === null) this.unknownCost++;
+    else this.costUsd += costUsd;
+    this.counts[outcome]++;
+  }
+
   /** Seconds left at the pace of this process, or undefined before there is a pace. */
   etaSeconds(now = Date.now()): number | undefined {
     const doneHere = this.done - this.startedWith;

@@ -1,0 +1,170 @@
+import type { Logger } from 'pino';
+import type { Sandbox, SandboxOptions } from '../docker/types.js';
+import type { SampleRecord } from '../results/record.js';
+import type { AgentRunner, SampleLimits } from '../scaffolds/types.js';
+import type { ModelClient } from '../scaffolds/model/types.js';
+import type { Task } from '../tasks/task.js';
+import type { Experiment } from './config.js';
+import type { PlannedSample } from './matrix.js';
+
+/** The parts of the product a sample runs through; the CLI wires the real ones (see `wiring.ts`). */
+export interface SampleServices {
+  createSandbox(options: SandboxOptions): Promise<Sandbox>;
+  /** Image, work dir and limits of the sandbox a task runs in. */
+  sandboxFor(task: Task): Omit<SandboxOptions, 'runId' | 'sampleId'>;
+  /** A fresh client per sample: a scripted model keeps one server session per sample. */
+  createModel(spec: string, sample: PlannedSample): Promise<ModelClient>;
+  /** The instruction text for a prompt letter or custom text. */
+  instructions(prompt: string): string;
+  runAgent: AgentRunner;
+}
+
+export interface SampleContext {
+  runId: string;
+  experiment: Experiment;
+  services: SampleServices;
+  /** Aborted when the run is interrupted. */
+  signal: AbortSignal;
+  log: Logger;
+  /**
+   * After an interrupt, how long a running agent gets to return on its own before the runner
+   * stops waiting and removes its sandbox (which ends whatever still runs inside).
+   */
+  abortGraceMs?: number;
+}
+
+/** What became of one try of a sample. */
+export type SampleEnd = { kind: 'record'; record: SampleRecord } | { kind: 'interrupted' };
+
+export function sampleLimits(experiment: Experiment): SampleLimits {
+  const l = experiment.limits;
+  return {
+    maxMessages: l.maxMessages,
+    toolTimeoutMs: l.toolTimeoutS * 1000,
+    ...(l.maxTokens !== undefined ? { maxTokens: l.maxTokens } : {}),
+    ...(l.maxCostUsd !== undefined ? { maxCostUsd: l.maxCostUsd } : {}),
+    ...(l.timeLimitS !== undefined ? { timeMs: l.timeLimitS * 1000 } : {}),
+  };
+}
+
+/** An infrastructure or API failure: never the model's fault, so never scored as a failure. */
+export function errorRecord(sample: PlannedSample, startedAt: Date, error: unknown): SampleRecord {
+  const ended = new Date();
+  return {
+    key: sample.key,
+    outcome: 'error',
+    stopReason: 'error',
+    attempts: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: null,
+    startedAt: startedAt.toISOString(),
+    endedAt: ended.toISOString(),
+    wallMs: ended.getTime() - startedAt.getTime(),
+    transcript: [],
+    sourceDiff: '',
+    testDiff: '',
+    outsideChanges: '',
+    gradingLog: '',
+    error: describeError(error),
+  };
+}
+
+export function describeError(error: unknown): string {
+  if (error instanceof Error) return `${error.name === 'Error' ? '' : `${error.name}: `}${error.message}`;
+  return String(error);
+}
+
+/** Resolves when the signal aborts and then `graceMs` more pass; never rejects. */
+function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<'gone'>; cancel: () => void } {
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const promise = new Promise<'gone'>((resolve) => {
+    onAbort = () => {
+      timer = setTimeout(() => resolve('gone'), graceMs);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  return {
+    promise,
+    cancel: () => {
+      if (timer) clearTimeout(timer);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/**
+ * One try of one sample: a fresh sandbox labelled with the run and sample, the agent loop, and
+ * the record. The sandbox and the model client are released in `finally`, whatever happens.
+ * An interrupted sample yields no record at all: it stays unfinished, to be run on resume.
+ */
+export async function executeSample(sample: PlannedSample, ctx: SampleContext): Promise<SampleEnd> {
+  const started = new Date();
+  const log = ctx.log.child({ sample: sample.id, key: sample.key });
+  let sandbox: Sandbox | undefined;
+  let model: ModelClient | undefined;
+  // Set once this function stops waiting: a sandbox or client that arrives later is released at once.
+  let abandoned = false;
+  const grace = afterAbort(ctx.signal, ctx.abortGraceMs ?? 5_000);
+  try {
+    if (ctx.signal.aborted) return { kind: 'interrupted' };
+    const work = (async (): Promise<SampleRecord> => {
+      const box = await ctx.services.createSandbox({
+        ...ctx.services.sandboxFor(sample.task),
+        runId: ctx.runId,
+        sampleId: sample.id,
+      });
+      if (abandoned) {
+        await box.destroy();
+        throw ctx.signal.reason;
+      }
+      sandbox = box;
+      if (ctx.signal.aborted) throw ctx.signal.reason;
+      const client = await ctx.services.createModel(sample.key.model, sample);
+      if (abandoned) {
+        await client.close?.();
+        throw ctx.signal.reason;
+      }
+      model = client;
+      const result = await ctx.services.runAgent({
+        task: sample.task,
+        scaffold: sample.key.scaffold,
+        access: sample.key.access,
+        instructions: ctx.services.instructions(sample.prompt),
+        allowFlag: ctx.experiment.allowFlag,
+        maxAttempts: sample.key.maxAttempts,
+        model,
+        sandbox,
+        limits: sampleLimits(ctx.experiment),
+        signal: ctx.signal,
+        log,
+      });
+      const ended = new Date();
+      return { ...result, key: sample.key, startedAt: started.toISOString(), endedAt: ended.toISOString(), wallMs: ended.getTime() - started.getTime() };
+    })();
+    // Keep an abandoned agent's late rejection from surfacing as an unhandled one.
+    work.catch(() => {});
+    const end = await Promise.race([work, grace.promise]);
+    if (end === 'gone' || ctx.signal.aborted) {
+      log.info('sample interrupted; left unfinished');
+      return { kind: 'interrupted' };
+    }
+    log.info({ outcome: end.outcome, stopReason: end.stopReason, attempts: end.attempts, wallMs: end.wallMs }, 'sample ended');
+    return { kind: 'record', record: end };
+  } catch (error) {
+    if (ctx.signal.aborted) return { kind: 'interrupted' };
+    log.warn({ err: error }, 'sample failed for a reason outside the model');
+    return { kind: 'record', record: errorRecord(sample, started, error) };
+  } finally {
+    abandoned = true;
+    grace.cancel();
+    await Promise.allSettled([
+      model?.close?.(),
+      (async () => {
+        if (sandbox) await sandbox.destroy();
+      })().catch((err: unknown) => log.warn({ err }, 'could not remove the sandbox; `impossiblebench cleanup` will')),
+    ]);
+  }
+}
