@@ -1,0 +1,24 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The project root: two folders above this file, in source and in dist alike. */
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const base = existsSync(join(root, 'package.json')) ? root : resolve(root, '..');
+
+/** `../shared/data` beside the project root, where the benchmark's real data sets live (never copied in). */
+export const SHARED_DATA = resolve(base, '..', 'shared', 'data');
+
+export function sharedDataFile(rel: string): string | undefined {
+  const p = join(SHARED_DATA, rel);
+  if (existsSync(p)) return p;
+  console.warn(`skipping: ${p} is absent (the shared data sets live in ../shared/data beside the project)`);
+  return undefined;
+}
+
+export function readJsonl<T = Record<string, unknown>>(path: string): T[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as T);
+}
