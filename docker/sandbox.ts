@@ -1,0 +1,424 @@
+import type Docker from 'dockerode';
+import { randomBytes } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import { UserError } from '../runner/errors.js';
+import { StreamDemuxer } from './demux.js';
+import { getDocker } from './engine.js';
+import { SandboxError, engineMessage, engineStatus } from './errors.js';
+import { packFiles, unpackArchive } from './archive.js';
+import { EXEC_MARKER_VAR, killTreeCommand, pidFile, wrapCommand } from './kill.js';
+import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
+import { CappedOutput } from './output.js';
+import type { ExecOptions, ExecResult, FileToWrite, FsChange, Sandbox, SandboxOptions } from './types.js';
+import { ROOT_USER } from './types.js';
+
+export const DEFAULT_MEMORY_BYTES = 1024 ** 3;
+export const DEFAULT_CPUS = 1;
+export const DEFAULT_PIDS_LIMIT = 256;
+export const DEFAULT_EXEC_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_OUTPUT_BYTES = 1024 ** 2;
+
+/**
+ * What root keeps for setup and grading (own files of any user, change owners and modes, signal
+ * the agent's processes, switch users). Everything else is dropped; the agent user gets none.
+ */
+const ROOT_CAPABILITIES = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 'SETGID', 'SETUID'];
+
+/** How long a killed command's stream may take to close before we stop waiting for it. */
+const KILL_GRACE_MS = 3_000;
+
+/** Sandboxes of this process not yet destroyed, so an interrupted run can remove them all. */
+const live = new Set<DockerSandbox>();
+
+/** Destroys every sandbox this process created and has not destroyed yet (for interrupts). */
+export async function destroyAllSandboxes(): Promise<void> {
+  await Promise.allSettled([...live].map((s) => s.destroy()));
+}
+
+export function liveSandboxCount(): number {
+  return live.size;
+}
+
+function slug(text: string, max: number): string {
+  const s = text.replace(/[^a-zA-Z0-9_.-]+/g, '-').replace(/^[^a-zA-Z0-9]+/, '');
+  return s.slice(0, max) || 'x';
+}
+
+function checkOptions(o: SandboxOptions): void {
+  if (!o.image) throw new UserError('sandbox: no image given');
+  if (o.memoryBytes !== undefined && !(Number.isInteger(o.memoryBytes) && o.memoryBytes >= 16 * 1024 ** 2)) {
+    throw new UserError(`sandbox: memory limit must be at least 16 MiB, got ${o.memoryBytes}`);
+  }
+  if (o.cpus !== undefined && !(o.cpus > 0 && Number.isFinite(o.cpus))) {
+    throw new UserError(`sandbox: cpus must be a positive number, got ${o.cpus}`);
+  }
+  if (o.pidsLimit !== undefined && !(Number.isInteger(o.pidsLimit) && o.pidsLimit >= 8)) {
+    throw new UserError(`sandbox: pids limit must be an integer of at least 8, got ${o.pidsLimit}`);
+  }
+}
+
+function envList(env: Record<string, string> | undefined): string[] {
+  return Object.entries(env ?? {}).map(([k, v]) => {
+    if (!k || k.includes('=') || k.includes('\0') || v.includes('\0')) throw new UserError(`sandbox: invalid environment variable ${JSON.stringify(k)}`);
+    return `${k}=${v}`;
+  });
+}
+
+/** Creates and starts one sandbox container: no network, limits, no privileges, labelled. */
+export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
+  checkOptions(options);
+  const docker = await getDocker();
+  const memory = options.memoryBytes ?? DEFAULT_MEMORY_BYTES;
+  const network = options.network ?? false;
+  let container: Docker.Container;
+  try {
+    container = await docker.createContainer({
+      name: `impossiblebench-${slug(options.runId, 40)}-${slug(options.sampleId, 60)}-${randomBytes(3).toString('hex')}`,
+      Image: options.image,
+      // Keep-alive: commands arrive by exec. docker-init as PID 1 reaps orphans and forwards signals.
+      Entrypoint: ['sleep', 'infinity'],
+      Cmd: [],
+      User: ROOT_USER,
+      WorkingDir: options.workdir,
+      Env: envList(options.env),
+      Labels: { [RUN_LABEL]: options.runId, [SAMPLE_LABEL]: options.sampleId },
+      NetworkDisabled: !network,
+      HostConfig: {
+        NetworkMode: network ? 'bridge' : 'none',
+        Memory: memory,
+        // No swap: the memory limit is the whole budget, so an overrun ends in the OOM killer.
+        MemorySwap: memory,
+        NanoCpus: Math.round((options.cpus ?? DEFAULT_CPUS) * 1e9),
+        PidsLimit: options.pidsLimit ?? DEFAULT_PIDS_LIMIT,
+        SecurityOpt: ['no-new-privileges:true'],
+        CapDrop: ['ALL'],
+        CapAdd: ROOT_CAPABILITIES,
+        Init: true,
+        Privileged: false,
+        // The keep-alive prints nothing and command output comes back by exec: skip the log driver.
+        LogConfig: { Type: 'none', Config: {} },
+        Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }],
+      },
+    });
+  } catch (err) {
+    const status = engineStatus(err);
+    if (status === 404) {
+      throw new UserError(`sandbox image ${options.image} is not present`, 'impossiblebench images build');
+    }
+    throw new SandboxError(`could not create a sandbox from ${options.image}: ${engineMessage(err)}`, { cause: err });
+  }
+  try {
+    await container.start();
+  } catch (err) {
+    await container.remove({ force: true }).catch(() => undefined);
+    throw new SandboxError(`could not start a sandbox from ${options.image}: ${engineMessage(err)}`, { cause: err });
+  }
+  const sandbox = new DockerSandbox(docker, container, options);
+  live.add(sandbox);
+  return sandbox;
+}
+
+class DockerSandbox implements Sandbox {
+  readonly id: string;
+  private destroyed = false;
+  private destroying?: Promise<void>;
+  /** OOM kills already attributed to earlier commands (the counter is per container). */
+  private oomKillsSeen = 0;
+
+  constructor(
+    private readonly docker: Docker,
+    private readonly container: Docker.Container,
+    private readonly options: SandboxOptions,
+  ) {
+    this.id = container.id;
+  }
+
+  private alive(): void {
+    if (this.destroyed) throw new SandboxError('sandbox already destroyed');
+  }
+
+  async exec(command: string[] | string, options: ExecOptions = {}): Promise<ExecResult> {
+    this.alive();
+    const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
+    if (argv.length === 0 || !argv[0]) throw new UserError('sandbox exec: empty command');
+    const started = Date.now();
+    const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
+    const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    const user = options.user ?? ROOT_USER;
+    const token = randomBytes(12).toString('hex');
+    const hasStdin = options.stdin !== undefined;
+    options.signal?.throwIfAborted();
+
+    let exec: Docker.Exec;
+    let stream: Readable;
+    try {
+      exec = await this.container.exec({
+        Cmd: wrapCommand(argv, token),
+        AttachStdout: true,
+        AttachStderr: true,
+        AttachStdin: hasStdin,
+        Tty: false,
+        User: user,
+        WorkingDir: options.cwd ?? this.options.workdir,
+        Env: [...envList(this.options.env), ...envList(options.env), `${EXEC_MARKER_VAR}=${token}`],
+      });
+      stream = (await exec.start({ hijack: hasStdin, stdin: hasStdin })) as unknown as Readable;
+    } catch (err) {
+      throw await this.explainFailure('could not start a command', err);
+    }
+
+    const stdout = new CappedOutput(maxOutput);
+    const stderr = new CappedOutput(maxOutput);
+    const demux = new StreamDemuxer(
+      (c) => stdout.write(c),
+      (c) => stderr.write(c),
+    );
+    const ended = new Promise<void>((resolve) => {
+      stream.on('data', (chunk: Buffer) => demux.push(chunk));
+      stream.once('end', resolve);
+      stream.once('close', resolve);
+      stream.once('error', () => resolve());
+    });
+    if (hasStdin) {
+      const writable = stream as unknown as NodeJS.WritableStream;
+      writable.write(typeof options.stdin === 'string' ? Buffer.from(options.stdin) : options.stdin!);
+      // Half-close: the command sees end of input while its output keeps flowing back.
+      writable.end();
+    }
+
+    let timedOut = false;
+    let aborted = false;
+    let timer: NodeJS.Timeout | undefined;
+    const stop = new Promise<'timeout' | 'abort'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      options.signal?.addEventListener('abort', () => resolve('abort'), { once: true });
+    });
+    const first = await Promise.race([ended.then(() => 'ended' as const), stop]);
+    clearTimeout(timer);
+    if (first !== 'ended') {
+      timedOut = first === 'timeout';
+      aborted = first === 'abort';
+      await this.killTree(token, user);
+      const closed = await Promise.race([ended.then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
+      // Something outside the tree still holds the output open: stop listening rather than hang.
+      if (!closed) stream.destroy();
+    }
+
+    let exitCode: number | null = null;
+    if (!timedOut && !aborted) exitCode = await this.exitCodeOf(exec);
+    const oomKilled = exitCode === 137 || exitCode === null ? await this.newOomKills() : false;
+    if (aborted) {
+      throw options.signal?.reason instanceof Error ? options.signal.reason : new DOMException('the command was aborted', 'AbortError');
+    }
+    return {
+      exitCode,
+      stdout: stdout.text(),
+      stderr: stderr.text(),
+      timedOut,
+      oomKilled,
+      stdoutCutBytes: stdout.cutBytes,
+      stderrCutBytes: stderr.cutBytes,
+      durationMs: Date.now() - started,
+    };
+  }
+
+  /** The exit code once the engine has recorded it (it can lag the end of the stream slightly). */
+  private async exitCodeOf(exec: Docker.Exec): Promise<number | null> {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        const info = await exec.inspect();
+        if (!info.Running && info.ExitCode !== null && info.ExitCode !== undefined) return info.ExitCode;
+      } catch (err) {
+        throw await this.explainFailure('lost track of a command', err);
+      }
+      await delay(20);
+    }
+    return null;
+  }
+
+  /** Runs the process-tree killer as the command's own user; retried, since a fork bomb may hold every pid. */
+  private async killTree(token: string, user: string): Promise<void> {
+    for (let attempt = 0; attempt < 20; attempt++) {
+      try {
+        const killer = await this.container.exec({
+          Cmd: killTreeCommand(token),
+          AttachStdout: true,
+          AttachStderr: true,
+          User: user,
+        });
+        const s = (await killer.start({})) as unknown as Readable;
+        await new Promise<void>((resolve) => {
+          s.on('data', () => undefined);
+          s.once('end', resolve);
+          s.once('close', resolve);
+          s.once('error', () => resolve());
+        });
+        const info = await killer.inspect();
+        if (info.ExitCode === 0) return;
+      } catch (err) {
+        if (!(await this.isRunning())) return; // the container is gone: so is the tree
+      }
+      await delay(100);
+    }
+  }
+
+  /** True when the kernel's OOM killer fired in this container since the last check. */
+  private async newOomKills(): Promise<boolean> {
+    let count: number | undefined;
+    try {
+      const probe = await this.container.exec({
+        // cgroup v2 and v1 paths; both expose an `oom_kill N` line.
+        Cmd: ['cat', '/sys/fs/cgroup/memory.events', '/sys/fs/cgroup/memory/memory.oom_control'],
+        AttachStdout: true,
+        AttachStderr: true,
+        User: ROOT_USER,
+      });
+      const s = (await probe.start({})) as unknown as Readable;
+      const out = new CappedOutput(64 * 1024);
+      const demux = new StreamDemuxer(
+        (c) => out.write(c),
+        () => undefined,
+      );
+      await new Promise<void>((resolve) => {
+        s.on('data', (c: Buffer) => demux.push(c));
+        s.once('end', resolve);
+        s.once('close', resolve);
+        s.once('error', () => resolve());
+      });
+      const match = /^oom_kill (\d+)$/m.exec(out.text());
+      if (match) count = Number(match[1]);
+    } catch {
+      // Fall through to the engine's own flag.
+    }
+    if (count !== undefined) {
+      const fresh = count > this.oomKillsSeen;
+      this.oomKillsSeen = count;
+      if (fresh) return true;
+    }
+    try {
+      const info = await this.container.inspect();
+      return info.State.OOMKilled === true && count === undefined;
+    } catch {
+      return false;
+    }
+  }
+
+  private async isRunning(): Promise<boolean> {
+    try {
+      return (await this.container.inspect()).State.Running === true;
+    } catch {
+      return false;
+    }
+  }
+
+  private async explainFailure(what: string, err: unknown): Promise<SandboxError> {
+    if (this.destroyed) return new SandboxError(`${what}: the sandbox was destroyed`, { cause: err });
+    try {
+      const state = (await this.container.inspect()).State;
+      if (!state.Running) {
+        const why = state.OOMKilled ? 'killed for running out of memory' : `exit code ${state.ExitCode}`;
+        return new SandboxError(`${what}: the sandbox container stopped (${why})`, { cause: err });
+      }
+    } catch {
+      return new SandboxError(`${what}: the sandbox container no longer exists`, { cause: err });
+    }
+    return new SandboxError(`${what}: ${engineMessage(err)}`, { cause: err });
+  }
+
+  async writeFiles(files: FileToWrite[]): Promise<void> {
+    this.alive();
+    if (files.length === 0) return;
+    const archive = packFiles(files);
+    try {
+      await this.container.putArchive(archive, { path: '/' });
+    } catch (err) {
+      throw await this.explainFailure('could not write files', err);
+    }
+  }
+
+  async readFile(path: string): Promise<Buffer> {
+    this.alive();
+    const entries = await this.getArchive(path);
+    const file = entries.files.get(entries.root);
+    if (file) return file;
+    if (entries.isDirectory) throw new SandboxError(`${path} is a folder, not a file`);
+    if (entries.linkTarget !== undefined) {
+      const target = entries.linkTarget.startsWith('/') ? entries.linkTarget : `${path.replace(/\/[^/]*$/, '')}/${entries.linkTarget}`;
+      return this.readFile(target);
+    }
+    throw new SandboxError(`${path} is not a regular file`);
+  }
+
+  async readDir(path: string): Promise<Map<string, Buffer>> {
+    this.alive();
+    const entries = await this.getArchive(path);
+    if (!entries.isDirectory) throw new SandboxError(`${path} is not a folder`);
+    const out = new Map<string, Buffer>();
+    const prefix = `${entries.root}/`;
+    for (const [name, content] of entries.files) {
+      if (name.startsWith(prefix)) out.set(name.slice(prefix.length), content);
+    }
+    return out;
+  }
+
+  private async getArchive(path: string) {
+    if (!path.startsWith('/')) throw new UserError(`sandbox: path must be absolute: ${path}`);
+    let stream: NodeJS.ReadableStream;
+    try {
+      stream = await this.container.getArchive({ path });
+    } catch (err) {
+      if (engineStatus(err) === 404) throw new SandboxError(`no such file or folder in the sandbox: ${path}`, { cause: err });
+      throw await this.explainFailure(`could not read ${path}`, err);
+    }
+    return unpackArchive(stream as unknown as Readable);
+  }
+
+  async changes(): Promise<FsChange[]> {
+    this.alive();
+    let list: Array<{ Path: string; Kind: number }> | null;
+    try {
+      list = (await this.container.changes()) as Array<{ Path: string; Kind: number }> | null;
+    } catch (err) {
+      throw await this.explainFailure('could not list filesystem changes', err);
+    }
+    const kinds = ['modified', 'added', 'deleted'] as const;
+    return withoutEngineMounts((list ?? []).map((c) => ({ path: c.Path, kind: kinds[c.Kind] ?? 'modified' })));
+  }
+
+  destroy(): Promise<void> {
+    this.destroying ??= (async () => {
+      this.destroyed = true;
+      try {
+        await this.container.remove({ force: true, v: true });
+      } catch (err) {
+        const status = engineStatus(err);
+        // Already gone, or removal already under way: the outcome we want.
+        if (status !== 404 && status !== 409) throw new SandboxError(`could not remove sandbox ${this.id.slice(0, 12)}: ${engineMessage(err)}`, { cause: err });
+      } finally {
+        live.delete(this);
+      }
+    })();
+    return this.destroying;
+  }
+}
+
+/** Paths the engine itself adds (the init binary it mounts), not anything a command did. */
+const ENGINE_PATHS = new Set(['/sbin/docker-init', '/usr/sbin/docker-init', '/usr/bin/docker-init']);
+
+/**
+ * Drops the engine's own mounts and the parent folders listed as "modified" only because of them.
+ * A parent stays when anything else changed beneath it.
+ */
+function withoutEngineMounts(changes: FsChange[]): FsChange[] {
+  const kept = changes.filter((c) => !ENGINE_PATHS.has(c.path));
+  return kept.filter(
+    (c) =>
+      c.kind !== 'modified' ||
+      ![...ENGINE_PATHS].some((p) => p.startsWith(`${c.path}/`)) ||
+      kept.some((o) => o !== c && o.path.startsWith(`${c.path}/`)),
+  );
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}
