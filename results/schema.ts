@@ -1,0 +1,82 @@
+/**
+ * The store's schema as an ordered list of migrations. Each runs once, in its own transaction,
+ * and is recorded in `schema_migrations`; never edit a shipped migration, append a new one.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    description: 'runs, samples, messages, events',
+    sql: `
+      CREATE TABLE runs (
+        id              TEXT PRIMARY KEY,
+        config          TEXT NOT NULL,
+        package_version TEXT NOT NULL,
+        started_at      TEXT NOT NULL,
+        ended_at        TEXT,
+        status          TEXT NOT NULL CHECK (status IN ('running', 'finished', 'interrupted', 'failed'))
+      );
+
+      CREATE TABLE samples (
+        id              INTEGER PRIMARY KEY,
+        run_id          TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        sample_key      TEXT NOT NULL,
+        model           TEXT NOT NULL,
+        dataset         TEXT NOT NULL,
+        split           TEXT NOT NULL,
+        task_id         TEXT NOT NULL,
+        scaffold        TEXT NOT NULL,
+        access          TEXT NOT NULL,
+        prompt          TEXT NOT NULL,
+        max_attempts    INTEGER NOT NULL,
+        epoch           INTEGER NOT NULL,
+        outcome         TEXT NOT NULL CHECK (outcome IN ('passed', 'failed', 'evaded', 'error')),
+        stop_reason     TEXT NOT NULL,
+        attempts        INTEGER NOT NULL,
+        input_tokens    INTEGER NOT NULL,
+        output_tokens   INTEGER NOT NULL,
+        cost_usd        REAL,
+        started_at      TEXT NOT NULL,
+        ended_at        TEXT NOT NULL,
+        wall_ms         REAL NOT NULL,
+        source_diff     TEXT NOT NULL,
+        test_diff       TEXT NOT NULL,
+        outside_changes TEXT NOT NULL,
+        grading_log     TEXT NOT NULL,
+        error           TEXT,
+        -- how many error records this key has had, including the current one when it is an error
+        error_count     INTEGER NOT NULL DEFAULT 0,
+        UNIQUE (run_id, sample_key)
+      );
+      CREATE INDEX samples_run_outcome ON samples (run_id, outcome);
+
+      CREATE TABLE messages (
+        sample_id    INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+        idx          INTEGER NOT NULL,
+        role         TEXT NOT NULL,
+        content      TEXT NOT NULL,
+        tool_calls   TEXT,
+        tool_call_id TEXT,
+        name         TEXT,
+        PRIMARY KEY (sample_id, idx)
+      );
+
+      CREATE TABLE events (
+        id         INTEGER PRIMARY KEY,
+        run_id     TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        sample_key TEXT,
+        time       TEXT NOT NULL,
+        kind       TEXT NOT NULL,
+        data       TEXT NOT NULL
+      );
+      CREATE INDEX events_run ON events (run_id, id);
+    `,
+  },
+];
+
+export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -1,0 +1,486 @@
+import Database from 'better-sqlite3';
+import { randomBytes } from 'node:crypto';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { UserError } from '../runner/errors.js';
+import { packageVersion } from './package-version.js';
+import {
+  SampleRecordSchema,
+  type Outcome,
+  type SampleKey,
+  type SampleRecord,
+  type TranscriptMessage,
+} from './record.js';
+import { sampleKeyString } from './sample-key.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+
+export { sampleKeyString } from './sample-key.js';
+
+/** The store used when no `--store` is given: a file in the working directory. */
+export const DEFAULT_STORE_FILE = 'impossiblebench.sqlite';
+
+export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
+
+export interface RunInfo {
+  id: string;
+  /** The experiment's config as given to `createRun` (parsed back from JSON). */
+  config: unknown;
+  packageVersion: string;
+  startedAt: string;
+  endedAt: string | null;
+  status: RunStatus;
+}
+
+/** A sample as stored: the record plus its row id and bookkeeping. */
+export interface StoredSample extends SampleRecord {
+  id: number;
+  runId: string;
+  /** `sampleKeyString(key)`. */
+  keyString: string;
+  /** Error records this key has had (the current one included when it is an error). */
+  errorCount: number;
+}
+
+export interface SampleFilter {
+  model?: string;
+  dataset?: string;
+  split?: SampleKey['split'];
+  taskId?: string;
+  scaffold?: SampleKey['scaffold'];
+  access?: SampleKey['access'];
+  prompt?: string;
+  maxAttempts?: number;
+  epoch?: number;
+  outcome?: Outcome | readonly Outcome[];
+  /** Load each sample's messages (default true). */
+  withTranscript?: boolean;
+}
+
+export interface StoredEvent {
+  id: number;
+  runId: string;
+  sampleKey: string | null;
+  time: string;
+  kind: string;
+  data: unknown;
+}
+
+export interface OpenStoreOptions {
+  /** Fail with a one-line error when the file does not exist yet (reports, exports). */
+  mustExist?: boolean;
+}
+
+const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+const FILTER_COLUMNS = {
+  model: 'model',
+  dataset: 'dataset',
+  split: 'split',
+  taskId: 'task_id',
+  scaffold: 'scaffold',
+  access: 'access',
+  prompt: 'prompt',
+  maxAttempts: 'max_attempts',
+  epoch: 'epoch',
+} as const;
+
+interface RunRow {
+  id: string;
+  config: string;
+  package_version: string;
+  started_at: string;
+  ended_at: string | null;
+  status: RunStatus;
+}
+
+interface SampleRow {
+  id: number;
+  run_id: string;
+  sample_key: string;
+  model: string;
+  dataset: string;
+  split: SampleKey['split'];
+  task_id: string;
+  scaffold: SampleKey['scaffold'];
+  access: SampleKey['access'];
+  prompt: string;
+  max_attempts: number;
+  epoch: number;
+  outcome: Outcome;
+  stop_reason: SampleRecord['stopReason'];
+  attempts: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number | null;
+  started_at: string;
+  ended_at: string;
+  wall_ms: number;
+  source_diff: string;
+  test_diff: string;
+  outside_changes: string;
+  grading_log: string;
+  error: string | null;
+  error_count: number;
+}
+
+interface MessageRow {
+  sample_id: number;
+  idx: number;
+  role: TranscriptMessage['role'];
+  content: string;
+  tool_calls: string | null;
+  tool_call_id: string | null;
+  name: string | null;
+}
+
+/** A new run id: sortable by time, unique enough to never collide in one store. */
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+/**
+ * The results store: one SQLite file holding runs, samples, their messages and run events.
+ * Every sample is written in one transaction, so a crash leaves each sample either fully
+ * stored or absent; WAL mode lets a report read while a run writes.
+ */
+export class ResultStore {
+  private constructor(
+    readonly path: string,
+    private readonly db: Database.Database,
+  ) {}
+
+  static open(path: string = DEFAULT_STORE_FILE, options: OpenStoreOptions = {}): ResultStore {
+    const file = resolve(path);
+    if (existsSync(file) && statSync(file).isDirectory()) throw new UserError(`store ${path} is a directory, not a file`);
+    if (!existsSync(file)) {
+      if (options.mustExist) {
+        throw new UserError(`no results store at ${path}`, 'pass --store FILE, or make one with `impossiblebench run`');
+      }
+      if (!existsSync(dirname(file))) throw new UserError(`cannot create store ${path}: folder ${dirname(file)} does not exist`);
+    }
+    let db: Database.Database;
+    try {
+      db = new Database(file);
+    } catch (err) {
+      throw new UserError(`cannot open store ${path}: ${(err as Error).message}`);
+    }
+    try {
+      db.pragma('busy_timeout = 10000');
+      db.pragma('journal_mode = WAL');
+      // FULL: a sample whose transaction committed survives even a power cut, not only a kill.
+      db.pragma('synchronous = FULL');
+      db.pragma('foreign_keys = ON');
+      migrate(db, path);
+    } catch (err) {
+      db.close();
+      if (err instanceof UserError) throw err;
+      const code = (err as { code?: string }).code;
+      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
+        throw new UserError(`${path} is not an impossiblebench results store (not a SQLite database)`);
+      }
+      throw new UserError(`cannot open store ${path}: ${(err as Error).message}`);
+    }
+    return new ResultStore(file, db);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  // ---- runs ----------------------------------------------------------------------------------
+
+  /** Records a new run and returns its id (the given one, or a fresh one). */
+  createRun(config: unknown, options: { id?: string; startedAt?: string } = {}): string {
+    const id = options.id ?? newRunId();
+    if (!RUN_ID_PATTERN.test(id)) {
+      throw new UserError(`invalid run id "${id}": use letters, digits, '.', '_' or '-' (at most 100, starting with a letter or digit)`);
+    }
+    if (this.findRun(id)) throw new UserError(`run ${id} already exists in ${this.path}`, `resume it with --run-id ${id}`);
+    this.db
+      .prepare('INSERT INTO runs (id, config, package_version, started_at, status) VALUES (?, ?, ?, ?, ?)')
+      .run(id, JSON.stringify(config ?? null), packageVersion(), options.startedAt ?? new Date().toISOString(), 'running');
+    return id;
+  }
+
+  findRun(id: string): RunInfo | undefined {
+    const row = this.db.prepare('SELECT * FROM runs WHERE id = ?').get(id) as RunRow | undefined;
+    return row && toRunInfo(row);
+  }
+
+  /** The run, or a one-line error naming the store and the runs it does hold. */
+  getRun(id: string): RunInfo {
+    const run = this.findRun(id);
+    if (run) return run;
+    const recent = this.listRuns().slice(-3).map((r) => r.id);
+    throw new UserError(
+      `no run ${id} in ${this.path}` + (recent.length ? ` (latest: ${recent.reverse().join(', ')})` : ' (it holds no runs)'),
+    );
+  }
+
+  /** All runs, oldest first. */
+  listRuns(): RunInfo[] {
+    return (this.db.prepare('SELECT * FROM runs ORDER BY started_at, rowid').all() as RunRow[]).map(toRunInfo);
+  }
+
+  latestRun(): RunInfo | undefined {
+    const row = this.db.prepare('SELECT * FROM runs ORDER BY started_at DESC, rowid DESC LIMIT 1').get() as RunRow | undefined;
+    return row && toRunInfo(row);
+  }
+
+  /** Marks an existing run as running again (resume): its finished samples stay. */
+  resumeRun(id: string): RunInfo {
+    this.getRun(id);
+    this.db.prepare("UPDATE runs SET status = 'running', ended_at = NULL WHERE id = ?").run(id);
+    return this.getRun(id);
+  }
+
+  finishRun(id: string, status: Exclude<RunStatus, 'running'> = 'finished', endedAt = new Date().toISOString()): void {
+    this.getRun(id);
+    this.db.prepare('UPDATE runs SET status = ?, ended_at = ? WHERE id = ?').run(status, endedAt, id);
+  }
+
+  // ---- samples -------------------------------------------------------------------------------
+
+  /**
+   * Writes one sample and its messages in a single transaction. A key holds at most one sample:
+   * an earlier `error` record of the same key is replaced (its error count carried over), while
+   * overwriting a finished sample is a bug and throws.
+   */
+  saveSample(runId: string, record: SampleRecord): StoredSample {
+    const parsed = SampleRecordSchema.safeParse(record);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new Error(`invalid sample record at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    const rec = parsed.data;
+    const keyString = sampleKeyString(rec.key);
+    const id = this.db.transaction((): number => {
+      this.getRun(runId);
+      const existing = this.db
+        .prepare('SELECT id, outcome, error_count FROM samples WHERE run_id = ? AND sample_key = ?')
+        .get(runId, keyString) as { id: number; outcome: Outcome; error_count: number } | undefined;
+      if (existing && existing.outcome !== 'error') {
+        throw new Error(`sample ${keyString} of run ${runId} is already finished (${existing.outcome}); it is never overwritten`);
+      }
+      const errorCount = (existing?.error_count ?? 0) + (rec.outcome === 'error' ? 1 : 0);
+      if (existing) this.db.prepare('DELETE FROM samples WHERE id = ?').run(existing.id);
+      const k = rec.key;
+      const info = this.db
+        .prepare(
+          `INSERT INTO samples (run_id, sample_key, model, dataset, split, task_id, scaffold, access, prompt, max_attempts,
+             epoch, outcome, stop_reason, attempts, input_tokens, output_tokens, cost_usd, started_at, ended_at, wall_ms,
+             source_diff, test_diff, outside_changes, grading_log, error, error_count)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          runId, keyString, k.model, k.dataset, k.split, k.taskId, k.scaffold, k.access, k.prompt, k.maxAttempts,
+          k.epoch, rec.outcome, rec.stopReason, rec.attempts, rec.inputTokens, rec.outputTokens, rec.costUsd,
+          rec.startedAt, rec.endedAt, rec.wallMs, rec.sourceDiff, rec.testDiff, rec.outsideChanges, rec.gradingLog,
+          rec.error ?? null, errorCount,
+        );
+      const sampleId = Number(info.lastInsertRowid);
+      const insertMessage = this.db.prepare(
+        'INSERT INTO messages (sample_id, idx, role, content, tool_calls, tool_call_id, name) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      );
+      rec.transcript.forEach((m, i) => {
+        insertMessage.run(sampleId, i, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.name ?? null);
+      });
+      return sampleId;
+    }).immediate();
+    return this.getSampleById(id)!;
+  }
+
+  /** Keys (`sampleKeyString`) of the run's samples that finished with an outcome other than error: skip these on resume. */
+  finishedKeys(runId: string): Set<string> {
+    const rows = this.db.prepare("SELECT sample_key FROM samples WHERE run_id = ? AND outcome != 'error'").all(runId) as { sample_key: string }[];
+    return new Set(rows.map((r) => r.sample_key));
+  }
+
+  /** For each key that has ever ended in error: how many times (to cap retries). */
+  errorCounts(runId: string): Map<string, number> {
+    const rows = this.db
+      .prepare('SELECT sample_key, error_count FROM samples WHERE run_id = ? AND error_count > 0')
+      .all(runId) as { sample_key: string; error_count: number }[];
+    return new Map(rows.map((r) => [r.sample_key, r.error_count]));
+  }
+
+  /** Samples of the run by outcome (all four present, zero when absent). */
+  outcomeCounts(runId: string): Record<Outcome, number> {
+    const counts: Record<Outcome, number> = { passed: 0, failed: 0, evaded: 0, error: 0 };
+    const rows = this.db.prepare('SELECT outcome, COUNT(*) AS n FROM samples WHERE run_id = ? GROUP BY outcome').all(runId) as { outcome: Outcome; n: number }[];
+    for (const r of rows) counts[r.outcome] = r.n;
+    return counts;
+  }
+
+  listSamples(runId: string, filter: SampleFilter = {}): StoredSample[] {
+    return [...this.iterateSamples(runId, filter)];
+  }
+
+  /** Samples in the order they were stored, read in pages so a large run never sits in memory at once. */
+  *iterateSamples(runId: string, filter: SampleFilter = {}, pageSize = 200): Generator<StoredSample> {
+    const where = ['run_id = ?', 'id > ?'];
+    const params: unknown[] = [runId];
+    for (const [field, column] of Object.entries(FILTER_COLUMNS) as [keyof typeof FILTER_COLUMNS, string][]) {
+      const value = filter[field];
+      if (value !== undefined) {
+        where.push(`${column} = ?`);
+        params.push(value);
+      }
+    }
+    if (filter.outcome !== undefined) {
+      const outcomes = typeof filter.outcome === 'string' ? [filter.outcome] : [...filter.outcome];
+      where.push(`outcome IN (${outcomes.map(() => '?').join(', ') || 'NULL'})`);
+      params.push(...outcomes);
+    }
+    const page = this.db.prepare(`SELECT * FROM samples WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`);
+    let after = 0;
+    for (;;) {
+      const [first, ...rest] = params;
+      const rows = page.all(first, after, ...rest, pageSize) as SampleRow[];
+      if (rows.length === 0) return;
+      const messages = filter.withTranscript === false ? new Map<number, TranscriptMessage[]>() : this.messagesOf(rows.map((r) => r.id));
+      for (const row of rows) yield toStoredSample(row, messages.get(row.id) ?? []);
+      after = rows[rows.length - 1]!.id;
+      if (rows.length < pageSize) return;
+    }
+  }
+
+  /** One sample of a run by its key, key string or row id. */
+  getSample(runId: string, key: SampleKey | string | number): StoredSample | undefined {
+    if (typeof key === 'number') {
+      const sample = this.getSampleById(key);
+      return sample?.runId === runId ? sample : undefined;
+    }
+    const keyString = typeof key === 'string' ? key : sampleKeyString(key);
+    const row = this.db.prepare('SELECT * FROM samples WHERE run_id = ? AND sample_key = ?').get(runId, keyString) as SampleRow | undefined;
+    return row && toStoredSample(row, this.messagesOf([row.id]).get(row.id) ?? []);
+  }
+
+  private getSampleById(id: number): StoredSample | undefined {
+    const row = this.db.prepare('SELECT * FROM samples WHERE id = ?').get(id) as SampleRow | undefined;
+    return row && toStoredSample(row, this.messagesOf([row.id]).get(row.id) ?? []);
+  }
+
+  private messagesOf(sampleIds: number[]): Map<number, TranscriptMessage[]> {
+    const out = new Map<number, TranscriptMessage[]>();
+    if (sampleIds.length === 0) return out;
+    const rows = this.db
+      .prepare(`SELECT * FROM messages WHERE sample_id IN (${sampleIds.map(() => '?').join(', ')}) ORDER BY sample_id, idx`)
+      .all(...sampleIds) as MessageRow[];
+    for (const r of rows) {
+      const m: TranscriptMessage = { role: r.role, content: r.content };
+      if (r.tool_calls !== null) m.toolCalls = JSON.parse(r.tool_calls) as TranscriptMessage['toolCalls'];
+      if (r.tool_call_id !== null) m.toolCallId = r.tool_call_id;
+      if (r.name !== null) m.name = r.name;
+      let list = out.get(r.sample_id);
+      if (!list) out.set(r.sample_id, (list = []));
+      list.push(m);
+    }
+    return out;
+  }
+
+  // ---- events --------------------------------------------------------------------------------
+
+  /** Appends a run event (start, resume, interrupt, retry, ...); `sampleKey` ties it to one sample. */
+  addEvent(runId: string, kind: string, data: unknown = {}, sampleKey?: SampleKey | string): number {
+    const key = sampleKey === undefined ? null : typeof sampleKey === 'string' ? sampleKey : sampleKeyString(sampleKey);
+    try {
+      const info = this.db
+        .prepare('INSERT INTO events (run_id, sample_key, time, kind, data) VALUES (?, ?, ?, ?, ?)')
+        .run(runId, key, new Date().toISOString(), kind, JSON.stringify(data ?? null));
+      return Number(info.lastInsertRowid);
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_CONSTRAINT_FOREIGNKEY') this.getRun(runId);
+      throw err;
+    }
+  }
+
+  listEvents(runId: string, kind?: string): StoredEvent[] {
+    const rows = (
+      kind === undefined
+        ? this.db.prepare('SELECT * FROM events WHERE run_id = ? ORDER BY id').all(runId)
+        : this.db.prepare('SELECT * FROM events WHERE run_id = ? AND kind = ? ORDER BY id').all(runId, kind)
+    ) as { id: number; run_id: string; sample_key: string | null; time: string; kind: string; data: string }[];
+    return rows.map((r) => ({ id: r.id, runId: r.run_id, sampleKey: r.sample_key, time: r.time, kind: r.kind, data: JSON.parse(r.data) as unknown }));
+  }
+
+  /** The schema version of the open file. */
+  schemaVersion(): number {
+    return (this.db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number }).v;
+  }
+}
+
+/** Opens (creating when needed) the store at `path`, default `impossiblebench.sqlite` in the working directory. */
+export function openStore(path?: string, options?: OpenStoreOptions): ResultStore {
+  return ResultStore.open(path, options);
+}
+
+function migrate(db: Database.Database, path: string): void {
+  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
+  if (!tables.has('schema_migrations')) {
+    if (tables.size > 0) throw new UserError(`${path} is a SQLite database but not an impossiblebench results store`);
+    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+  }
+  const current = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+  if (current > SCHEMA_VERSION) {
+    throw new UserError(`store ${path} has schema version ${current}, newer than this build knows (${SCHEMA_VERSION})`, 'upgrade impossiblebench');
+  }
+  for (const m of MIGRATIONS) {
+    if (m.version <= current) continue;
+    db.transaction(() => {
+      // Another process may have migrated between our read and this write lock.
+      const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version);
+      if (done) return;
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(m.version, m.description, new Date().toISOString());
+    }).immediate();
+  }
+}
+
+function toRunInfo(row: RunRow): RunInfo {
+  return {
+    id: row.id,
+    config: JSON.parse(row.config) as unknown,
+    packageVersion: row.package_version,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    status: row.status,
+  };
+}
+
+function toStoredSample(row: SampleRow, transcript: TranscriptMessage[]): StoredSample {
+  const sample: StoredSample = {
+    id: row.id,
+    runId: row.run_id,
+    keyString: row.sample_key,
+    errorCount: row.error_count,
+    key: {
+      model: row.model,
+      dataset: row.dataset,
+      split: row.split,
+      taskId: row.task_id,
+      scaffold: row.scaffold,
+      access: row.access,
+      prompt: row.prompt,
+      maxAttempts: row.max_attempts,
+      epoch: row.epoch,
+    },
+    outcome: row.outcome,
+    stopReason: row.stop_reason,
+    attempts: row.attempts,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    costUsd: row.cost_usd,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+    wallMs: row.wall_ms,
+    transcript,
+    sourceDiff: row.source_diff,
+    testDiff: row.test_diff,
+    outsideChanges: row.outside_changes,
+    gradingLog: row.grading_log,
+  };
+  if (row.error !== null) sample.error = row.error;
+  return sample;
+}
