@@ -82,15 +82,46 @@ function fieldName(path: readonly PropertyKey[]): string {
   return out || '(top level)';
 }
 
-/** Validates an experiment, naming the first bad field and what is wrong with it in one line. */
-export function parseExperiment(input: unknown, source: string): Experiment {
+/**
+ * Validates an experiment, naming the first bad field and what is wrong with it in one line.
+ * `source` names where a field came from: a file path, or (per field) the flag that set it.
+ */
+export function parseExperiment(input: unknown, source: string | ((field: string) => string)): Experiment {
   const parsed = ExperimentSchema.safeParse(input);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  let problem = issue.message;
-  if (issue.code === 'unrecognized_keys') problem = `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`;
-  const where = issue.code === 'unrecognized_keys' ? '' : ` field \`${fieldName(issue.path)}\`:`;
-  throw new UserError(`${source}:${where} ${problem}`);
+  const top = issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? '') : String(issue.path[0] ?? '');
+  const where = typeof source === 'string' ? source : source(top);
+  if (issue.code === 'unrecognized_keys') {
+    throw new UserError(`${where}: unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `\`${k}\``).join(', ')}`);
+  }
+  // A flag names itself; a file names the field inside it.
+  const field = where.startsWith('--') ? '' : ` field \`${fieldName(issue.path)}\`:`;
+  throw new UserError(`${where}:${field} ${issue.message}`);
+}
+
+/** Fields that define a run's matrix and its samples: a resume must not change them. */
+const MATRIX_FIELDS = [
+  'models',
+  'baseUrl',
+  'datasets',
+  'splits',
+  'scaffolds',
+  'access',
+  'prompts',
+  'maxAttempts',
+  'epochs',
+  'limit',
+  'shuffle',
+  'seed',
+  'allowFlag',
+  'limits',
+  'generation',
+] as const satisfies readonly (keyof Experiment)[];
+
+/** The first matrix field in which two experiments differ, if any. */
+export function matrixDifference(a: Experiment, b: Experiment): string | undefined {
+  return MATRIX_FIELDS.find((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
 }
 
 /** Reads a YAML or JSON experiment file into a plain object; the caller validates it after merging flags. */

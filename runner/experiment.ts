@@ -1,0 +1,164 @@
+import type { Logger } from 'pino';
+import type { Outcome } from '../results/record.js';
+import { sampleKeyString, type ResultStore } from '../results/store.js';
+import type { Experiment } from './config.js';
+import { expandMatrix, type DatasetTasks, type PlannedSample } from './matrix.js';
+import { createProgress, type ProgressOptions, Tally } from './progress.js';
+import { executeSample, type SampleServices } from './sample.js';
+import { schedule } from './scheduler.js';
+
+/**
+ * Loads one dataset's tasks for the experiment's splits, making (seeded) impossible variants where
+ * the dataset has none; only the tasks the experiment picks (limit, shuffle) need variants.
+ */
+export type TaskLoader = (dataset: string, experiment: Experiment) => Promise<DatasetTasks>;
+
+export interface ExperimentRun {
+  experiment: Experiment;
+  store: ResultStore;
+  /** An existing run of the store: resume it. */
+  runId: string;
+  services: SampleServices;
+  loadTasks: TaskLoader;
+  /** Removes containers an earlier process of this run left behind; returns how many. */
+  removeLeftovers?: (runId: string) => Promise<number>;
+  signal: AbortSignal;
+  log: Logger;
+  progress?: ProgressOptions;
+  /** How long a running agent gets to return after an interrupt before its sandbox is removed. */
+  abortGraceMs?: number;
+}
+
+export interface RunSummary {
+  runId: string;
+  status: 'finished' | 'interrupted';
+  /** Samples in the matrix. */
+  total: number;
+  /** Finished before this process started. */
+  resumed: number;
+  /** Ended in this process (an error tried again counts once). */
+  ranHere: number;
+  /** Not finished: interrupted or never started. */
+  unfinished: number;
+  counts: Record<Outcome, number>;
+  costUsd: number;
+  unknownCost: number;
+  wallMs: number;
+}
+
+/** Splits of each dataset the matrix asks for: every dataset gets every split. */
+async function loadAll(experiment: Experiment, loadTasks: TaskLoader, log: Logger): Promise<Map<string, DatasetTasks>> {
+  const out = new Map<string, DatasetTasks>();
+  for (const dataset of experiment.datasets) {
+    const tasks = await loadTasks(dataset, experiment);
+    const sizes = Object.fromEntries([...tasks].map(([split, list]) => [split, list.length]));
+    log.info({ dataset, sizes }, 'tasks loaded');
+    out.set(dataset, tasks);
+  }
+  return out;
+}
+
+/**
+ * Runs (or resumes) one experiment into the store: the samples the store does not hold yet are
+ * run under the concurrency limit, each stored in one transaction as it ends; an `error` goes
+ * back to the queue until it has had `retries` more tries. On interrupt no new sample starts,
+ * running ones are cancelled and left unfinished, and the run is marked interrupted.
+ */
+export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
+  const { experiment, store, runId, log } = opts;
+  const startedAt = Date.now();
+  const maxErrors = experiment.retries + 1;
+
+  if (opts.removeLeftovers) {
+    const removed = await opts.removeLeftovers(runId);
+    if (removed > 0) {
+      log.info({ removed }, 'removed containers left by an earlier process of this run');
+      store.addEvent(runId, 'leftovers_removed', { containers: removed });
+    }
+  }
+
+  const planned = expandMatrix(experiment, await loadAll(experiment, opts.loadTasks, log));
+  const plannedKeys = new Map(planned.map((s) => [sampleKeyString(s.key), s]));
+
+  // What the store already holds for this matrix: finished samples, and errors out of tries.
+  const tallyInit: { outcome: Outcome; cost: number | null }[] = [];
+  const errorCounts = store.errorCounts(runId);
+  for (const stored of store.iterateSamples(runId, { withTranscript: false })) {
+    if (!plannedKeys.has(stored.keyString)) continue;
+    if (stored.outcome !== 'error' || stored.errorCount >= maxErrors) tallyInit.push({ outcome: stored.outcome, cost: stored.costUsd });
+  }
+  const finished = store.finishedKeys(runId);
+  const todo = planned.filter((s) => {
+    const key = sampleKeyString(s.key);
+    return !finished.has(key) && (errorCounts.get(key) ?? 0) < maxErrors;
+  });
+
+  const resumed = tallyInit.length;
+  const fresh = new Tally(planned.length, resumed);
+  for (const t of tallyInit) fresh.restore(t.outcome, t.cost);
+
+  store.addEvent(runId, resumed > 0 || finished.size > 0 ? 'resume' : 'start', { total: planned.length, todo: todo.length, resumed });
+  log.info({ total: planned.length, todo: todo.length, resumed }, 'run starting');
+
+  const progress = createProgress(fresh, opts.progress);
+  let ranHere = 0;
+  const onAbort = () => progress.note('interrupt: no new samples; cancelling the running ones (Ctrl-C again to quit at once)');
+  opts.signal.addEventListener('abort', onAbort, { once: true });
+  let failed: unknown;
+  try {
+    await schedule(
+      todo,
+      async (sample: PlannedSample) => {
+        const end = await executeSample(sample, {
+          runId,
+          experiment,
+          services: opts.services,
+          signal: opts.signal,
+          log,
+          ...(opts.abortGraceMs !== undefined ? { abortGraceMs: opts.abortGraceMs } : {}),
+        });
+        if (end.kind === 'interrupted') return 'done';
+        const stored = store.saveSample(runId, end.record);
+        const retry = stored.outcome === 'error' && stored.errorCount < maxErrors && !opts.signal.aborted;
+        if (stored.outcome === 'error') {
+          store.addEvent(runId, retry ? 'retry' : 'gave_up', { error: stored.error, errorCount: stored.errorCount }, stored.keyString);
+          log.warn({ sample: sample.id, error: stored.error, errorCount: stored.errorCount }, retry ? 'error; will try again' : 'error; out of tries');
+        }
+        fresh.add(stored.outcome, stored.costUsd, !retry);
+        if (!retry) ranHere++;
+        progress.update();
+        return retry ? 'again' : 'done';
+      },
+      { concurrency: experiment.concurrency, signal: opts.signal },
+    );
+  } catch (err) {
+    failed = err;
+  } finally {
+    opts.signal.removeEventListener('abort', onAbort);
+    progress.stop();
+  }
+
+  const interrupted = opts.signal.aborted;
+  if (failed !== undefined) {
+    store.finishRun(runId, 'failed');
+    store.addEvent(runId, 'failed', { error: String(failed) });
+    log.error({ err: failed }, 'run failed');
+    throw failed;
+  }
+  const status = interrupted ? 'interrupted' : 'finished';
+  store.finishRun(runId, status);
+  store.addEvent(runId, status, { ranHere, counts: fresh.counts });
+  log.info({ status, ranHere, counts: fresh.counts }, 'run ended');
+  return {
+    runId,
+    status,
+    total: planned.length,
+    resumed,
+    ranHere,
+    unfinished: planned.length - fresh.done,
+    counts: { ...fresh.counts },
+    costUsd: fresh.costUsd,
+    unknownCost: fresh.unknownCost,
+    wallMs: Date.now() - startedAt,
+  };
+}

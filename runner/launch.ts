@@ -1,0 +1,149 @@
+import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { DEFAULT_STORE_FILE, openStore, type ResultStore } from '../results/store.js';
+import { matrixDifference, mergeSettings, parseExperiment, type Experiment } from './config.js';
+import { UserError } from './errors.js';
+import { runExperiment, type RunSummary } from './experiment.js';
+import { fileLogger, logPathFor } from './logging.js';
+import type { ProgressOptions } from './progress.js';
+import type { Wiring } from './wiring.js';
+
+export interface LaunchInput {
+  /** Settings from a config file (already read), or none. */
+  file?: { path: string; settings: Record<string, unknown> };
+  /** Settings from flags, keyed like the config; undefined values were not given. */
+  flags: Record<string, unknown>;
+  /** The flag each top-level field comes from, to name it in errors. */
+  flagNames: Record<string, string>;
+  store?: string;
+  runId?: string;
+  /** Makes the wiring once the experiment is known. */
+  wire: (experiment: Experiment) => Promise<Wiring>;
+  signal: AbortSignal;
+  progress?: ProgressOptions;
+  abortGraceMs?: number;
+  /** Where "removed N leftover containers" and such go; default stderr. */
+  say?: (line: string) => void;
+}
+
+export interface LaunchResult {
+  summary: RunSummary;
+  storePath: string;
+  logPath: string;
+  experiment: Experiment;
+}
+
+/** Resolves the experiment for a new run, or for a resume checks that the matrix is unchanged. */
+function resolveExperiment(input: LaunchInput, store: ResultStore | undefined): { experiment: Experiment; resume: boolean } {
+  const given = Object.fromEntries(Object.entries(input.flags).filter(([, v]) => v !== undefined));
+  const sourceOf = (field: string) => (field in given ? (input.flagNames[field] ?? field) : (input.file?.path ?? 'the command line'));
+  const existing = input.runId ? store?.findRun(input.runId) : undefined;
+  if (!existing) {
+    const settings = mergeSettings(input.file?.settings ?? {}, given);
+    if (settings.models === undefined) {
+      throw new UserError('no model given', 'pass --model (e.g. --model scripted/honest, openai/gpt-5) or a --config file with `models`');
+    }
+    return { experiment: parseExperiment(settings, sourceOf), resume: false };
+  }
+  const stored = parseExperiment(existing.config, `the stored config of run ${existing.id}`);
+  const nothingGiven = Object.keys(given).length === 0 && !input.file;
+  if (nothingGiven) return { experiment: stored, resume: true };
+  // The same command line again resumes; one that changes the matrix would mix two experiments.
+  const merged = parseExperiment(mergeSettings({ ...stored, ...(input.file?.settings ?? {}) }, given), sourceOf);
+  const field = matrixDifference(stored, merged);
+  if (field) {
+    throw new UserError(
+      `run ${existing.id} was started with a different \`${field}\` (${JSON.stringify(stored[field as keyof Experiment])})`,
+      `resume it with the same settings (or only --run-id ${existing.id} --store ...), or start a new run without --run-id`,
+    );
+  }
+  return { experiment: merged, resume: true };
+}
+
+/**
+ * One process per run at a time: a lock file beside the store holds the pid. A lock left by a
+ * process that no longer exists (killed) is taken over.
+ */
+function lockRun(storePath: string, runId: string): () => void {
+  const path = `${logPathFor(storePath, runId).replace(/\.log$/, '')}.lock`;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(path, 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(path, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
+      if (Number.isInteger(pid) && pid !== process.pid && processAlive(pid)) {
+        throw new UserError(`run ${runId} is being run right now by process ${pid}`, `wait for it, or stop it (kill ${pid}) and resume`);
+      }
+      rmSync(path, { force: true });
+    }
+  }
+  throw new UserError(`could not lock run ${runId} (${path})`);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The `run` command's body, shared with the demo: settle the experiment, check the machine,
+ * create or resume the run, run it, and close everything whatever happens.
+ */
+export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
+  const say = input.say ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const storePath = resolve(input.store ?? DEFAULT_STORE_FILE);
+  // A resume needs the store to find its run; a new run opens it only once its input is known good.
+  let store = input.runId && existsSync(storePath) ? openStore(storePath) : undefined;
+  let wiring: Wiring | undefined;
+  let unlock: (() => void) | undefined;
+  let logger: { log: Logger; close: () => void } | undefined;
+  try {
+    const { experiment, resume } = resolveExperiment(input, store);
+    wiring = await input.wire(experiment);
+    await wiring.preflight(experiment);
+    // Load (and, where needed, make) the tasks before the run exists, so bad input leaves no run behind.
+    const datasets = new Map<string, Awaited<ReturnType<Wiring['loadTasks']>>>();
+    for (const dataset of experiment.datasets) {
+      datasets.set(dataset, await wiring.loadTasks(dataset, experiment));
+    }
+    store ??= openStore(storePath);
+    const runId = resume ? input.runId! : store.createRun(experiment, input.runId ? { id: input.runId } : {});
+    unlock = lockRun(storePath, runId);
+    if (resume) store.resumeRun(runId);
+    const logPath = logPathFor(storePath, runId);
+    logger = fileLogger(logPath, { run: runId });
+    say(`${resume ? 'resuming' : 'starting'} run ${runId} (store ${storePath}, log ${logPath})`);
+    const w = wiring;
+    const summary = await runExperiment({
+      experiment,
+      store,
+      runId,
+      services: w.services,
+      loadTasks: async (dataset) => datasets.get(dataset) ?? w.loadTasks(dataset, experiment),
+      removeLeftovers: async (id) => {
+        const n = await w.removeLeftovers(id);
+        if (n > 0) say(`removed ${n} container${n === 1 ? '' : 's'} left by an earlier process of run ${id}`);
+        return n;
+      },
+      signal: input.signal,
+      log: logger.log,
+      ...(input.progress ? { progress: input.progress } : {}),
+      ...(input.abortGraceMs !== undefined ? { abortGraceMs: input.abortGraceMs } : {}),
+    });
+    return { summary, storePath, logPath, experiment };
+  } finally {
+    logger?.close();
+    unlock?.();
+    await wiring?.close().catch(() => {});
+    store?.close();
+  }
+}

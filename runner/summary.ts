@@ -1,0 +1,40 @@
+import { relative } from 'node:path';
+import type { LaunchResult } from './launch.js';
+import { formatCost, formatDuration, Tally } from './progress.js';
+
+/** A path as the user would type it from here: relative when inside the working directory. */
+export function displayPath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel && !rel.startsWith('..') ? rel : path;
+}
+
+/** Quotes an argument for a copy-pasteable command line when it needs it. */
+export function shellArg(arg: string): string {
+  return /^[A-Za-z0-9_./:@=+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/** What the user sees when a run ends: outcome, where it is stored, and what to do next. */
+export function runEndLines(result: LaunchResult, table?: string): string[] {
+  const s = result.summary;
+  const tally = new Tally(s.total, s.total - s.unfinished);
+  tally.costUsd = s.costUsd;
+  tally.unknownCost = s.unknownCost;
+  const store = shellArg(displayPath(result.storePath));
+  const lines: string[] = [];
+  if (table) lines.push('', table.trimEnd(), '');
+  lines.push(
+    `run ${s.runId} ${s.status}: ${s.total - s.unfinished}/${s.total} samples ` +
+      `(passed ${s.counts.passed}, failed ${s.counts.failed}, evaded ${s.counts.evaded}, error ${s.counts.error}), ` +
+      `${s.ranHere} run now in ${formatDuration(s.wallMs / 1000)}, cost ${formatCost(tally)}`,
+  );
+  lines.push(`store: ${displayPath(result.storePath)}   log: ${displayPath(result.logPath)}`);
+  if (s.unfinished > 0) {
+    lines.push(`${s.unfinished} sample${s.unfinished === 1 ? '' : 's'} unfinished; resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}`);
+  }
+  lines.push(`report: impossiblebench report ${shellArg(s.runId)} --store ${store} --html report.html`);
+  return lines;
+}
+
+export function printRunEnd(result: LaunchResult, table?: string): void {
+  process.stdout.write(`${runEndLines(result, table).join('\n')}\n`);
+}
