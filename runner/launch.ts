@@ -7,6 +7,7 @@ import { UserError } from './errors.js';
 import { runExperiment, type RunSummary } from './experiment.js';
 import { fileLogger, logPathFor } from './logging.js';
 import type { ProgressOptions } from './progress.js';
+import { runTable } from './table.js';
 import type { Wiring } from './wiring.js';
 
 export interface LaunchInput {
@@ -32,6 +33,8 @@ export interface LaunchResult {
   storePath: string;
   logPath: string;
   experiment: Experiment;
+  /** The run's metrics table (all its samples, resumed ones included). */
+  table: string;
 }
 
 /** Resolves the experiment for a new run, or for a resume checks that the matrix is unchanged. */
@@ -139,7 +142,7 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
       ...(input.progress ? { progress: input.progress } : {}),
       ...(input.abortGraceMs !== undefined ? { abortGraceMs: input.abortGraceMs } : {}),
     });
-    return { summary, storePath, logPath, experiment };
+    return { summary, storePath, logPath, experiment, table: runTable(store, runId) };
   } finally {
     logger?.close();
     unlock?.();

@@ -14,7 +14,7 @@ export function shellArg(arg: string): string {
 }
 
 /** What the user sees when a run ends: outcome, where it is stored, and what to do next. */
-export function runEndLines(result: LaunchResult, table?: string): string[] {
+export function runEndLines(result: LaunchResult, table: string | undefined = result.table): string[] {
   const s = result.summary;
   const tally = new Tally(s.total, s.total - s.unfinished);
   tally.costUsd = s.costUsd;
@@ -35,6 +35,6 @@ export function runEndLines(result: LaunchResult, table?: string): string[] {
   return lines;
 }
 
-export function printRunEnd(result: LaunchResult, table?: string): void {
+export function printRunEnd(result: LaunchResult, table: string | undefined = result.table): void {
   process.stdout.write(`${runEndLines(result, table).join('\n')}\n`);
 }
