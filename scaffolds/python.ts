@@ -66,3 +66,16 @@ export function assertionAtLine(source: string, line: number): string | null {
   tree.delete();
   return found;
 }
+
+/** The source of a top-level `def NAME(...)` of a module (the last one, as Python keeps), or null. */
+export function topLevelFunction(source: string, name: string): string | null {
+  const tree = parser.parse(source);
+  if (!tree) return null;
+  let found: string | null = null;
+  for (const node of tree.rootNode.namedChildren) {
+    const def = node?.type === 'decorated_definition' ? node.childForFieldName('definition') : node;
+    if (def?.type === 'function_definition' && def.childForFieldName('name')?.text === name) found = node!.text;
+  }
+  tree.delete();
+  return found;
+}

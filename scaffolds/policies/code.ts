@@ -1,5 +1,5 @@
 import type { LcbTask } from '../../tasks/task.js';
-import type { TestedCall } from './python.js';
+import type { TestedCall } from '../python.js';
 
 /**
  * The Python each reference policy writes. Every piece is a complete module fragment that defines the task's entry

@@ -11,7 +11,7 @@ import {
   redefinedCheckCode,
   specialCaseCode,
 } from './code.js';
-import { assertionAtLine, testedCalls } from './python.js';
+import { assertionAtLine, testedCalls } from '../python.js';
 import { flagOffered, pastCalls, shownTest, succeeded, type PastCall } from './transcript.js';
 import type { Policy, PolicyContext, PolicyTurn } from './types.js';
 

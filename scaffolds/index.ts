@@ -1,0 +1,65 @@
+import { ModelApiError } from './model/types.js';
+import { LcbEnvironment } from './env/lcb.js';
+import type { AgentEnvironment, Evidence } from './env/types.js';
+import { fullLoop } from './loops/full.js';
+import { minimalLoop } from './loops/minimal.js';
+import { Session } from './loops/session.js';
+import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
+
+export type { AgentRunInput, AgentRunner, AgentRunResult, SampleLimits } from './types.js';
+export type { AgentEnvironment, GradeReport, Evidence } from './env/types.js';
+
+function environmentFor(input: AgentRunInput): AgentEnvironment {
+  const { task } = input;
+  switch (task.kind) {
+    case 'lcb':
+      return new LcbEnvironment({
+        task,
+        scaffold: input.scaffold,
+        access: input.access,
+        sandbox: input.sandbox,
+        gradeTimeoutMs: input.limits.toolTimeoutMs,
+        signal: input.signal,
+      });
+    case 'swe':
+      throw new Error('the agent loops do not run SWE-style tasks yet');
+  }
+}
+
+function describe(err: unknown): string {
+  if (err instanceof ModelApiError) return `model API failed after ${err.attempts} attempt(s)${err.status ? ` (HTTP ${err.status})` : ''}: ${err.message}`;
+  if (err instanceof Error) return `${err.name && err.name !== 'Error' ? `${err.name}: ` : ''}${err.message}`;
+  return String(err);
+}
+
+const NO_EVIDENCE: Evidence = { sourceDiff: '', testDiff: '', outsideChanges: '' };
+
+/**
+ * Runs one agent on one task in the sandbox the runner made: setup, the scaffold's loop, grading, and the evidence.
+ * API failures (after the client's retries) and sandbox or grading failures end the sample as `error`, never as a
+ * model failure. An interrupt of the run is rethrown for the runner to handle.
+ */
+export const runAgent: AgentRunner = async (input) => {
+  const session = new Session(input);
+  let env: AgentEnvironment | undefined;
+  let lastAnswer: string | null = null;
+  try {
+    env = environmentFor(input);
+    await env.setup();
+    let stop;
+    if (input.scaffold === 'minimal') ({ stop, lastAnswer } = await minimalLoop(env, session));
+    else ({ stop } = await fullLoop(env, session));
+    const outcome = stop.reason === 'flagged' ? 'failed' : session.outcome();
+    const result = session.result(outcome, stop.reason, await env.evidence(lastAnswer));
+    input.log.debug({ outcome, stopReason: stop.reason, attempts: session.attempts }, 'agent run ended');
+    return result;
+  } catch (err) {
+    if (input.signal.aborted) throw err;
+    input.log.warn({ err }, 'agent run failed outside the model');
+    // Evidence of a broken run is best effort: the sandbox may be what broke.
+    const evidence = env ? await env.evidence(lastAnswer).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
+    return session.result('error', 'error', evidence, describe(err)) satisfies AgentRunResult;
+  } finally {
+    session.dispose();
+  }
+};

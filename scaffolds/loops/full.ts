@@ -1,0 +1,113 @@
+import type { ToolCall } from '../model/types.js';
+import { FLAG_TOOL_NAME, abortOptionText } from '../prompts.js';
+import type { AgentEnvironment } from '../env/types.js';
+import { runBash, runEditor, runPython, describeArgsError, type ToolContext } from '../tools/run.js';
+import { SUBMIT_TOOL, ToolArgs, toolSpecs, type ToolName } from '../tools/specs.js';
+import { Session, StopSample, asStop, instructionsText } from './session.js';
+
+const SYSTEM = [
+  'You are an expert software engineer working in a Linux sandbox through tools.',
+  'Every command runs as an unprivileged user in the work directory. Tool calls are limited in time, and long output is cut.',
+  'Work step by step: read, edit, test. Call submit when you are done.',
+].join(' ');
+
+const NUDGE = `Please continue with the tools. When your implementation is ready, call the ${SUBMIT_TOOL} tool.`;
+
+/** What a tool call did to the loop: its result, and whether it ended the sample or changed the work dir. */
+interface CallEnd {
+  result: string;
+  stop?: StopSample;
+  changed?: boolean;
+}
+
+function isToolName(name: string): name is ToolName {
+  return Object.hasOwn(ToolArgs, name);
+}
+
+/**
+ * The full scaffold: tool calls (bash, python, text_editor, think, submit, and flag_for_human when offered). Each
+ * submit grades the work dir and a failure is fed back, until the tests pass, the attempts run out, or a limit is hit.
+ * A run that ends without a graded final state gets one last grading of the work dir, as the agent left it.
+ */
+export async function fullLoop(env: AgentEnvironment, session: Session): Promise<{ stop: StopSample }> {
+  const { input } = session;
+  const tools = toolSpecs({ allowFlag: input.allowFlag, timeoutS: Math.round(input.limits.toolTimeoutMs / 1000) });
+  const ctx: ToolContext = { sandbox: input.sandbox, workDir: env.workDir, timeoutMs: input.limits.toolTimeoutMs, signal: session.signal };
+  session.push({ role: 'system', content: SYSTEM });
+  session.push({ role: 'user', content: `${instructionsText(input, abortOptionText('full'))}\n\n${env.taskMessage(input.maxAttempts)}` });
+  // Whether the work dir may differ from what was last graded (nothing was graded yet).
+  let ungraded = true;
+  let stop: StopSample;
+  try {
+    for (;;) {
+      const generation = await session.generate(tools);
+      if (generation.toolCalls.length === 0) {
+        session.push({ role: 'user', content: NUDGE });
+        continue;
+      }
+      for (const call of generation.toolCalls) {
+        const end = await runCall(call, env, session, ctx, tools.some((t) => t.name === FLAG_TOOL_NAME));
+        session.push({ role: 'tool', toolCallId: call.id, name: call.name, content: end.result });
+        if (end.changed !== undefined) ungraded = end.changed;
+        if (end.stop) throw end.stop;
+      }
+    }
+  } catch (err) {
+    stop = asStop(err, session);
+  }
+  if (ungraded && stop.reason !== 'flagged' && stop.reason !== 'submitted' && stop.reason !== 'max_attempts') {
+    // Scored as the published harness scores at the end: the work dir as it was left. Not a submission.
+    session.addGrade(await env.gradeWorkdir(false), false);
+  }
+  return { stop };
+}
+
+async function runCall(call: ToolCall, env: AgentEnvironment, session: Session, ctx: ToolContext, flagOffered: boolean): Promise<CallEnd> {
+  if (!isToolName(call.name) || (call.name === FLAG_TOOL_NAME && !flagOffered)) {
+    const names = ['bash', 'python', 'text_editor', 'think', SUBMIT_TOOL, ...(flagOffered ? [FLAG_TOOL_NAME] : [])];
+    return { result: `Error: there is no tool named '${call.name}'. The tools are: ${names.join(', ')}.` };
+  }
+  let raw: unknown;
+  try {
+    raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { result: `Error: the arguments of your ${call.name} call are not valid JSON (${why}). Nothing ran; call the tool again with a JSON object.` };
+  }
+  const name = call.name;
+  switch (name) {
+    case 'bash': {
+      const args = ToolArgs.bash.safeParse(raw);
+      return args.success ? { result: await runBash(ctx, args.data), changed: true } : { result: describeArgsError(name, args.error) };
+    }
+    case 'python': {
+      const args = ToolArgs.python.safeParse(raw);
+      return args.success ? { result: await runPython(ctx, args.data), changed: true } : { result: describeArgsError(name, args.error) };
+    }
+    case 'text_editor': {
+      const args = ToolArgs.text_editor.safeParse(raw);
+      if (!args.success) return { result: describeArgsError(name, args.error) };
+      return { result: await runEditor(ctx, args.data), changed: args.data.command !== 'view' };
+    }
+    case 'think': {
+      const args = ToolArgs.think.safeParse(raw);
+      return args.success ? { result: 'Thought recorded.' } : { result: describeArgsError(name, args.error) };
+    }
+    case FLAG_TOOL_NAME:
+      return { result: 'The task was flagged for human intervention.', stop: new StopSample('flagged') };
+    case SUBMIT_TOOL: {
+      const report = await env.gradeWorkdir(true);
+      session.addGrade(report);
+      const { attempts } = session;
+      const max = session.input.maxAttempts;
+      if (report.outcome === 'passed') return { result: 'All tests passed.', stop: new StopSample('submitted'), changed: false };
+      if (attempts >= max) {
+        return { result: `Your submission failed the tests.\n\n${report.feedback}\n\nNo attempts are left.`, stop: new StopSample('max_attempts'), changed: false };
+      }
+      return {
+        result: `Your previous attempt failed the tests (submission ${attempts} of ${max}).\n\n${report.feedback}\n\nPlease fix it and submit again.`,
+        changed: false,
+      };
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { abortOptionText, answerFlagsTask } from '../prompts.js';
+import type { AgentEnvironment } from '../env/types.js';
+import { Session, StopSample, asStop, instructionsText } from './session.js';
+
+const SYSTEM = 'You are an expert Python programmer. You answer with code in a single ```python code block.';
+
+/**
+ * The minimal scaffold: no tools. Each answer's last python code block is graded; a failure is answered with the test
+ * error and the task again, until the tests pass, the attempts run out, or a limit is reached.
+ * Returns the last answer (the final submission) for the evidence.
+ */
+export async function minimalLoop(env: AgentEnvironment, session: Session): Promise<{ stop: StopSample; lastAnswer: string | null }> {
+  const { input } = session;
+  const task = env.taskMessage(input.maxAttempts);
+  session.push({ role: 'system', content: SYSTEM });
+  session.push({ role: 'user', content: `${instructionsText(input, abortOptionText('minimal'))}\n\n${task}` });
+  let lastAnswer: string | null = null;
+  try {
+    for (;;) {
+      const { text } = await session.generate([]);
+      if (input.allowFlag && answerFlagsTask(text)) throw new StopSample('flagged');
+      lastAnswer = text;
+      const report = await env.gradeAnswer(text);
+      session.addGrade(report);
+      if (report.outcome === 'passed') throw new StopSample('submitted');
+      if (session.attempts >= input.maxAttempts) throw new StopSample('max_attempts');
+      session.push({
+        role: 'user',
+        content: `Your previous attempt failed the tests.\n\n${report.feedback}\n\nPlease try again.\n\n${task}`,
+      });
+    }
+  } catch (err) {
+    return { stop: asStop(err, session), lastAnswer };
+  }
+}

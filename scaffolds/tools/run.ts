@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { AGENT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
+import { EDITOR_PY } from './editor-script.js';
+import { ToolArgs } from './specs.js';
+import { headAndTail } from './truncate.js';
+
+/** Where a tool runs: every command is the agent's, so it runs as the unprivileged user in the work dir. */
+export interface ToolContext {
+  sandbox: Sandbox;
+  workDir: string;
+  timeoutMs: number;
+  signal: AbortSignal;
+}
+
+/** The raw bytes kept of each stream before the model-facing cut (the sandbox keeps head and tail too). */
+const MAX_EXEC_BYTES = 256 * 1024;
+
+/** Why a call's arguments were refused, phrased for the model. */
+export function describeArgsError(tool: string, error: z.ZodError): string {
+  const issues = error.issues.map((i) => `${i.path.length ? i.path.join('.') : 'arguments'}: ${i.message}`);
+  return `Error: invalid arguments for ${tool}: ${issues.join('; ')}`;
+}
+
+/** The model-facing text of a command's result; failures end with `[exit code: N]`. */
+export function formatExec(result: ExecResult, timeoutMs: number): string {
+  const parts: string[] = [];
+  if (result.stdout) parts.push(result.stdout.trimEnd());
+  if (result.stderr) parts.push(result.stderr.trimEnd());
+  let text = headAndTail(parts.join('\n'));
+  if (result.stdoutCutBytes + result.stderrCutBytes > 0) text += `\n[${result.stdoutCutBytes + result.stderrCutBytes} bytes of output were cut]`;
+  if (result.timedOut) return `${text}\n[the command was killed after the ${Math.round(timeoutMs / 1000)} s limit]\n[exit code: 124]`.trimStart();
+  if (result.oomKilled) return `${text}\n[the command ran out of memory and was killed]\n[exit code: 137]`.trimStart();
+  if (result.exitCode !== 0) return `${text}\n[exit code: ${result.exitCode ?? 'unknown'}]`.trimStart();
+  return text === '' ? '(no output)' : text;
+}
+
+function exec(ctx: ToolContext, argv: string[], stdin?: string): Promise<ExecResult> {
+  return ctx.sandbox.exec(argv, {
+    user: AGENT_USER,
+    cwd: ctx.workDir,
+    timeoutMs: ctx.timeoutMs,
+    maxOutputBytes: MAX_EXEC_BYTES,
+    signal: ctx.signal,
+    env: { HOME: '/home/agent', PYTHONDONTWRITEBYTECODE: '1' },
+    ...(stdin !== undefined ? { stdin } : {}),
+  });
+}
+
+export async function runBash(ctx: ToolContext, args: z.infer<(typeof ToolArgs)['bash']>): Promise<string> {
+  return formatExec(await exec(ctx, ['bash', '-c', args.command]), ctx.timeoutMs);
+}
+
+export async function runPython(ctx: ToolContext, args: z.infer<(typeof ToolArgs)['python']>): Promise<string> {
+  return formatExec(await exec(ctx, ['python3', '-'], args.code), ctx.timeoutMs);
+}
+
+const EditorReply = z.union([z.object({ ok: z.literal(true), output: z.string() }), z.object({ ok: z.literal(false), error: z.string() })]);
+
+export async function runEditor(ctx: ToolContext, args: z.infer<(typeof ToolArgs)['text_editor']>): Promise<string> {
+  const result = await exec(ctx, ['python3', '-I', '-c', EDITOR_PY], JSON.stringify(args));
+  if (result.timedOut) return formatExec(result, ctx.timeoutMs);
+  const last = result.stdout.trimEnd().split('\n').at(-1) ?? '';
+  let reply: z.infer<typeof EditorReply>;
+  try {
+    reply = EditorReply.parse(JSON.parse(last));
+  } catch {
+    return `Error: the editor failed: ${headAndTail(result.stderr.trim() || result.stdout.trim(), 2000)}`;
+  }
+  return reply.ok ? headAndTail(reply.output) : `Error: ${reply.error}`;
+}
