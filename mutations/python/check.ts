@@ -33,41 +33,40 @@ function nameOfDef(node: Node): string | undefined {
   return def?.type === 'function_definition' ? def.childForFieldName('name')?.text : undefined;
 }
 
-/** Names a statement binds: assignment targets, loop variables, `with ... as`, imports, defs. */
+/** Names a statement binds: assignment targets, loop variables, `with ... as`, walrus, imports, defs. */
 export function boundNames(stmt: Node): string[] {
-  const out = new Set<string>();
   const targets: Node[] = [];
-  for (const a of [stmt, ...stmt.descendantsOfType(['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause', 'as_pattern_target', 'named_expression', 'function_definition', 'class_definition', 'global_statement', 'delete_statement']).filter((n): n is Node => n !== null)]) {
+  const binders = [stmt, ...stmt.descendantsOfType(['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause', 'as_pattern_target', 'named_expression', 'function_definition', 'class_definition', 'global_statement', 'nonlocal_statement', 'delete_statement', 'import_statement', 'import_from_statement']).filter((n): n is Node => n !== null)];
+  for (const a of binders) {
     switch (a.type) {
-      case 'expression_statement': {
-        const inner = kids(a)[0];
-        if (inner && (inner.type === 'assignment' || inner.type === 'augmented_assignment')) targets.push(inner.childForFieldName('left')!);
-        break;
-      }
       case 'assignment':
       case 'augmented_assignment':
-        targets.push(a.childForFieldName('left')!);
-        break;
       case 'for_statement':
-      case 'for_in_clause':
-        targets.push(a.childForFieldName('left')!);
+      case 'for_in_clause': {
+        const left = a.childForFieldName('left');
+        if (left) targets.push(left);
         break;
+      }
       case 'named_expression':
-        targets.push(a.childForFieldName('name')!);
-        break;
       case 'function_definition':
-      case 'class_definition':
-        targets.push(a.childForFieldName('name')!);
+      case 'class_definition': {
+        const name = a.childForFieldName('name');
+        if (name) targets.push(name);
+        break;
+      }
+      case 'as_pattern_target':
+      case 'global_statement':
+      case 'nonlocal_statement':
+      case 'delete_statement':
+      case 'import_statement':
+      case 'import_from_statement':
+        targets.push(a);
         break;
       default:
-        targets.push(a);
     }
   }
-  for (const t of targets) {
-    if (!t) continue;
-    if (t.type === 'identifier') out.add(t.text);
-    for (const id of t.descendantsOfType('identifier')) if (id) out.add(id.text);
-  }
+  const out = new Set<string>();
+  for (const t of targets) for (const name of usedNames(t)) out.add(name);
   return [...out];
 }
 
