@@ -6,7 +6,7 @@ import { StreamDemuxer } from './demux.js';
 import { getDocker } from './engine.js';
 import { SandboxError, engineMessage, engineStatus } from './errors.js';
 import { packFiles, unpackArchive } from './archive.js';
-import { EXEC_MARKER_VAR, killTreeCommand, pidFile, wrapCommand } from './kill.js';
+import { EXEC_MARKER_VAR, killTreeCommand, wrapCommand } from './kill.js';
 import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
 import { CappedOutput } from './output.js';
 import type { ExecOptions, ExecResult, FileToWrite, FsChange, Sandbox, SandboxOptions } from './types.js';
@@ -153,7 +153,7 @@ class DockerSandbox implements Sandbox {
     let stream: Readable;
     try {
       exec = await this.container.exec({
-        Cmd: wrapCommand(argv, token),
+        Cmd: wrapCommand(argv, token, options.keepBackground),
         AttachStdout: true,
         AttachStderr: true,
         AttachStdin: hasStdin,
@@ -410,12 +410,10 @@ const ENGINE_PATHS = new Set(['/sbin/docker-init', '/usr/sbin/docker-init', '/us
  * A parent stays when anything else changed beneath it.
  */
 function withoutEngineMounts(changes: FsChange[]): FsChange[] {
-  const kept = changes.filter((c) => !ENGINE_PATHS.has(c.path));
-  return kept.filter(
-    (c) =>
-      c.kind !== 'modified' ||
-      ![...ENGINE_PATHS].some((p) => p.startsWith(`${c.path}/`)) ||
-      kept.some((o) => o !== c && o.path.startsWith(`${c.path}/`)),
+  const isEngineParent = (c: FsChange) => c.kind === 'modified' && [...ENGINE_PATHS].some((p) => p.startsWith(`${c.path}/`));
+  const real = changes.filter((c) => !ENGINE_PATHS.has(c.path) && !isEngineParent(c));
+  return changes.filter(
+    (c) => !ENGINE_PATHS.has(c.path) && (!isEngineParent(c) || real.some((o) => o.path.startsWith(`${c.path}/`))),
   );
 }
 

@@ -35,6 +35,11 @@ export interface ExecOptions {
   /** Cap on each of stdout and stderr; head and tail are kept. Default 1 MiB. */
   maxOutputBytes?: number;
   signal?: AbortSignal;
+  /**
+   * Default false: when the command ends, whatever it left running in the background is killed
+   * too (so nothing keeps changing files while the result is graded). True keeps such processes.
+   */
+  keepBackground?: boolean;
 }
 
 export interface ExecResult {

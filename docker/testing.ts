@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import { PYTHON_IMAGE } from './images.js';
+import { createSandbox } from './sandbox.js';
+import type { Sandbox, SandboxOptions } from './types.js';
+
+/** A run id unique to one test file, so parallel test files never touch each other's containers. */
+export function testRunId(name: string): string {
+  return `test-${name}-${randomBytes(4).toString('hex')}`;
+}
+
+/** Creates a sandbox on the real engine from the Python image and always destroys it. */
+export async function withSandbox<T>(
+  runId: string,
+  fn: (sandbox: Sandbox) => Promise<T>,
+  options: Partial<SandboxOptions> = {},
+): Promise<T> {
+  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: options.sampleId ?? 'sample', ...options });
+  try {
+    return await fn(sandbox);
+  } finally {
+    await sandbox.destroy();
+  }
+}
+
+/** Every process in the container but the listing itself: "pid command line" per line. */
+export const LIST_PROCESSES = `for p in /proc/[0-9]*; do
+  pid=\${p#/proc/}
+  { [ "$pid" = "$$" ] || [ "$pid" = "$PPID" ]; } && continue
+  cmd=$(tr '\\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+  echo "$pid $cmd"
+done`;
+
+/** Parses LIST_PROCESSES output, dropping PID 1 (init), the keep-alive and the listing's own helpers. */
+export function strayProcesses(listing: string): string[] {
+  return listing
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .filter((line) => !line.startsWith('1 ') && !/^\d+ sleep infinity$/.test(line) && !/^\d+ tr \\0/.test(line) && !/^\d+$/.test(line));
+}
