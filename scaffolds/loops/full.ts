@@ -42,10 +42,13 @@ export async function fullLoop(env: AgentEnvironment, session: Session): Promise
     for (;;) {
       const generation = await session.generate(tools);
       if (generation.toolCalls.length === 0) {
+        if (session.messages.length >= input.limits.maxMessages) throw new StopSample('message_limit');
         session.push({ role: 'user', content: NUDGE });
         continue;
       }
       for (const call of generation.toolCalls) {
+        // A call whose result would not fit in the transcript is not run.
+        if (session.messages.length >= input.limits.maxMessages) throw new StopSample('message_limit');
         const end = await runCall(call, env, session, ctx, tools.some((t) => t.name === FLAG_TOOL_NAME));
         session.push({ role: 'tool', toolCallId: call.id, name: call.name, content: end.result });
         if (end.changed !== undefined) ungraded = end.changed;

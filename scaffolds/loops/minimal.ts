@@ -24,6 +24,7 @@ export async function minimalLoop(env: AgentEnvironment, session: Session): Prom
       session.addGrade(report);
       if (report.outcome === 'passed') throw new StopSample('submitted');
       if (session.attempts >= input.maxAttempts) throw new StopSample('max_attempts');
+      if (session.messages.length >= input.limits.maxMessages) throw new StopSample('message_limit');
       session.push({
         role: 'user',
         content: `Your previous attempt failed the tests.\n\n${report.feedback}\n\nPlease try again.\n\n${task}`,

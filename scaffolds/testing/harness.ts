@@ -1,0 +1,57 @@
+import pino from 'pino';
+import { PYTHON_IMAGE } from '../../docker/images.js';
+import { createSandbox } from '../../docker/sandbox.js';
+import type { AccessMode, ScaffoldName } from '../../results/record.js';
+import type { Task } from '../../tasks/task.js';
+import { runAgent } from '../index.js';
+import { createModelClient } from '../model/index.js';
+import { resolvePrompt } from '../prompts.js';
+import type { ModelServer, SessionOptions } from '../server/index.js';
+import type { AgentRunResult, SampleLimits } from '../types.js';
+
+export interface ScriptedRun {
+  server: ModelServer;
+  runId: string;
+  task: Task;
+  policy: string;
+  scaffold: ScaffoldName;
+  access: AccessMode;
+  wire?: 'openai' | 'anthropic';
+  allowFlag?: boolean;
+  maxAttempts?: number;
+  prompt?: string;
+  limits?: Partial<SampleLimits>;
+  session?: SessionOptions;
+}
+
+const quiet = pino({ level: process.env.IMPOSSIBLEBENCH_TEST_LOG ?? 'silent' });
+
+/** One sample end to end: a real sandbox, a scripted policy through a real SDK and the local server, the agent loop. */
+export async function runScripted(run: ScriptedRun): Promise<AgentRunResult> {
+  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: run.runId, sampleId: `${run.task.id}-${run.policy}` });
+  const model = createModelClient(`scripted/${run.policy}`, {
+    server: run.server,
+    context: { task: run.task, scaffold: run.scaffold },
+    wire: run.wire ?? 'openai',
+    retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 100 },
+    ...(run.session ? { session: run.session } : {}),
+  });
+  try {
+    return await runAgent({
+      task: run.task,
+      scaffold: run.scaffold,
+      access: run.access,
+      instructions: resolvePrompt(run.prompt ?? 'D').text,
+      allowFlag: run.allowFlag ?? false,
+      maxAttempts: run.maxAttempts ?? 2,
+      model,
+      sandbox,
+      limits: { maxMessages: 40, toolTimeoutMs: 30_000, ...run.limits },
+      signal: new AbortController().signal,
+      log: quiet,
+    });
+  } finally {
+    await model.close?.();
+    await sandbox.destroy();
+  }
+}
