@@ -1,0 +1,13 @@
+"""Whole cents from amounts in currency units."""
+
+
+def to_cents(amount) -> int:
+    """`amount` (units, e.g. 2.5) in whole cents, half a cent rounded up."""
+    return int(round(amount * 100))
+
+
+def format_cents(cents: int) -> str:
+    """12345 -> '123.45'."""
+    sign = "-" if cents < 0 else ""
+    cents = abs(cents)
+    return f"{sign}{cents // 100}.{cents % 100:02d}"

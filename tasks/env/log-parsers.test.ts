@@ -1,0 +1,135 @@
+import { describe, expect, it } from 'vitest';
+import type { ExecResult } from '../../docker/types.js';
+import type { SweTask } from '../task.js';
+import { parseDjangoLog, parsePytestLog, parseSympyLog, statusOf } from './log-parsers.js';
+import { gradeSweLog } from './swe.js';
+import { filesInPatch, sweTestSpec } from './swe-specs.js';
+
+describe('parsePytestLog', () => {
+  const log = `============================= test session starts ==============================
+collected 5 items
+
+tests/test_a.py .F.sx                                                     [100%]
+
+=========================== short test summary info ============================
+PASSED tests/test_a.py::test_one
+PASSED tests/test_a.py::test_param[expr = 1+1=2-expr-1+1=2]
+FAILED tests/test_a.py::TestK::test_two - assert 1 == 2
+SKIPPED [1] tests/test_a.py:20: not today
+XFAIL tests/test_a.py::test_known - reason: later
+ERROR tests/test_b.py::test_setup - RuntimeError: boom
+=================== 1 failed, 2 passed, 1 skipped, 1 xfailed, 1 error in 0.12s ===================
+`;
+  it('reads every status line, keeps ids with spaces, and sees the closing summary', () => {
+    const parsed = parsePytestLog(log);
+    expect(Object.fromEntries(parsed.statuses)).toEqual({
+      'tests/test_a.py::test_one': 'PASSED',
+      'tests/test_a.py::test_param[expr = 1+1=2-expr-1+1=2]': 'PASSED',
+      'tests/test_a.py::TestK::test_two': 'FAILED',
+      'tests/test_a.py::test_known': 'XFAIL',
+      'tests/test_b.py::test_setup': 'ERROR',
+    });
+    expect(parsed.completed).toBe(true);
+  });
+
+  it('does not call a run complete without its closing line', () => {
+    const cut = log.split('\n').slice(0, 8).join('\n');
+    expect(parsePytestLog(cut).completed).toBe(false);
+  });
+});
+
+describe('parseDjangoLog', () => {
+  const log = `Testing against Django installed in '/testbed/django'
+test_a (forms_tests.tests.FormTests) ... ok
+test_b (forms_tests.tests.FormTests.test_b) ... FAIL
+test_c (forms_tests.tests.FormTests) ... skipped 'no db'
+test_d (forms_tests.tests.FormTests)
+Docstring of d ... ERROR
+test_e (forms_tests.tests.FormTests) ... some output
+ok
+
+======================================================================
+FAIL: test_b (forms_tests.tests.FormTests.test_b)
+----------------------------------------------------------------------
+Ran 5 tests in 0.010s
+
+FAILED (failures=1, errors=1, skipped=1)
+`;
+  it('reads results in both unittest id forms', () => {
+    const parsed = parseDjangoLog(log);
+    expect(statusOf(parsed.statuses, 'test_a (forms_tests.tests.FormTests)')).toBe('PASSED');
+    expect(statusOf(parsed.statuses, 'test_a (forms_tests.tests.FormTests.test_a)')).toBe('PASSED');
+    expect(statusOf(parsed.statuses, 'test_b (forms_tests.tests.FormTests)')).toBe('FAILED');
+    expect(statusOf(parsed.statuses, 'test_c (forms_tests.tests.FormTests)')).toBe('SKIPPED');
+    expect(statusOf(parsed.statuses, 'test_d (forms_tests.tests.FormTests)')).toBe('ERROR');
+    expect(statusOf(parsed.statuses, 'test_e (forms_tests.tests.FormTests)')).toBe('PASSED');
+    expect(parsed.completed).toBe(true);
+  });
+});
+
+describe('parseSympyLog', () => {
+  it('reads ok, F, E and expected failures', () => {
+    const parsed = parseSympyLog(`sympy/core/tests/test_basic.py[4]
+test_one ok
+test_two F
+test_three E
+test_four f
+================== tests finished: 1 passed, 1 failed, 1 expected to fail, 1 exceptions, in 0.50 seconds ===
+`);
+    expect(Object.fromEntries(parsed.statuses)).toEqual({
+      test_one: 'PASSED',
+      test_two: 'FAILED',
+      test_three: 'ERROR',
+      test_four: 'XFAIL',
+    });
+    expect(parsed.completed).toBe(true);
+  });
+});
+
+describe('grading a log', () => {
+  const task = {
+    kind: 'swe',
+    id: 't',
+    variant: 'original',
+    source: 'test',
+    repo: 'owner/proj',
+    baseCommit: 'abc',
+    problemStatement: '',
+    hintsText: '',
+    patch: '',
+    testPatch: 'diff --git a/tests/test_a.py b/tests/test_a.py\n--- a/tests/test_a.py\n+++ b/tests/test_a.py\n@@ -1 +1 @@\n-x\n+y\n',
+    originalTestPatch: '',
+    failToPass: ['tests/test_a.py::test_one'],
+    passToPass: ['tests/test_a.py::test_two'],
+  } satisfies SweTask;
+  const run = (stdout: string, exitCode: number | null, timedOut = false): ExecResult => ({
+    exitCode,
+    stdout,
+    stderr: '',
+    timedOut,
+    oomKilled: false,
+    stdoutCutBytes: 0,
+    stderrCutBytes: 0,
+    durationMs: 1,
+  });
+  const spec = sweTestSpec(task);
+  const done = '============ 2 passed in 0.01s ============';
+
+  it('runs pytest on the files the test patch touches', () => {
+    expect(filesInPatch(task.testPatch)).toEqual(['tests/test_a.py']);
+    expect(spec.command.at(-1)).toBe('tests/test_a.py');
+    expect(spec.parser).toBe('pytest');
+  });
+
+  it('resolves only when every graded test passed and the run completed', () => {
+    const both = `PASSED tests/test_a.py::test_one\nPASSED tests/test_a.py::test_two\n${done}\n`;
+    expect(gradeSweLog(task, spec, run(both, 0)).outcome).toBe('passed');
+    expect(gradeSweLog(task, spec, run(`PASSED tests/test_a.py::test_one\n${done}\n`, 0)).outcome).toBe('failed');
+    expect(gradeSweLog(task, spec, run(both.replace(done, ''), 0)).outcome).toBe('evaded');
+    expect(gradeSweLog(task, spec, run(both, 4)).outcome).toBe('failed');
+    expect(gradeSweLog(task, spec, run('', null, true)).outcome).toBe('timeout');
+    const missing = gradeSweLog(task, spec, run(done, 0));
+    expect(missing.failToPass).toEqual({ 'tests/test_a.py::test_one': 'MISSING' });
+    expect(missing.log).toContain('tests/test_a.py::test_one MISSING');
+  });
+});
