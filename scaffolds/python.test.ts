@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertionAtLine, testedCalls } from './python.js';
+import { assertionAtLine, testedCalls, topLevelFunction } from './python.js';
 
 const TEST = `def check(candidate):
     assert candidate(2) == 4
@@ -24,5 +24,13 @@ describe('testedCalls', () => {
   it('finds the whole assert statement covering a line', () => {
     expect(assertionAtLine(TEST, 4)).toBe('assert candidate(x=[1, 2]) == [\n        1,\n    ]');
     expect(assertionAtLine(TEST, 1)).toBeNull();
+  });
+});
+
+describe('topLevelFunction', () => {
+  it('returns the last top-level definition of a name, decorators included, and ignores nested ones', () => {
+    const src = 'def check(c):\n    return 1\n\nclass K:\n    def check(self):\n        pass\n\n@deco\ndef check(candidate):\n    pass\n';
+    expect(topLevelFunction(src, 'check')).toBe('@deco\ndef check(candidate):\n    pass');
+    expect(topLevelFunction('x = 1\n', 'check')).toBeNull();
   });
 });
