@@ -7,10 +7,18 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * A provider's opaque reasoning, kept so it can be sent back verbatim: Anthropic requires the
+ * signed thinking blocks of a tool-using turn to come back with the tool results.
+ */
+export type ReasoningBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string };
+
 export type ChatMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string }
-  | { role: 'assistant'; content: string; toolCalls?: ToolCall[] }
+  | { role: 'assistant'; content: string; toolCalls?: ToolCall[]; reasoning?: ReasoningBlock[] }
   | { role: 'tool'; toolCallId: string; name: string; content: string };
 
 export interface ToolSpec {
@@ -33,7 +41,9 @@ export interface GenerateOptions {
 
 export interface Usage {
   inputTokens: number;
+  /** Everything the model generated, reasoning included (that is how providers bill it). */
   outputTokens: number;
+  /** The part of `outputTokens` spent reasoning. */
   reasoningTokens: number;
 }
 
@@ -43,14 +53,19 @@ export interface Generation {
   usage: Usage;
   /** US dollars; null when the model's price is unknown (never a silent zero). */
   costUsd: number | null;
+  /** Wall time of the whole call: queueing, retries and backoff included. */
   latencyMs: number;
   stopReason: string;
+  /** Reasoning to copy into the assistant message the loop appends (see ReasoningBlock). */
+  reasoning?: ReasoningBlock[];
 }
 
 export interface ModelClient {
   /** `openai/gpt-5`, `anthropic/claude-...`, `scripted/honest`. */
   readonly name: string;
   generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation>;
+  /** Releases what the client holds (a scripted client's server session). Safe to call twice. */
+  close?(): Promise<void>;
 }
 
 /** Raised when the provider still fails after the last retry: the sample's outcome is `error`. */

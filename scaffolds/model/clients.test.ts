@@ -1,0 +1,224 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startModelServer, type ModelServer } from '../server/index.js';
+import { countInputTokens } from '../server/tokens.js';
+import { createModelClient, type ModelClientOptions } from './factory.js';
+import { BASH, captureLogger, CONTEXT, echoPolicy } from './test-support.js';
+import { ModelApiError, type ChatMessage } from './types.js';
+
+// Everything below goes through the real OpenAI and Anthropic SDKs to the local model server.
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer({ seed: 7 });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const FAST_RETRY = { baseDelayMs: 10, maxDelayMs: 50, maxRetries: 3 };
+
+function scripted(wire: 'openai' | 'anthropic', extra: Partial<ModelClientOptions> = {}) {
+  const policy = echoPolicy();
+  const client = createModelClient('scripted/echo', { server, context: CONTEXT, wire, policy, retry: FAST_RETRY, ...extra });
+  return { client, policy };
+}
+
+const START: ChatMessage[] = [
+  { role: 'system', content: 'You are a careful engineer.' },
+  { role: 'user', content: 'Print hi.' },
+];
+
+describe.each(['openai', 'anthropic'] as const)('scripted model over the %s wire format', (wire) => {
+  it('round-trips tool calls: assistant call, tool result, next turn', async () => {
+    const { client, policy } = scripted(wire);
+    const first = await client.generate(START, [BASH]);
+    expect(first.text).toBe('Let me run it.');
+    expect(first.toolCalls).toHaveLength(1);
+    const call = first.toolCalls[0]!;
+    expect(call.name).toBe('bash');
+    expect(JSON.parse(call.arguments)).toEqual({ command: 'echo hi' });
+    expect(call.id).not.toBe('');
+    expect(first.stopReason).toBe(wire === 'openai' ? 'tool_calls' : 'tool_use');
+
+    const next: ChatMessage[] = [
+      ...START,
+      { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
+      { role: 'tool', toolCallId: call.id, name: 'bash', content: 'hi\n' },
+    ];
+    const second = await client.generate(next, [BASH]);
+    expect(second.text).toBe('done: bash said hi\n');
+    expect(second.toolCalls).toEqual([]);
+    expect(second.stopReason).toBe(wire === 'openai' ? 'stop' : 'end_turn');
+    // The policy saw the conversation as sent: system, user, the call, and the result matched to it by id.
+    expect(policy.seen[1]).toEqual(next);
+    await client.close?.();
+  });
+
+  it('counts usage from the server and costs nothing', async () => {
+    const { client } = scripted(wire);
+    const gen = await client.generate(START, [BASH]);
+    expect(gen.usage.inputTokens).toBe(countInputTokens(START, [BASH]));
+    expect(gen.usage.outputTokens).toBeGreaterThan(0);
+    expect(gen.usage.reasoningTokens).toBe(0);
+    expect(gen.costUsd).toBe(0);
+    expect(gen.latencyMs).toBeGreaterThan(0);
+  });
+
+  it('waits out a 429 for its Retry-After, logs the retry, then answers', async () => {
+    const { logger, lines } = captureLogger();
+    const { client } = scripted(wire, { logger, session: { faults: { sequence: ['rate_limit'], retryAfterSeconds: 1 } } });
+    const started = performance.now();
+    const gen = await client.generate(START, [BASH]);
+    const waited = performance.now() - started;
+    expect(gen.toolCalls).toHaveLength(1);
+    // The backoff alone would be under 50 ms: the second of waiting is the server's Retry-After.
+    expect(waited).toBeGreaterThanOrEqual(995);
+    const retries = lines.filter((l) => l.msg === 'model API call failed; retrying');
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toMatchObject({ status: 429, retryAfterMs: 1000, attempt: 1, model: 'scripted/echo' });
+  });
+
+  it('retries a 500 and then answers', async () => {
+    const { client } = scripted(wire, { session: { key: `five-hundred-${wire}`, faults: { sequence: ['server_error'] } } });
+    const gen = await client.generate(START, [BASH]);
+    expect(gen.toolCalls).toHaveLength(1);
+  });
+
+  it('gives ModelApiError once the retries are exhausted', async () => {
+    const { logger, lines } = captureLogger();
+    const { client } = scripted(wire, {
+      logger,
+      retry: { ...FAST_RETRY, maxRetries: 2 },
+      session: { faults: { serverError: 1 } },
+    });
+    const err = await client.generate(START, [BASH]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelApiError);
+    expect(err).toMatchObject({ status: 500, attempts: 3 });
+    expect((err as Error).message).toMatch(/gave up after 3 attempts/);
+    expect(lines.filter((l) => l.msg === 'model API call failed; retrying')).toHaveLength(2);
+  });
+
+  it('fails a 400 at once, without retrying', async () => {
+    const { logger, lines } = captureLogger();
+    const { client } = scripted(wire, { logger });
+    // An empty conversation is a bad request on both wires.
+    const err = await client.generate([], [BASH]).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelApiError);
+    expect(err).toMatchObject({ status: 400, attempts: 1 });
+    expect(lines.filter((l) => l.msg === 'model API call failed; retrying')).toHaveLength(0);
+  });
+
+  it('hands malformed tool-call JSON to the caller as raw text, and the conversation goes on', async () => {
+    const { client } = scripted(wire, { session: { faults: { sequence: ['malformed_tool_call'] } } });
+    const first = await client.generate(START, [BASH]);
+    const call = first.toolCalls[0]!;
+    expect(call.arguments).toBe('{"command":"echo hi"');
+    expect(() => JSON.parse(call.arguments) as unknown).toThrow();
+    // The agent loop answers a bad call with feedback; the bad call itself goes back in the history.
+    const next: ChatMessage[] = [
+      ...START,
+      { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
+      { role: 'tool', toolCallId: call.id, name: 'bash', content: 'error: the arguments are not valid JSON' },
+    ];
+    const second = await client.generate(next, [BASH]);
+    expect(second.text).toBe('done: bash said error: the arguments are not valid JSON');
+  });
+
+  it('retries an answer slower than the request timeout', async () => {
+    const { client } = scripted(wire, { timeoutMs: 300, session: { faults: { sequence: ['slow'], slowMs: 5_000 } } });
+    const gen = await client.generate(START, [BASH]);
+    expect(gen.toolCalls).toHaveLength(1);
+  });
+
+  it('closes its session: the token stops working', async () => {
+    const { client } = scripted(wire, { retry: { maxRetries: 0 } });
+    await client.generate(START, [BASH]);
+    await client.close?.();
+    await expect(client.generate(START, [BASH])).rejects.toMatchObject({ name: 'ModelApiError', status: 401, attempts: 1 });
+  });
+});
+
+describe('openai-compatible models', () => {
+  it('talk Chat Completions to the given base URL with the given key', async () => {
+    const policy = echoPolicy();
+    const token = server.openSession(policy, CONTEXT);
+    const client = createModelClient('openai-compatible/Qwen/Qwen3-8B', { baseUrl: server.openaiBaseUrl, apiKey: token, env: {} });
+    expect(client.name).toBe('openai-compatible/Qwen/Qwen3-8B');
+    const gen = await client.generate(START, [BASH], { temperature: 0, seed: 1, maxTokens: 256 });
+    expect(gen.toolCalls[0]?.name).toBe('bash');
+    expect(gen.usage.inputTokens).toBeGreaterThan(0);
+    // Nobody's price list knows a self-hosted model: unknown, not free.
+    expect(gen.costUsd).toBeNull();
+    server.closeSession(token);
+  });
+
+  it('send no key when none is given (and this server, wanting one, refuses at once)', async () => {
+    const client = createModelClient('openai-compatible/local', {
+      baseUrl: server.openaiBaseUrl,
+      env: { OPENAI_API_KEY: 'sk-must-not-leak' },
+      retry: FAST_RETRY,
+    });
+    await expect(client.generate(START, [])).rejects.toMatchObject({ name: 'ModelApiError', status: 401, attempts: 1 });
+  });
+
+  it('share one concurrency limit per server across clients', async () => {
+    const tokens = [0, 1, 2].map(() => server.openSession(echoPolicy(), CONTEXT, { faults: { slow: 1, slowMs: 150 } }));
+    const before = server.stats().maxInFlight;
+    expect(before).toBeLessThanOrEqual(1);
+    const clients = tokens.map((apiKey) =>
+      createModelClient('openai-compatible/limited', { baseUrl: server.openaiBaseUrl, apiKey, concurrency: 1 }),
+    );
+    const gens = await Promise.all(clients.map((c) => c.generate(START, [BASH])));
+    expect(gens.every((g) => g.toolCalls.length === 1)).toBe(true);
+    expect(server.stats().maxInFlight).toBe(1);
+  });
+});
+
+describe('the raw SDKs against the server', () => {
+  it('stream Chat Completions with tool calls and usage', async () => {
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const sdk = new OpenAI({ apiKey: token, baseURL: server.openaiBaseUrl, maxRetries: 0 });
+    const stream = await sdk.chat.completions.create({
+      model: 'scripted/echo',
+      messages: [{ role: 'user', content: 'Print hi.' }],
+      tools: [{ type: 'function', function: { name: 'bash', parameters: BASH.parameters } }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let text = '';
+    let args = '';
+    let name = '';
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) {
+      const delta = chunk.choices[0]?.delta;
+      text += delta?.content ?? '';
+      for (const c of delta?.tool_calls ?? []) {
+        name += c.function?.name ?? '';
+        args += c.function?.arguments ?? '';
+      }
+      usage = chunk.usage ?? usage;
+    }
+    expect(text).toBe('Let me run it.');
+    expect(name).toBe('bash');
+    expect(JSON.parse(args)).toEqual({ command: 'echo hi' });
+    expect(usage?.prompt_tokens).toBeGreaterThan(0);
+  });
+
+  it('stream Messages with tool use', async () => {
+    const { default: Anthropic } = await import('@anthropic-ai/sdk');
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const sdk = new Anthropic({ apiKey: token, baseURL: server.anthropicBaseUrl, maxRetries: 0 });
+    const message = await sdk.messages
+      .stream({
+        model: 'scripted/echo',
+        max_tokens: 1024,
+        messages: [{ role: 'user', content: 'Print hi.' }],
+        tools: [{ name: 'bash', input_schema: { type: 'object', properties: { command: { type: 'string' } } } }],
+      })
+      .finalMessage();
+    expect(message.stop_reason).toBe('tool_use');
+    const use = message.content.find((b) => b.type === 'tool_use');
+    expect(use).toMatchObject({ name: 'bash', input: { command: 'echo hi' } });
+    expect(message.usage.output_tokens).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,163 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import type { Logger } from 'pino';
+import { UserError } from '../../runner/errors.js';
+import { getPolicy } from '../policies/index.js';
+import type { Policy, PolicyContext } from '../policies/types.js';
+import type { ModelServer, SessionOptions } from '../server/server.js';
+import { AnthropicMessagesClient } from './anthropic-client.js';
+import { DEFAULT_TIMEOUT_MS, type ClientSettings } from './call.js';
+import { providerLimiter } from './limits.js';
+import { OpenAIChatClient } from './openai-client.js';
+import { PriceTable } from './prices.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
+import { parseModelSpec, type ModelSpec } from './spec.js';
+import type { GenerateOptions, ModelClient } from './types.js';
+
+export interface ModelClientOptions {
+  logger?: Logger;
+  /** Where API keys are read from. Default: process.env. */
+  env?: Record<string, string | undefined>;
+  /** Overrides OPENAI_API_KEY / ANTHROPIC_API_KEY; the optional key of an OpenAI-compatible server. */
+  apiKey?: string;
+  /** Required for `openai-compatible/`; optional elsewhere (a proxy in front of the provider). */
+  baseUrl?: string;
+  /** Generation options for every call that does not set its own: temperature, seed, max tokens, reasoning. */
+  defaults?: Omit<GenerateOptions, 'signal'>;
+  retry?: Partial<RetryPolicy>;
+  /** Requests in flight at once for this provider, shared by all its clients in the process. */
+  concurrency?: number;
+  /** Per-request timeout. Default 10 minutes. */
+  timeoutMs?: number;
+  prices?: PriceTable;
+
+  /** `scripted/`: the server the conversation runs through. */
+  server?: ModelServer;
+  /** `scripted/`: what the policy knows about the sample. */
+  context?: PolicyContext;
+  /** `scripted/`: which SDK and wire format to go through. Default `openai`. */
+  wire?: 'openai' | 'anthropic';
+  /** `scripted/`: a policy object instead of the named one from the registry. */
+  policy?: Policy;
+  /** `scripted/`: the session's fault key and fault config. */
+  session?: SessionOptions;
+}
+
+const KEY_VARS = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
+
+function checkUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UserError(`--base-url "${url}" is not a URL`, 'give it as http://HOST:PORT/v1');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new UserError(`--base-url "${url}" must be http:// or https://`);
+  }
+  return url.replace(/\/+$/, '');
+}
+
+function checkDefaults(spec: ModelSpec, d: ModelClientOptions['defaults'] = {}): void {
+  if (d.temperature !== undefined && !(d.temperature >= 0 && d.temperature <= 2)) {
+    throw new UserError(`temperature ${d.temperature} is outside 0..2`);
+  }
+  if (d.maxTokens !== undefined && !(Number.isInteger(d.maxTokens) && d.maxTokens > 0)) {
+    throw new UserError(`max tokens ${d.maxTokens} is not a positive integer`);
+  }
+  if (d.seed !== undefined && !Number.isInteger(d.seed)) throw new UserError(`seed ${d.seed} is not an integer`);
+  if (d.thinkingBudget !== undefined) {
+    if (!(Number.isInteger(d.thinkingBudget) && d.thinkingBudget >= 1024)) {
+      throw new UserError(`thinking budget ${d.thinkingBudget} must be an integer of at least 1024 tokens`);
+    }
+    if (d.maxTokens !== undefined && d.maxTokens <= d.thinkingBudget) {
+      throw new UserError(`max tokens ${d.maxTokens} must exceed the thinking budget ${d.thinkingBudget}`);
+    }
+    if (spec.provider === 'anthropic' && d.temperature !== undefined && d.temperature !== 1) {
+      throw new UserError('extended thinking runs only at temperature 1', 'drop the temperature or the thinking budget');
+    }
+  }
+}
+
+/**
+ * Builds the client for a model spec:
+ * - `openai/NAME`: Chat Completions; key from OPENAI_API_KEY (or `apiKey`).
+ * - `anthropic/NAME`: Messages; key from ANTHROPIC_API_KEY (or `apiKey`).
+ * - `openai-compatible/NAME`: Chat Completions at `baseUrl` (vLLM, Ollama, llama.cpp, LiteLLM), key optional.
+ * - `scripted/POLICY`: a real OpenAI or Anthropic SDK client talking to the local model server, in a
+ *   session of its own (so create one per sample and close it after).
+ * Throws a UserError (one line) for a bad spec or a missing key or base URL.
+ */
+export function createModelClient(specText: string, options: ModelClientOptions = {}): ModelClient {
+  const spec = parseModelSpec(specText);
+  checkDefaults(spec, options.defaults);
+  const env = options.env ?? process.env;
+  const prices = options.prices ?? new PriceTable();
+  const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const base = {
+    name: spec.spec,
+    model: spec.name,
+    retry,
+    ...(options.logger ? { logger: options.logger.child({ model: spec.spec }) } : {}),
+    defaults: options.defaults ?? {},
+    timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    cost: (usage: Parameters<ClientSettings['cost']>[0]) => prices.cost(spec.spec, usage),
+  };
+  // The SDKs' own retries are off: ours are the only ones, so every retry is counted and logged.
+  const sdkCommon = { maxRetries: 0, timeout: base.timeoutMs, logLevel: 'off' as const };
+
+  switch (spec.provider) {
+    case 'openai':
+    case 'openai-compatible': {
+      const compatible = spec.provider === 'openai-compatible';
+      if (compatible && !options.baseUrl) {
+        throw new UserError(`model ${spec.spec} needs --base-url`, 'point it at the server, e.g. --base-url http://localhost:8000/v1');
+      }
+      const baseURL = options.baseUrl ? checkUrl(options.baseUrl) : undefined;
+      // Never send the OpenAI key to some other server.
+      const apiKey = options.apiKey ?? (compatible ? undefined : env[KEY_VARS.openai]);
+      if (!compatible && !apiKey) {
+        throw new UserError(`model ${spec.spec} needs an API key: ${KEY_VARS.openai} is not set`, `export ${KEY_VARS.openai}=...`);
+      }
+      const sdk = new OpenAI({
+        ...sdkCommon,
+        apiKey: apiKey ?? 'unused',
+        organization: compatible ? null : (env.OPENAI_ORG_ID ?? null),
+        project: compatible ? null : (env.OPENAI_PROJECT_ID ?? null),
+        ...(baseURL ? { baseURL } : {}),
+        // A keyless server gets no Authorization header at all.
+        ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
+      });
+      const limiterKey = compatible ? `openai-compatible@${baseURL}` : 'openai';
+      return new OpenAIChatClient({ ...base, sdk, legacyMaxTokens: compatible, limiter: providerLimiter(limiterKey, options.concurrency) });
+    }
+    case 'anthropic': {
+      const apiKey = options.apiKey ?? env[KEY_VARS.anthropic];
+      if (!apiKey) {
+        throw new UserError(`model ${spec.spec} needs an API key: ${KEY_VARS.anthropic} is not set`, `export ${KEY_VARS.anthropic}=...`);
+      }
+      const sdk = new Anthropic({ ...sdkCommon, apiKey, ...(options.baseUrl ? { baseURL: checkUrl(options.baseUrl) } : {}) });
+      return new AnthropicMessagesClient({ ...base, sdk, limiter: providerLimiter('anthropic', options.concurrency) });
+    }
+    case 'scripted': {
+      const { server, context } = options;
+      if (!server || !context) {
+        throw new UserError(`model ${spec.spec} runs through the local model server: it needs a server and a sample context`);
+      }
+      const policy = options.policy ?? getPolicy(spec.name);
+      const token = server.openSession(policy, context, options.session);
+      const scripted = {
+        ...base,
+        cost: () => 0,
+        limiter: providerLimiter('scripted', options.concurrency),
+        onClose: () => server.closeSession(token),
+      };
+      if ((options.wire ?? 'openai') === 'anthropic') {
+        const sdk = new Anthropic({ ...sdkCommon, apiKey: token, baseURL: server.anthropicBaseUrl });
+        return new AnthropicMessagesClient({ ...scripted, sdk });
+      }
+      const sdk = new OpenAI({ ...sdkCommon, apiKey: token, baseURL: server.openaiBaseUrl, organization: null, project: null });
+      return new OpenAIChatClient({ ...scripted, sdk, legacyMaxTokens: false });
+    }
+  }
+}

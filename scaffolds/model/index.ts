@@ -1,0 +1,24 @@
+/**
+ * Model clients: one interface (`ModelClient.generate(messages, tools, options)`) over OpenAI Chat
+ * Completions, Anthropic Messages, any OpenAI-compatible server, and scripted policies served by
+ * the local model server through the same real SDKs.
+ *
+ *   const model = createModelClient('anthropic/claude-sonnet-4-5', { logger, defaults: { maxTokens: 4096 } });
+ *   const gen = await model.generate(messages, tools);   // text, toolCalls, usage, costUsd, latencyMs
+ *
+ * Failures are retried with jittered exponential backoff that honours Retry-After; after the last
+ * retry a `ModelApiError` is thrown, which makes the sample's outcome `error`, never a model failure.
+ * Requests in flight are limited per provider across the process. Cost is null when the model's
+ * price is unknown; scripted models cost 0 and report the server's approximate token counts.
+ */
+export { createModelClient } from './factory.js';
+export type { ModelClientOptions } from './factory.js';
+export { parseModelSpec, PROVIDERS } from './spec.js';
+export type { ModelSpec, Provider } from './spec.js';
+export { BUILTIN_PRICES, loadPriceFile, PriceFileSchema, PriceTable } from './prices.js';
+export type { ModelPrice } from './prices.js';
+export { DEFAULT_RETRY, backoffMs, retryAfterMs } from './retry.js';
+export type { RetryPolicy } from './retry.js';
+export { DEFAULT_CONCURRENCY, providerLimiter } from './limits.js';
+export { ModelApiError } from './types.js';
+export type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from './types.js';

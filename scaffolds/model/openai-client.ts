@@ -1,0 +1,99 @@
+import OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { callModel, mergeOptions, type ClientSettings } from './call.js';
+import { EmptyResponseError } from './retry.js';
+import type { ChatMessage, Generation, GenerateOptions, ModelClient, ToolCall, ToolSpec, Usage } from './types.js';
+
+export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((m): ChatCompletionMessageParam => {
+    switch (m.role) {
+      case 'system':
+      case 'user':
+        return { role: m.role, content: m.content };
+      case 'assistant':
+        return m.toolCalls?.length
+          ? {
+              role: 'assistant',
+              content: m.content || null,
+              tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+            }
+          : { role: 'assistant', content: m.content };
+      case 'tool':
+        return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+    }
+  });
+}
+
+export function toOpenAITools(tools: ToolSpec[]): ChatCompletionTool[] {
+  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+}
+
+/** Usage as reported; undefined when the server sent none (some OpenAI-compatible servers do not). */
+export function fromOpenAIUsage(usage: ChatCompletion['usage']): Usage | undefined {
+  if (!usage) return undefined;
+  return {
+    inputTokens: usage.prompt_tokens,
+    // completion_tokens already includes the reasoning tokens.
+    outputTokens: usage.completion_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+export interface OpenAIClientSettings extends ClientSettings {
+  sdk: OpenAI;
+  /** `max_tokens` for servers that predate `max_completion_tokens` (most OpenAI-compatible ones). */
+  legacyMaxTokens: boolean;
+}
+
+/** Chat Completions with function tools and reasoning effort, for OpenAI and OpenAI-compatible servers. */
+export class OpenAIChatClient implements ModelClient {
+  readonly name: string;
+
+  constructor(private readonly settings: OpenAIClientSettings) {
+    this.name = settings.name;
+  }
+
+  async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {
+    const o = mergeOptions(this.settings.defaults, options);
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: this.settings.model,
+      messages: toOpenAIMessages(messages),
+      ...(tools.length ? { tools: toOpenAITools(tools) } : {}),
+      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      ...(o.maxTokens !== undefined ? (this.settings.legacyMaxTokens ? { max_tokens: o.maxTokens } : { max_completion_tokens: o.maxTokens }) : {}),
+      ...(o.reasoningEffort !== undefined ? { reasoning_effort: o.reasoningEffort } : {}),
+    };
+    const { result, latencyMs } = await callModel(this.settings, o.signal, async () => {
+      const res = await this.settings.sdk.chat.completions.create(body, {
+        timeout: this.settings.timeoutMs,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+      if (!res.choices?.[0]) throw new EmptyResponseError('the response has no choices');
+      return res;
+    });
+    const choice = result.choices[0]!;
+    const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).flatMap((c) =>
+      c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }] : [],
+    );
+    const usage = fromOpenAIUsage(result.usage);
+    return {
+      text: choice.message.content ?? choice.message.refusal ?? '',
+      toolCalls,
+      usage: usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
+      // No usage reported means the cost is unknown, not zero.
+      costUsd: usage ? this.settings.cost(usage) : null,
+      latencyMs,
+      stopReason: choice.finish_reason ?? 'unknown',
+    };
+  }
+
+  async close(): Promise<void> {
+    this.settings.onClose?.();
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The local model server: speaks OpenAI Chat Completions and Anthropic Messages on 127.0.0.1,
+ * answers from scripted policies (one session per sample, the session token being the API key)
+ * and injects 429s, 500s, slow answers and malformed tool calls at seeded, reproducible rates.
+ *
+ *   const server = await startModelServer({ seed: 1, faults: { rateLimit: 0.05 } });
+ *   const token = server.openSession(policy, { task, scaffold: 'full' });
+ *   new OpenAI({ baseURL: server.openaiBaseUrl, apiKey: token });
+ *   new Anthropic({ baseURL: server.anthropicBaseUrl, apiKey: token });
+ *   await server.close();
+ */
+export { startModelServer } from './server.js';
+export type { ModelServer, ModelServerOptions, SessionOptions, SessionStats } from './server.js';
+export { FaultConfigSchema, FaultKindSchema } from './faults.js';
+export type { FaultConfig, FaultKind } from './faults.js';
+export { approxTokens } from './tokens.js';
