@@ -1,13 +1,31 @@
 import type { Command } from 'commander';
+import { listSandboxContainers, removeSandboxContainers } from '../../docker/cleanup.js';
+import { RUN_LABEL } from '../../docker/labels.js';
 import { UserError } from '../errors.js';
 
-// Placeholder until the `cleanup` command lands.
+interface CleanupOptions {
+  run?: string;
+  dryRun?: boolean;
+}
+
 export function register(program: Command): void {
   program
     .command('cleanup')
-    .description('(not available yet)')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('`cleanup` is not available in this build yet');
+    .description(`remove every sandbox container (label ${RUN_LABEL}), including those left by a killed run`)
+    .option('--run <id>', 'only the containers of this run')
+    .option('--dry-run', 'list what would be removed, remove nothing')
+    .action(async (options: CleanupOptions) => {
+      if (options.run !== undefined && options.run.trim() === '') throw new UserError('--run needs a run id');
+      const scope = options.run ? ` of run ${options.run}` : '';
+      if (options.dryRun) {
+        const found = await listSandboxContainers(options.run);
+        for (const c of found) console.log(`${c.id.slice(0, 12)}  run ${c.runId}  sample ${c.sampleId}  ${c.state}`);
+        console.log(`${found.length} sandbox container${found.length === 1 ? '' : 's'}${scope} would be removed`);
+        return;
+      }
+      const { removed, failed } = await removeSandboxContainers({ runId: options.run });
+      for (const f of failed) console.error(`could not remove ${f.container.id.slice(0, 12)}: ${f.error}`);
+      console.log(`removed ${removed.length} sandbox container${removed.length === 1 ? '' : 's'}${scope}`);
+      if (failed.length > 0) throw new UserError(`${failed.length} sandbox container(s) could not be removed`, 'run `impossiblebench cleanup` again, or `docker rm -f` them');
     });
 }

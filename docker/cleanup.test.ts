@@ -1,0 +1,45 @@
+import { execa } from 'execa';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { listSandboxContainers, removeSandboxContainers } from './cleanup.js';
+import { PYTHON_IMAGE } from './images.js';
+import { createSandbox } from './sandbox.js';
+import { testRunId } from './testing.js';
+
+const fixture = fileURLToPath(new URL('./fixtures/leave-sandboxes.ts', import.meta.url));
+
+describe('cleanup', () => {
+  it('removes the containers of a run whose process was killed with SIGKILL, and only those', async () => {
+    const killedRun = testRunId('killed');
+    const otherRun = testRunId('other');
+    const bystander = await createSandbox({ image: PYTHON_IMAGE, runId: otherRun, sampleId: 'keep-me' });
+    try {
+      const child = execa('node', ['--import', 'tsx', fixture, killedRun, '3'], { reject: false, buffer: false });
+      await new Promise<void>((resolve, reject) => {
+        child.stdout!.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+        child.once('exit', () => reject(new Error('the fixture exited before creating its sandboxes')));
+      });
+      child.kill('SIGKILL');
+      const exit = await child;
+      expect(exit.signal).toBe('SIGKILL');
+
+      const left = await listSandboxContainers(killedRun);
+      expect(left).toHaveLength(3);
+      expect(left.every((c) => c.state === 'running')).toBe(true);
+
+      const result = await removeSandboxContainers({ runId: killedRun });
+      expect(result.failed).toEqual([]);
+      expect(result.removed.map((c) => c.sampleId).sort()).toEqual(['left-0', 'left-1', 'left-2']);
+      expect(await listSandboxContainers(killedRun)).toEqual([]);
+      // Another run's sandbox is untouched.
+      expect((await bystander.exec(['echo', 'still here'])).stdout).toBe('still here\n');
+    } finally {
+      await bystander.destroy();
+      await removeSandboxContainers({ runId: killedRun });
+    }
+  });
+
+  it('finds nothing to do for an unknown run', async () => {
+    expect(await removeSandboxContainers({ runId: testRunId('never-ran') })).toEqual({ removed: [], failed: [] });
+  });
+});
