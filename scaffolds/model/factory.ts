@@ -140,11 +140,11 @@ export function createModelClient(specText: string, options: ModelClientOptions 
       return new AnthropicMessagesClient({ ...base, sdk, limiter: providerLimiter('anthropic', options.concurrency) });
     }
     case 'scripted': {
+      const policy = options.policy ?? getPolicy(spec.name);
       const { server, context } = options;
       if (!server || !context) {
         throw new UserError(`model ${spec.spec} runs through the local model server: it needs a server and a sample context`);
       }
-      const policy = options.policy ?? getPolicy(spec.name);
       const token = server.openSession(policy, context, options.session);
       const scripted = {
         ...base,

@@ -98,9 +98,11 @@ export function loadPriceFile(path: string, base: PriceTable = new PriceTable())
   const parsed = PriceFileSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const where = issue?.path.map((p) => (typeof p === 'string' ? JSON.stringify(p) : String(p))).join('.') || '(top level)';
+    const where = issue?.path.map((p, i) => (i === 0 ? JSON.stringify(p) : String(p))).join('.') || '(top level)';
+    // A bad key's reason sits one level down.
+    const message = issue?.code === 'invalid_key' ? issue.issues[0]?.message : issue?.message;
     throw new UserError(
-      `price file ${path}: ${where}: ${issue?.message ?? 'invalid'}`,
+      `price file ${path}: ${where}: ${message ?? 'invalid'}`,
       'write it as { "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK } }',
     );
   }

@@ -42,7 +42,9 @@ export function retryAfterMs(headers: HeaderSource | undefined, now = Date.now()
   if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms)) && Number(ms) >= 0) return Number(ms);
   const value = headers.get('retry-after')?.trim();
   if (!value) return undefined;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  if (/^[+-]?\d+(\.\d+)?$/.test(value)) return Number(value) >= 0 ? Number(value) * 1000 : undefined;
+  // An HTTP date names its weekday and month; Date.parse would also take bare numbers as years.
+  if (!/[a-z]/i.test(value)) return undefined;
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
