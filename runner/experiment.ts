@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Outcome } from '../results/record.js';
 import { sampleKeyString, type ResultStore } from '../results/store.js';
@@ -66,6 +67,8 @@ async function loadAll(experiment: Experiment, loadTasks: TaskLoader, log: Logge
  */
 export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   const { experiment, store, runId, log } = opts;
+  // Every sample in flight listens on the run's signal (and so does its agent loop): no leak, just many.
+  setMaxListeners(0, opts.signal);
   const startedAt = Date.now();
   const maxErrors = experiment.retries + 1;
 
