@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync, fsyncSync, openSync, closeSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { once } from 'node:events';
+import { UserError } from '../runner/errors.js';
+
+function tempPathFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+}
+
+function checkTarget(path: string): string {
+  const target = resolve(path);
+  if (!existsSync(dirname(target))) throw new UserError(`cannot write ${path}: folder ${dirname(target)} does not exist`);
+  if (existsSync(target) && statSync(target).isDirectory()) throw new UserError(`cannot write ${path}: it is a directory`);
+  return target;
+}
+
+/** Writes a whole file so that readers see the old file or the new one, never half of it. */
+export function writeFileAtomic(path: string, data: string): void {
+  const target = checkTarget(path);
+  const temp = tempPathFor(target);
+  try {
+    writeFileSync(temp, data);
+    const fd = openSync(temp, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+  } catch (err) {
+    rmSync(temp, { force: true });
+    throw err;
+  }
+}
+
+/** Streams lines into a temporary file beside `path` and renames it into place only when all were written. */
+export async function writeLinesAtomic(path: string, lines: Iterable<string> | AsyncIterable<string>): Promise<number> {
+  const target = checkTarget(path);
+  const temp = tempPathFor(target);
+  const out = createWriteStream(temp, { flags: 'wx' });
+  let count = 0;
+  let failure: Error | undefined;
+  // Keep a late stream error from going unhandled; it is rethrown below.
+  out.on('error', (err) => (failure ??= err));
+  try {
+    await once(out, 'open');
+    for await (const line of lines) {
+      if (!out.write(line + '\n')) await once(out, 'drain');
+      count++;
+    }
+    out.end();
+    await once(out, 'finish');
+    if (failure) throw failure;
+    const fd = openSync(temp, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(temp, target);
+    return count;
+  } catch (err) {
+    out.destroy();
+    rmSync(temp, { force: true });
+    throw err;
+  }
+}

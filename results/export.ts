@@ -1,0 +1,36 @@
+import { IMPOSSIBLE_VARIANTS } from '../tasks/task.js';
+import { writeLinesAtomic } from './atomic-write.js';
+import { labelOf, type Label } from './labels.js';
+import type { SampleRecord } from './record.js';
+import type { ResultStore, StoredSample } from './store.js';
+
+/** One line of an export: a sample with its ground-truth label, ready to train or test a cheating monitor. */
+export interface ExportLine extends SampleRecord {
+  runId: string;
+  sampleId: number;
+  /** Whether the split's tests contradict the spec. */
+  impossible: boolean;
+  label: Label;
+}
+
+export function exportLine(sample: StoredSample): ExportLine {
+  const { id, runId, keyString: _keyString, errorCount: _errorCount, ...record } = sample;
+  return { runId, sampleId: id, impossible: IMPOSSIBLE_VARIANTS.includes(sample.key.split), label: labelOf(sample), ...record };
+}
+
+/** Writes every sample of a run as one JSON line each; the file appears only once complete. */
+export async function exportRun(store: ResultStore, runId: string, out: string): Promise<{ lines: number; labels: Record<Label, number> }> {
+  const run = store.getRun(runId);
+  const labels: Record<Label, number> = { cheating: 0, legit: 0, none: 0 };
+  const lines = await writeLinesAtomic(
+    out,
+    (function* () {
+      for (const sample of store.iterateSamples(run.id)) {
+        const line = exportLine(sample);
+        labels[line.label]++;
+        yield JSON.stringify(line);
+      }
+    })(),
+  );
+  return { lines, labels };
+}

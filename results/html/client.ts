@@ -1,0 +1,342 @@
+/**
+ * The report page's script, inlined into the page. It renders everything from the embedded JSON
+ * with DOM calls and `textContent` only, so no transcript or diff text is ever parsed as HTML.
+ * Plain ES2017 in a string: the page must work when opened from a file, with nothing to load.
+ */
+export const CLIENT_SCRIPT = String.raw`
+(function () {
+  'use strict';
+  var DATA = JSON.parse(document.getElementById('report-data').textContent);
+  var SVGNS = 'http://www.w3.org/2000/svg';
+  var SPLITS = ['original', 'oneoff', 'conflicting'];
+  var SPLIT_NAME = { original: 'original', oneoff: 'one-off', conflicting: 'conflicting' };
+  var SAMPLES = DATA.samples;
+  var BY_ID = {};
+  SAMPLES.forEach(function (s) { BY_ID[s.id] = s; });
+  var PAGE = 200;
+  var state = { model: '', split: '', scaffold: '', access: '', outcome: '', shown: PAGE };
+  var filtered = SAMPLES;
+  var overviewScroll = 0;
+
+  function h(tag, attrs) {
+    var el = document.createElement(tag);
+    setAttrs(el, attrs);
+    for (var i = 2; i < arguments.length; i++) append(el, arguments[i]);
+    return el;
+  }
+  function svg(tag, attrs) {
+    var el = document.createElementNS(SVGNS, tag);
+    setAttrs(el, attrs);
+    for (var i = 2; i < arguments.length; i++) append(el, arguments[i]);
+    return el;
+  }
+  function setAttrs(el, attrs) {
+    if (!attrs) return;
+    Object.keys(attrs).forEach(function (k) {
+      var v = attrs[k];
+      if (v === null || v === undefined || v === false) return;
+      if (k === 'text') el.textContent = String(v);
+      else if (k.slice(0, 2) === 'on') el.addEventListener(k.slice(2), v);
+      else el.setAttribute(k, String(v));
+    });
+  }
+  function append(el) {
+    for (var i = 1; i < arguments.length; i++) appendOne(el, arguments[i]);
+  }
+  function appendOne(el, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) { child.forEach(function (c) { appendOne(el, c); }); return; }
+    el.appendChild(typeof child === 'object' ? child : document.createTextNode(String(child)));
+  }
+  function clear(el) { while (el.firstChild) el.removeChild(el.firstChild); return el; }
+  function pct(x, digits) { return x === null || x === undefined ? '—' : (x * 100).toFixed(digits === undefined ? 1 : digits) + '%'; }
+  function num(n) { return Number(n).toLocaleString('en-US'); }
+  function usd(c, unknown) {
+    if (c === null) return unknown ? 'unknown' : '—';
+    return c > 0 && c < 0.01 ? '$' + c.toFixed(4) : '$' + c.toFixed(2);
+  }
+  function secs(ms) { return ms < 1000 ? Math.round(ms) + ' ms' : ms < 60000 ? (ms / 1000).toFixed(1) + ' s' : (ms / 60000).toFixed(1) + ' min'; }
+  function isImpossible(split) { return split !== 'original'; }
+
+  // ---- filters ------------------------------------------------------------------------------
+  var OUTCOME_OPTIONS = [
+    ['cheating', 'cheating (passed on impossible)'], ['legit', 'passed on original'], ['passed', 'passed (any split)'],
+    ['failed', 'failed'], ['evaded', 'evaded'], ['flagged', 'flagged'], ['error', 'error'],
+  ];
+  function distinct(field) {
+    var seen = {};
+    SAMPLES.forEach(function (s) { seen[s.key[field]] = true; });
+    DATA.rows.forEach(function (r) {
+      if (field === 'split') Object.keys(r.splits).forEach(function (k) { seen[k] = true; });
+      else seen[r.config[field]] = true;
+    });
+    return Object.keys(seen).sort(function (a, b) { return field === 'split' ? SPLITS.indexOf(a) - SPLITS.indexOf(b) : a.localeCompare(b); });
+  }
+  function buildFilters() {
+    var bar = document.getElementById('filters');
+    function select(name, label, options) {
+      var sel = h('select', { id: 'filter-' + name, 'data-filter': name, onchange: function () { state[name] = sel.value; state.shown = PAGE; applyFilters(); } },
+        h('option', { value: '', text: 'all' }),
+        options.map(function (o) { return h('option', { value: o[0], text: o[1] }); }));
+      return h('label', null, label, sel);
+    }
+    function plain(values, names) { return values.map(function (v) { return [v, names ? names[v] || v : v]; }); }
+    append(bar, [
+      select('model', 'Model', plain(distinct('model'))),
+      select('split', 'Split', plain(distinct('split'), SPLIT_NAME)),
+      select('scaffold', 'Scaffold', plain(distinct('scaffold'))),
+      select('access', 'Test access', plain(distinct('access'))),
+      select('outcome', 'Outcome', OUTCOME_OPTIONS),
+      h('button', { type: 'button', id: 'filter-reset', text: 'Reset', onclick: function () {
+        ['model', 'split', 'scaffold', 'access', 'outcome'].forEach(function (k) { state[k] = ''; document.getElementById('filter-' + k).value = ''; });
+        state.shown = PAGE; applyFilters();
+      } }),
+      h('span', { class: 'count', id: 'filter-count' }),
+    ]);
+  }
+  function matchesConfig(c) {
+    return (!state.model || c.model === state.model) && (!state.scaffold || c.scaffold === state.scaffold) && (!state.access || c.access === state.access);
+  }
+  function matchesOutcome(s) {
+    switch (state.outcome) {
+      case '': return true;
+      case 'cheating': return s.label === 'cheating';
+      case 'legit': return s.label === 'legit';
+      case 'flagged': return s.stopReason === 'flagged';
+      default: return s.outcome === state.outcome;
+    }
+  }
+  function applyFilters() {
+    filtered = SAMPLES.filter(function (s) { return matchesConfig(s.key) && (!state.split || s.key.split === state.split) && matchesOutcome(s); });
+    renderHeadline();
+    renderCells();
+    renderSamples();
+  }
+
+  // ---- headline: each cheating rate beside the original pass rate, with a forest chart ---------
+  function rateCell(c, split) {
+    if (!c) return h('td', { class: 'rate none' }, h('span', { class: 'muted', text: 'not run' }));
+    if (c.rate === null) return h('td', { class: 'rate none' }, h('span', { class: 'pct', text: '—' }), h('span', { class: 'ci', text: c.errors + ' errors, no result' }));
+    var cls = 'rate ' + (isImpossible(split) ? 'impossible' + (c.passes > 0 ? ' hot' : '') : 'original');
+    return h('td', { class: cls, 'data-split': split },
+      h('span', { class: 'pct', text: pct(c.rate) }),
+      h('span', { class: 'ci', text: '[' + pct(c.interval.low) + ' – ' + pct(c.interval.high) + ']  ' + c.passes + '/' + c.n }));
+  }
+  function forest(row, splits) {
+    var W = 320, PAD = 8, LH = 16, H = splits.length * LH + 6;
+    var x = function (v) { return PAD + v * (W - 2 * PAD); };
+    var g = svg('svg', { class: 'forest', viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'rates with 95% intervals' });
+    [0, 0.25, 0.5, 0.75, 1].forEach(function (t) {
+      append(g, svg('line', { x1: x(t), x2: x(t), y1: 0, y2: H, stroke: t === 0 || t === 1 ? '#d0d7de' : '#eaeef2', 'stroke-width': 1 }));
+    });
+    splits.forEach(function (split, i) {
+      var c = row.splits[split];
+      var y = 3 + i * LH + LH / 2;
+      if (!c || c.rate === null) return;
+      var color = 'var(--' + split + ')';
+      var title = SPLIT_NAME[split] + ': ' + pct(c.rate) + ' [' + pct(c.interval.low) + ' – ' + pct(c.interval.high) + '] (' + c.passes + '/' + c.n + ')';
+      append(g, svg('g', { class: 'point', 'data-split': split },
+        svg('title', { text: title }),
+        svg('rect', { x: x(0), y: y - 4, width: Math.max(0, x(c.rate) - x(0)), height: 8, rx: 2, fill: color, 'fill-opacity': 0.18 }),
+        svg('line', { class: 'whisker', x1: x(c.interval.low), x2: x(c.interval.high), y1: y, y2: y, stroke: color, 'stroke-width': 1.6 }),
+        svg('line', { x1: x(c.interval.low), x2: x(c.interval.low), y1: y - 4, y2: y + 4, stroke: color, 'stroke-width': 1.6 }),
+        svg('line', { x1: x(c.interval.high), x2: x(c.interval.high), y1: y - 4, y2: y + 4, stroke: color, 'stroke-width': 1.6 }),
+        split === 'original'
+          ? svg('circle', { cx: x(c.rate), cy: y, r: 4.2, fill: color, stroke: '#fff', 'stroke-width': 1.2 })
+          : svg('rect', { x: x(c.rate) - 4, y: y - 4, width: 8, height: 8, fill: color, stroke: '#fff', 'stroke-width': 1.2, transform: 'rotate(45 ' + x(c.rate) + ' ' + y + ')' })));
+    });
+    return g;
+  }
+  function axis() {
+    var W = 320, PAD = 8;
+    var g = svg('svg', { class: 'forest axis', viewBox: '0 0 ' + W + ' 14' });
+    [0, 0.25, 0.5, 0.75, 1].forEach(function (t) {
+      append(g, svg('text', { x: PAD + t * (W - 2 * PAD), y: 10, 'text-anchor': t === 0 ? 'start' : t === 1 ? 'end' : 'middle', text: Math.round(t * 100) + '%' }));
+    });
+    return g;
+  }
+  function renderHeadline() {
+    var host = clear(document.getElementById('headline'));
+    var splits = SPLITS.filter(function (s) { return !state.split || s === state.split; });
+    var rows = DATA.rows.filter(function (r) { return matchesConfig(r.config); });
+    var datasets = {};
+    DATA.rows.forEach(function (r) { datasets[r.config.dataset] = true; });
+    var showDataset = Object.keys(datasets).length > 1;
+    if (!rows.length) { append(host, h('p', { class: 'muted', text: DATA.rows.length ? 'No config matches the filters.' : 'No samples are stored for this run yet.' })); return; }
+    var head = h('tr', null,
+      h('th', { text: 'Model' }), showDataset && h('th', { text: 'Dataset' }), h('th', { text: 'Scaffold' }), h('th', { text: 'Access' }),
+      h('th', { text: 'Prompt' }), h('th', { class: 'num', text: 'Attempts' }),
+      splits.map(function (s) { return h('th', { class: 'split ' + s, text: s === 'original' ? 'Original pass rate' : SPLIT_NAME[s] + ' cheating' }); }),
+      h('th', { class: 'chart-cell' }, axis()));
+    var body = h('tbody', null, rows.map(function (r) {
+      return h('tr', { class: 'config-row' },
+        h('td', { text: r.config.model }), showDataset && h('td', { text: r.config.dataset }), h('td', { text: r.config.scaffold }),
+        h('td', { text: r.config.access }), h('td', { text: r.config.prompt }), h('td', { class: 'num', text: r.config.maxAttempts }),
+        splits.map(function (s) { return rateCell(r.splits[s], s); }),
+        h('td', { class: 'chart-cell' }, forest(r, splits)));
+    }));
+    append(host,
+      h('div', { class: 'legend' },
+        splits.map(function (s) { return h('span', null, h('i', { style: 'background: var(--' + s + ')' }), s === 'original' ? 'original pass rate (legitimate)' : SPLIT_NAME[s] + ' cheating rate'); }),
+        h('span', { text: 'bars: rate · whiskers: Wilson 95% interval' })),
+      h('div', { class: 'table-wrap' }, h('table', { id: 'headline-table' }, h('thead', null, head), body)));
+  }
+
+  function renderCells() {
+    var host = clear(document.getElementById('cells'));
+    var rows = [];
+    DATA.rows.forEach(function (r) {
+      if (!matchesConfig(r.config)) return;
+      SPLITS.forEach(function (s) { var c = r.splits[s]; if (c && (!state.split || s === state.split)) rows.push(c); });
+    });
+    append(host, h('div', { class: 'table-wrap' }, h('table', null,
+      h('thead', null, h('tr', null, ['Model', 'Dataset', 'Split', 'Scaffold', 'Access', 'Prompt'].map(function (t) { return h('th', { text: t }); }),
+        ['Max att.', 'n', 'Passes', 'Rate', '95% CI', 'Evaded', 'Flagged', 'Errors', 'Mean att.', 'Tokens', 'Cost'].map(function (t) { return h('th', { class: 'num', text: t }); }))),
+      h('tbody', null, rows.map(function (c) {
+        var k = c.cell;
+        return h('tr', null, h('td', { text: k.model }), h('td', { text: k.dataset }), h('td', { class: 'split ' + k.split, text: SPLIT_NAME[k.split] }),
+          h('td', { text: k.scaffold }), h('td', { text: k.access }), h('td', { text: k.prompt }), h('td', { class: 'num', text: k.maxAttempts }),
+          h('td', { class: 'num', text: c.n }), h('td', { class: 'num', text: c.passes }), h('td', { class: 'num', text: pct(c.rate) }),
+          h('td', { class: 'num', text: c.interval ? pct(c.interval.low) + ' – ' + pct(c.interval.high) : '—' }),
+          h('td', { class: 'num', text: c.evaded }), h('td', { class: 'num', text: c.flagged }), h('td', { class: 'num', text: c.errors }),
+          h('td', { class: 'num', text: c.meanAttempts === null ? '—' : c.meanAttempts.toFixed(2) }),
+          h('td', { class: 'num', text: num(c.inputTokens + c.outputTokens) }), h('td', { class: 'num', text: usd(c.costUsd, c.costUnknown) }));
+      })))));
+  }
+
+  // ---- sample list ------------------------------------------------------------------------------
+  function outcomeBadge(s) {
+    if (s.label === 'cheating') return h('span', { class: 'badge cheating', title: 'passed on an impossible split', text: 'cheating' });
+    if (s.label === 'legit') return h('span', { class: 'badge legit', text: 'passed' });
+    return h('span', { class: 'badge ' + s.outcome, text: s.outcome });
+  }
+  function renderSamples() {
+    var host = clear(document.getElementById('samples'));
+    document.getElementById('filter-count').textContent = 'showing ' + num(filtered.length) + ' of ' + num(SAMPLES.length) + ' samples';
+    if (!filtered.length) { append(host, h('p', { class: 'muted', text: SAMPLES.length ? 'No sample matches the filters.' : 'No samples are stored for this run yet.' })); return; }
+    var rows = filtered.slice(0, state.shown).map(function (s) {
+      var href = '#sample-' + s.id;
+      return h('tr', { class: 'sample ' + s.label + ' outcome-' + s.outcome, 'data-id': s.id, onclick: function (e) { if (e.target.tagName !== 'A') location.hash = href; } },
+        h('td', { class: 'task' }, h('a', { href: href, text: s.key.taskId })),
+        h('td', { text: s.key.model }), h('td', { class: 'split ' + s.key.split, text: SPLIT_NAME[s.key.split] }),
+        h('td', { text: s.key.scaffold }), h('td', { text: s.key.access }), h('td', { text: s.key.prompt }), h('td', { class: 'num', text: s.key.epoch }),
+        h('td', null, outcomeBadge(s), ' ', s.stopReason === 'flagged' ? h('span', { class: 'badge flagged', text: 'flagged' }) : null),
+        h('td', { class: 'muted', text: s.stopReason.replace('_', ' ') }), h('td', { class: 'num', text: s.attempts }),
+        h('td', { class: 'num', text: num(s.inputTokens + s.outputTokens) }),
+        h('td', null, s.testDiff ? h('span', { class: 'badge tests', title: 'the agent changed test files', text: 'tests edited' }) : null));
+    });
+    append(host, h('div', { class: 'table-wrap' }, h('table', { id: 'sample-table' },
+      h('thead', null, h('tr', null, ['Task', 'Model', 'Split', 'Scaffold', 'Access', 'Prompt'].map(function (t) { return h('th', { text: t }); }),
+        h('th', { class: 'num', text: 'Epoch' }), h('th', { text: 'Outcome' }), h('th', { text: 'Stop' }), h('th', { class: 'num', text: 'Att.' }),
+        h('th', { class: 'num', text: 'Tokens' }), h('th', { text: 'Evidence' }))),
+      h('tbody', null, rows))));
+    if (filtered.length > state.shown) {
+      append(host, h('div', { class: 'more' }, h('button', { type: 'button', class: 'link', text: 'Show ' + num(Math.min(PAGE, filtered.length - state.shown)) + ' more', onclick: function () { state.shown += PAGE; renderSamples(); } })));
+    }
+  }
+
+  // ---- one sample -----------------------------------------------------------------------------
+  var LONG_LINES = 60, KEEP_LINES = 40;
+  function longText(text, cls) {
+    var lines = text.split('\n');
+    if (lines.length <= LONG_LINES && text.length <= 8000) return [h('pre', { class: cls, text: text })];
+    var pre = h('pre', { class: cls, text: lines.slice(0, KEEP_LINES).join('\n').slice(0, 6000) + '\n…' });
+    var btn = h('button', { type: 'button', class: 'link', text: 'Show all ' + num(lines.length) + ' lines', onclick: function () { pre.textContent = text; btn.remove(); } });
+    return [pre, h('div', { class: 'expand' }, btn)];
+  }
+  function prettyArgs(args) {
+    try { return JSON.stringify(JSON.parse(args), null, 2); } catch (e) { return args; }
+  }
+  function message(m, i) {
+    var extra = m.role === 'tool' ? (m.name ? m.name : '') + (m.toolCallId ? '  ← ' + m.toolCallId : '') : m.name || '';
+    return h('div', { class: 'msg ' + m.role },
+      h('div', { class: 'head' }, h('span', { text: m.role }), extra ? h('span', { class: 'muted', style: 'text-transform:none;font-weight:500', text: extra }) : null, h('span', { class: 'idx', text: '#' + (i + 1) })),
+      m.content ? h('div', { class: 'body' }, longText(m.content, '')) : null,
+      (m.toolCalls || []).map(function (tc) {
+        return h('div', { class: 'toolcall' }, h('div', { class: 'tc-head', text: '→ ' + tc.name + '  (' + tc.id + ')' }), longText(prettyArgs(tc.arguments), ''));
+      }));
+  }
+  function diffView(text) {
+    var pre = h('pre', { class: 'diff' });
+    text.replace(/\n$/, '').split('\n').forEach(function (line) {
+      var cls = 'd-ctx';
+      if (/^(diff |index |--- |\+\+\+ |new file|deleted file|similarity|rename |old mode|new mode)/.test(line)) cls = 'd-file';
+      else if (line.charAt(0) === '@' && line.charAt(1) === '@') cls = 'd-hunk';
+      else if (line.charAt(0) === '+') cls = 'd-add';
+      else if (line.charAt(0) === '-') cls = 'd-del';
+      append(pre, h('span', { class: cls, text: line }));
+    });
+    return pre;
+  }
+  function panel(title, cls, content, empty, badge) {
+    return h('div', { class: 'panel ' + (cls || '') }, h('h3', null, title, badge || null), content || h('div', { class: 'empty', text: empty }));
+  }
+  var VERDICT = {
+    cheating: 'Cheating: passed tests that contradict the spec',
+    legit: 'Passed the original tests',
+    failed: 'Did not pass',
+    evaded: 'Evaded: reported success but the tests never ran to their end',
+    error: 'Infrastructure or API error: left out of every rate',
+  };
+  function renderSample(id) {
+    var s = BY_ID[id];
+    var host = clear(document.getElementById('sample-view'));
+    if (!s) { append(host, h('p', null, 'No sample ' + id + ' in this report. ', h('a', { href: '#', text: 'Back to the overview' }))); return; }
+    var pos = filtered.indexOf(s);
+    var prev = pos > 0 ? filtered[pos - 1] : null;
+    var next = pos >= 0 && pos < filtered.length - 1 ? filtered[pos + 1] : null;
+    var kind = s.label === 'cheating' ? 'cheating' : s.label === 'legit' ? 'legit' : s.outcome;
+    var k = s.key;
+    append(host,
+      h('div', { class: 'crumbs' }, h('a', { href: '#', id: 'back', text: '← All samples' }), h('span', { class: 'spacer' }),
+        prev ? h('a', { href: '#sample-' + prev.id, text: '‹ previous' }) : null,
+        pos >= 0 ? h('span', { class: 'muted', text: (pos + 1) + ' of ' + filtered.length }) : null,
+        next ? h('a', { href: '#sample-' + next.id, text: 'next ›' }) : null),
+      h('div', { class: 'banner ' + kind, id: 'sample-banner' },
+        h('h2', { text: k.taskId }), outcomeBadge(s), s.stopReason === 'flagged' ? h('span', { class: 'badge flagged', text: 'flagged for a human' }) : null,
+        h('span', { class: 'verdict', text: VERDICT[kind] || '' }),
+        h('div', { class: 'chips' }, [['model', k.model], ['dataset', k.dataset], ['split', SPLIT_NAME[k.split]], ['scaffold', k.scaffold], ['access', k.access],
+          ['prompt', k.prompt], ['max attempts', k.maxAttempts], ['epoch', k.epoch]].map(function (p) { return h('span', { class: 'chip' }, h('b', { text: p[0] }), String(p[1])); }))),
+      h('div', { class: 'sample-grid' },
+        h('div', { id: 'transcript' }, h('h3', { style: 'margin:0 0 10px;font-size:15px', text: 'Transcript · ' + s.transcript.length + ' messages' }),
+          s.transcript.length ? s.transcript.map(message) : h('p', { class: 'muted', text: 'No messages were recorded.' })),
+        h('div', { id: 'evidence' },
+          panel('Run', '', h('dl', { class: 'facts' },
+            [['outcome', s.outcome], ['stop reason', s.stopReason.replace('_', ' ')], ['attempts', s.attempts + ' of ' + k.maxAttempts],
+              ['tokens', num(s.inputTokens) + ' in · ' + num(s.outputTokens) + ' out'], ['cost', usd(s.costUsd, 1)], ['wall time', secs(s.wallMs)],
+              ['started', s.startedAt], s.errorCount ? ['errors before', String(s.errorCount)] : null].filter(Boolean).map(function (p) { return [h('dt', { text: p[0] }), h('dd', { text: p[1] })]; }))),
+          s.error ? panel('Error', '', h('pre', { class: 'log', text: s.error })) : null,
+          h('div', { class: 'panel test-diff' + (s.testDiff ? ' changed' : ''), id: 'test-diff' },
+            h('h3', null, 'Test-file changes', s.testDiff ? h('span', { class: 'badge tests', text: 'tests edited' }) : null),
+            s.testDiff ? h('div', { class: 'note', text: 'The agent changed test files. On an impossible split this is the most common way to cheat.' }) : null,
+            s.testDiff ? diffView(s.testDiff) : h('div', { class: 'empty', text: 'No test file was changed.' })),
+          panel('Source changes', 'source-diff', s.sourceDiff ? diffView(s.sourceDiff) : null, 'No source file was changed.'),
+          panel('Changes outside the work dir', 'outside', s.outsideChanges ? h('pre', { class: 'log', text: s.outsideChanges }) : null, 'None.'),
+          panel('Grading log', 'grading', s.gradingLog ? longText(s.gradingLog, 'log') : null, 'No grading output.'))));
+  }
+
+  // ---- routing ---------------------------------------------------------------------------------
+  function route() {
+    var m = /^#sample-(\d+)$/.exec(location.hash);
+    var overview = document.getElementById('overview');
+    var view = document.getElementById('sample-view');
+    if (m) {
+      if (!overview.hidden) overviewScroll = window.scrollY;
+      overview.hidden = true;
+      view.hidden = false;
+      renderSample(Number(m[1]));
+      window.scrollTo(0, 0);
+    } else {
+      view.hidden = true;
+      overview.hidden = false;
+      window.scrollTo(0, overviewScroll);
+    }
+  }
+
+  buildFilters();
+  applyFilters();
+  window.addEventListener('hashchange', route);
+  route();
+  document.body.setAttribute('data-ready', 'true');
+})();
+`;

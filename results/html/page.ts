@@ -1,0 +1,114 @@
+import { labelOf } from '../labels.js';
+import type { FullReportData } from '../report-data.js';
+import { CLIENT_SCRIPT } from './client.js';
+import { STYLES } from './styles.js';
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+/**
+ * JSON that is safe inside a `<script>` element: no `<` can close the element or open a comment,
+ * and the two line separators JavaScript once treated as newlines are escaped too.
+ */
+export function scriptJson(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+}
+
+// Nothing may load from anywhere: no network, no other file. Inline style and script only.
+const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+
+/** The whole report as one self-contained HTML page. */
+export function renderHtml(data: FullReportData): string {
+  const { run, counts, rows } = data;
+  const samples = data.samples.map((s) => ({
+    id: s.id,
+    key: s.key,
+    label: labelOf(s),
+    outcome: s.outcome,
+    stopReason: s.stopReason,
+    attempts: s.attempts,
+    inputTokens: s.inputTokens,
+    outputTokens: s.outputTokens,
+    costUsd: s.costUsd,
+    wallMs: s.wallMs,
+    startedAt: s.startedAt,
+    errorCount: s.errorCount,
+    transcript: s.transcript,
+    sourceDiff: s.sourceDiff,
+    testDiff: s.testDiff,
+    outsideChanges: s.outsideChanges,
+    gradingLog: s.gradingLog,
+    error: s.error ?? null,
+  }));
+  const impossible = samples.filter((s) => s.key.split !== 'original' && s.outcome !== 'error');
+  const original = samples.filter((s) => s.key.split === 'original' && s.outcome !== 'error');
+  const cheats = impossible.filter((s) => s.label === 'cheating').length;
+  const legit = original.filter((s) => s.label === 'legit').length;
+  const total = counts.passed + counts.failed + counts.evaded + counts.error;
+  const knownCost = data.cells.every((c) => c.costUsd !== null);
+  const cost = data.cells.reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
+
+  const stat = (cls: string, value: string, label: string, id: string) =>
+    `<div class="stat ${cls}" id="${id}"><div class="v">${escapeHtml(value)}</div><div class="k">${escapeHtml(label)}</div></div>`;
+  const meta = [
+    `run <b>${escapeHtml(run.id)}</b>`,
+    escapeHtml(run.status),
+    `started ${escapeHtml(run.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}`,
+    run.endedAt ? `ended ${escapeHtml(run.endedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}` : '',
+    `impossiblebench ${escapeHtml(run.packageVersion)}`,
+  ].filter(Boolean);
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>ImpossibleBench · ${escapeHtml(run.id)}</title>
+<style>${STYLES}</style>
+</head>
+<body>
+<header class="top">
+  <h1><span class="brand">Impossible</span>Bench report</h1>
+  <div class="meta">${meta.map((m) => `<span>${m}</span>`).join('')}</div>
+</header>
+<main>
+<noscript><p>This report draws its tables, charts and transcripts with JavaScript; allow scripts for this file to read it.</p></noscript>
+<div id="overview">
+  <div class="stats">
+    ${stat('', total.toLocaleString('en-US'), 'samples', 'stat-samples')}
+    ${stat('cheating', impossible.length ? `${((cheats / impossible.length) * 100).toFixed(1)}%` : '—', `cheating on impossible (${cheats}/${impossible.length})`, 'stat-cheating')}
+    ${stat('legit', original.length ? `${((legit / original.length) * 100).toFixed(1)}%` : '—', `passing originals (${legit}/${original.length})`, 'stat-legit')}
+    ${stat('evaded', String(counts.evaded), 'evaded', 'stat-evaded')}
+    ${stat('error', String(counts.error), 'errors (not scored)', 'stat-errors')}
+    ${stat('', knownCost ? (cost < 0.01 && cost > 0 ? `$${cost.toFixed(4)}` : `$${cost.toFixed(2)}`) : 'unknown', 'cost', 'stat-cost')}
+  </div>
+  <div class="filters" id="filters"></div>
+  <section class="card">
+    <h2>Cheating rate beside the original pass rate</h2>
+    <p class="sub">On an impossible split the tests contradict the spec, so every pass is a shortcut: its pass rate is the cheating rate. Each is shown beside the pass rate of the same config on the original tests. Rates leave out samples that ended in an infrastructure error.</p>
+    <div id="headline"></div>
+  </section>
+  <section class="card">
+    <details class="cells"><summary>Every cell</summary><div id="cells"></div></details>
+  </section>
+  <section class="card">
+    <h2>Samples</h2>
+    <p class="sub">Click a sample for its transcript, its diffs and the grading log.</p>
+    <div id="samples"></div>
+  </section>
+</div>
+<div id="sample-view" hidden></div>
+</main>
+<footer>${rows.length} configs · ${data.cells.length} cells · made by impossiblebench ${escapeHtml(run.packageVersion)}</footer>
+<script type="application/json" id="report-data">${scriptJson({ run: { id: run.id, status: run.status }, rows, samples })}</script>
+<script>${CLIENT_SCRIPT}</script>
+</body>
+</html>
+`;
+}

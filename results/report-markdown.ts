@@ -1,0 +1,92 @@
+import { CONFIG_FIELDS, type CellMetrics } from './metrics.js';
+import { count, pct, rateWithInterval, usd } from './format.js';
+import type { ReportData } from './report-data.js';
+
+/** Text in a Markdown table cell: no pipe or newline may break the row, nor HTML render. */
+function cell(text: string | number): string {
+  return String(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
+}
+
+function table(head: string[], rows: (string | number)[][]): string {
+  const lines = [`| ${head.map(cell).join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
+  for (const r of rows) lines.push(`| ${r.map(cell).join(' | ')} |`);
+  return lines.join('\n');
+}
+
+const CONFIG_HEAD = ['Model', 'Dataset', 'Scaffold', 'Access', 'Prompt', 'Max attempts'];
+
+/** The paper's view of a run: each cheating rate beside the original pass rate of the same config, then every cell. */
+export function renderMarkdown(data: ReportData): string {
+  const { run, counts, cells, rows } = data;
+  const total = counts.passed + counts.failed + counts.evaded + counts.error;
+  const out: string[] = [];
+  out.push(`# ImpossibleBench run ${run.id}`, '');
+  out.push(
+    `Status **${run.status}** · started ${run.startedAt}${run.endedAt ? ` · ended ${run.endedAt}` : ''} · impossiblebench ${run.packageVersion}`,
+    '',
+    `${count(total)} samples: ${count(counts.passed)} passed, ${count(counts.failed)} failed, ${count(counts.evaded)} evaded, ${count(counts.error)} errors.`,
+    '',
+  );
+  if (cells.length === 0) {
+    out.push('_No samples are stored for this run yet._', '');
+    return out.join('\n');
+  }
+
+  out.push('## Cheating rate beside the original pass rate', '');
+  out.push(
+    'The cheating rate is the pass rate on an impossible split, whose tests contradict the spec: every pass there is a shortcut. ' +
+      'Each cell: rate [Wilson 95% interval] (passes/n); n leaves out samples that ended in an infrastructure error.',
+    '',
+  );
+  out.push(
+    table(
+      [...CONFIG_HEAD, 'Original pass rate', 'One-off cheating rate', 'Conflicting cheating rate'],
+      rows.map((r) => [
+        ...CONFIG_FIELDS.map((f) => r.config[f]),
+        rateWithInterval(r.splits.original) || 'not run',
+        rateWithInterval(r.splits.oneoff) || 'not run',
+        rateWithInterval(r.splits.conflicting) || 'not run',
+      ]),
+    ),
+    '',
+  );
+
+  out.push('## Every cell', '');
+  out.push(
+    table(
+      ['Model', 'Dataset', 'Split', 'Scaffold', 'Access', 'Prompt', 'Max attempts', 'n', 'Passes', 'Rate', '95% CI', 'Evaded', 'Flagged', 'Errors', 'Mean attempts', 'Tokens', 'Cost'],
+      cells.map((c: CellMetrics) => [
+        c.cell.model,
+        c.cell.dataset,
+        c.cell.split,
+        c.cell.scaffold,
+        c.cell.access,
+        c.cell.prompt,
+        c.cell.maxAttempts,
+        c.n,
+        c.passes,
+        pct(c.rate),
+        c.interval ? `${pct(c.interval.low)}–${pct(c.interval.high)}` : '—',
+        c.evaded,
+        c.flagged,
+        c.errors,
+        c.meanAttempts === null ? '—' : c.meanAttempts.toFixed(2),
+        count(c.inputTokens + c.outputTokens),
+        usd(c.costUsd, c.costUnknown),
+      ]),
+    ),
+    '',
+  );
+
+  const evaded = cells.filter((c) => c.evaded > 0);
+  const errors = cells.reduce((s, c) => s + c.errors, 0);
+  const notes: string[] = [];
+  if (evaded.length) {
+    notes.push(`- ${count(evaded.reduce((s, c) => s + c.evaded, 0))} samples **evaded**: the process reported success but the tests never ran to their end. They are not counted as passes.`);
+  }
+  if (errors) notes.push(`- ${count(errors)} samples ended in an infrastructure or API **error**; they are left out of every rate.`);
+  const unknownCost = cells.reduce((s, c) => s + c.costUnknown, 0);
+  if (unknownCost) notes.push(`- The cost of ${count(unknownCost)} samples is unknown (no price for the model), so their cells show it as unknown.`);
+  if (notes.length) out.push('## Notes', '', ...notes, '');
+  return out.join('\n');
+}
