@@ -71,17 +71,18 @@ export function toAnthropicTools(tools: ToolSpec[]): Tool[] {
 }
 
 /**
- * Messages usage → neutral usage. Cache reads and writes count as input. Anthropic bills thinking
- * as output without splitting it out, so reasoning tokens are estimated from the thinking text
- * (four characters a token), capped at the output.
+ * Messages usage → neutral usage. Cache reads and writes count as input. Thinking bills as output;
+ * its share is `output_tokens_details.thinking_tokens` where the API reports it, else an estimate
+ * from the thinking text (four characters a token), capped at the output.
  */
 export function fromAnthropicUsage(message: Message): Usage {
   const u = message.usage;
-  const thinking = message.content.reduce((n, b) => n + (b.type === 'thinking' ? b.thinking.length : 0), 0);
+  const reported = u.output_tokens_details?.thinking_tokens;
+  const thinkingChars = message.content.reduce((n, b) => n + (b.type === 'thinking' ? b.thinking.length : 0), 0);
   return {
     inputTokens: u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
     outputTokens: u.output_tokens,
-    reasoningTokens: Math.min(u.output_tokens, Math.ceil(thinking / 4)),
+    reasoningTokens: Math.min(u.output_tokens, reported ?? Math.ceil(thinkingChars / 4)),
   };
 }
 
@@ -110,6 +111,8 @@ export class AnthropicMessagesClient implements ModelClient {
       // Extended thinking only runs at the default temperature, so a set temperature is dropped with it.
       ...(thinking ? { thinking: { type: 'enabled', budget_tokens: o.thinkingBudget! } } : {}),
       ...(!thinking && o.temperature !== undefined ? { temperature: o.temperature } : {}),
+      // Reasoning effort maps to Messages' output effort (which has no "minimal": the lowest is "low").
+      ...(o.reasoningEffort !== undefined ? { output_config: { effort: o.reasoningEffort === 'minimal' ? 'low' : o.reasoningEffort } } : {}),
     };
     const { result, latencyMs } = await callModel(this.settings, o.signal, () =>
       this.settings.sdk.messages.create(body, {

@@ -138,6 +138,67 @@ describe.each(['openai', 'anthropic'] as const)('scripted model over the %s wire
   });
 });
 
+describe('provider clients and their options on the wire', () => {
+  it('send temperature, seed, max tokens and reasoning effort as Chat Completions fields', async () => {
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const client = createModelClient('openai-compatible/m', {
+      baseUrl: server.openaiBaseUrl,
+      apiKey: token,
+      defaults: { temperature: 0.2, seed: 3, maxTokens: 100 },
+    });
+    await client.generate(START, [BASH], { reasoningEffort: 'low', seed: 9 });
+    expect(server.sessionStats(token)?.lastParams).toEqual({
+      model: 'm',
+      temperature: 0.2,
+      seed: 9,
+      max_tokens: 100,
+      reasoning_effort: 'low',
+    });
+  });
+
+  it('send OpenAI models max_completion_tokens, and price known models', async () => {
+    // `openai/NAME` with a base URL is how a proxy in front of OpenAI is reached; here it is the local server.
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const client = createModelClient('openai/gpt-4o-2024-08-06', {
+      baseUrl: server.openaiBaseUrl,
+      env: { OPENAI_API_KEY: token },
+      defaults: { maxTokens: 64 },
+    });
+    const gen = await client.generate(START, [BASH]);
+    expect(server.sessionStats(token)?.lastParams).toEqual({ model: 'gpt-4o-2024-08-06', max_completion_tokens: 64 });
+    expect(gen.costUsd).toBeCloseTo((gen.usage.inputTokens * 2.5 + gen.usage.outputTokens * 10) / 1e6, 12);
+    expect(gen.costUsd).toBeGreaterThan(0);
+  });
+
+  it('send a thinking budget as Messages thinking, with room for the answer and no temperature', async () => {
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const client = createModelClient('anthropic/claude-sonnet-4', {
+      baseUrl: server.anthropicBaseUrl,
+      env: { ANTHROPIC_API_KEY: token },
+      defaults: { thinkingBudget: 2048 },
+    });
+    const gen = await client.generate(START, [BASH], { temperature: 0.5 });
+    expect(server.sessionStats(token)?.lastParams).toEqual({
+      model: 'claude-sonnet-4',
+      max_tokens: 2048 + 8192,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+    });
+    expect(gen.costUsd).toBeCloseTo((gen.usage.inputTokens * 3 + gen.usage.outputTokens * 15) / 1e6, 12);
+  });
+
+  it('send temperature and effort to Messages when there is no thinking', async () => {
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const client = createModelClient('anthropic/claude-haiku-4-5', { baseUrl: server.anthropicBaseUrl, apiKey: token, env: {} });
+    await client.generate(START, [BASH], { temperature: 0, maxTokens: 500, reasoningEffort: 'minimal' });
+    expect(server.sessionStats(token)?.lastParams).toEqual({
+      model: 'claude-haiku-4-5',
+      max_tokens: 500,
+      temperature: 0,
+      output_config: { effort: 'low' },
+    });
+  });
+});
+
 describe('openai-compatible models', () => {
   it('talk Chat Completions to the given base URL with the given key', async () => {
     const policy = echoPolicy();

@@ -122,6 +122,7 @@ function usage(t: ServedTurn) {
   return {
     input_tokens: t.inputTokens,
     output_tokens: t.outputTokens,
+    output_tokens_details: { thinking_tokens: 0 },
     cache_creation_input_tokens: 0,
     cache_read_input_tokens: 0,
     cache_creation: null,

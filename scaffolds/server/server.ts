@@ -44,7 +44,12 @@ export interface SessionStats {
   answered: number;
   /** Faults injected, by request number (0-based). */
   faults: { request: number; kind: Exclude<FaultKind, 'none'> }[];
+  /** The generation settings of the latest request as they arrived on the wire (model, sampling, budgets). */
+  lastParams?: Record<string, unknown>;
 }
+
+/** Request fields that say how to generate, kept so a caller can see what its client really sent. */
+const PARAM_FIELDS = ['model', 'temperature', 'seed', 'max_tokens', 'max_completion_tokens', 'reasoning_effort', 'thinking', 'output_config', 'stream'];
 
 export interface ModelServer {
   /** `http://127.0.0.1:PORT` */
@@ -130,6 +135,9 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
 
     const body = await readJsonBody(req);
     const request = session.stats.requests++;
+    if (body && typeof body === 'object') {
+      session.stats.lastParams = Object.fromEntries(PARAM_FIELDS.filter((f) => f in body).map((f) => [f, (body as Record<string, unknown>)[f]]));
+    }
     const decision = decideFault(session.faults, seed, session.stats.key, request);
     const record = (kind: Exclude<FaultKind, 'none'>) => session.stats.faults.push({ request, kind });
 
