@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../server/index.js';
@@ -211,6 +213,25 @@ describe('openai-compatible models', () => {
     // Nobody's price list knows a self-hosted model: unknown, not free.
     expect(gen.costUsd).toBeNull();
     server.closeSession(token);
+  });
+
+  it('send no Authorization header without a key, and never the OpenAI key', async () => {
+    const seen: (string | undefined)[] = [];
+    const bare = createServer((req, res) => {
+      seen.push(req.headers.authorization);
+      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":{"message":"who are you"}}');
+    });
+    await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/v1`;
+    try {
+      const keyless = createModelClient('openai-compatible/local', { baseUrl, env: { OPENAI_API_KEY: 'sk-must-not-leak' } });
+      await expect(keyless.generate(START, [])).rejects.toMatchObject({ name: 'ModelApiError', status: 401 });
+      const keyed = createModelClient('openai-compatible/local', { baseUrl, env: { OPENAI_COMPATIBLE_API_KEY: 'sk-local' } });
+      await expect(keyed.generate(START, [])).rejects.toMatchObject({ status: 401 });
+      expect(seen).toEqual([undefined, 'Bearer sk-local']);
+    } finally {
+      await new Promise((resolve) => bare.close(resolve));
+    }
   });
 
   it('send no key when none is given (and this server, wanting one, refuses at once)', async () => {

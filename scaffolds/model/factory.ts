@@ -18,7 +18,7 @@ export interface ModelClientOptions {
   logger?: Logger;
   /** Where API keys are read from. Default: process.env. */
   env?: Record<string, string | undefined>;
-  /** Overrides OPENAI_API_KEY / ANTHROPIC_API_KEY; the optional key of an OpenAI-compatible server. */
+  /** Overrides OPENAI_API_KEY / ANTHROPIC_API_KEY / OPENAI_COMPATIBLE_API_KEY (the last one optional). */
   apiKey?: string;
   /** Required for `openai-compatible/`; optional elsewhere (a proxy in front of the provider). */
   baseUrl?: string;
@@ -43,7 +43,7 @@ export interface ModelClientOptions {
   session?: SessionOptions;
 }
 
-const KEY_VARS = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' } as const;
+const KEY_VARS = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY', compatible: 'OPENAI_COMPATIBLE_API_KEY' } as const;
 
 function checkUrl(url: string): string {
   let parsed: URL;
@@ -83,7 +83,8 @@ function checkDefaults(spec: ModelSpec, d: ModelClientOptions['defaults'] = {}):
  * Builds the client for a model spec:
  * - `openai/NAME`: Chat Completions; key from OPENAI_API_KEY (or `apiKey`).
  * - `anthropic/NAME`: Messages; key from ANTHROPIC_API_KEY (or `apiKey`).
- * - `openai-compatible/NAME`: Chat Completions at `baseUrl` (vLLM, Ollama, llama.cpp, LiteLLM), key optional.
+ * - `openai-compatible/NAME`: Chat Completions at `baseUrl` (vLLM, Ollama, llama.cpp, LiteLLM); key optional,
+ *   from OPENAI_COMPATIBLE_API_KEY (or `apiKey`), never from OPENAI_API_KEY.
  * - `scripted/POLICY`: a real OpenAI or Anthropic SDK client talking to the local model server, in a
  *   session of its own (so create one per sample and close it after).
  * Throws a UserError (one line) for a bad spec or a missing key or base URL.
@@ -114,8 +115,8 @@ export function createModelClient(specText: string, options: ModelClientOptions 
         throw new UserError(`model ${spec.spec} needs --base-url`, 'point it at the server, e.g. --base-url http://localhost:8000/v1');
       }
       const baseURL = options.baseUrl ? checkUrl(options.baseUrl) : undefined;
-      // Never send the OpenAI key to some other server.
-      const apiKey = options.apiKey ?? (compatible ? undefined : env[KEY_VARS.openai]);
+      // Never send the OpenAI key to some other server: a compatible server has its own variable.
+      const apiKey = options.apiKey ?? (compatible ? env[KEY_VARS.compatible] : env[KEY_VARS.openai]) ?? undefined;
       if (!compatible && !apiKey) {
         throw new UserError(`model ${spec.spec} needs an API key: ${KEY_VARS.openai} is not set`, `export ${KEY_VARS.openai}=...`);
       }
