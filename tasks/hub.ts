@@ -1,0 +1,221 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream, existsSync } from 'node:fs';
+import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, posix } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { z } from 'zod';
+import { UserError } from '../runner/errors.js';
+import { cacheDir } from './paths.js';
+
+/**
+ * Datasets from the HuggingFace hub, downloaded once into the cache:
+ *   CACHE/hub/datasets/OWNER/NAME/refs/REVISION        the commit that revision pointed to
+ *   CACHE/hub/datasets/OWNER/NAME/SHA/manifest.json     every split's data files
+ *   CACHE/hub/datasets/OWNER/NAME/SHA/files/PATH        the files, each written whole (temp + rename)
+ * A revision already in the cache is used without asking the hub, so runs are reproducible and
+ * work offline; offline mode (HF_HUB_OFFLINE=1) never asks and says exactly what is missing.
+ */
+
+export interface HubOptions {
+  /** Default HF_ENDPOINT, else https://huggingface.co. */
+  endpoint?: string;
+  cacheDir?: string;
+  /** Default: HF_HUB_OFFLINE is set to 1/true/yes/on. */
+  offline?: boolean;
+  /** Default HF_TOKEN, for gated or private datasets. */
+  token?: string;
+  /** Branch, tag or commit. Default main. */
+  revision?: string;
+  /** One line per download, for progress. */
+  say?: (line: string) => void;
+  /** Per request. Default 60 s. */
+  timeoutMs?: number;
+}
+
+const DataFileSchema = z.object({ path: z.string(), url: z.string().optional() });
+const ManifestSchema = z.object({
+  repo: z.string(),
+  sha: z.string(),
+  splits: z.record(z.string(), z.array(DataFileSchema)),
+});
+export type HubManifest = z.infer<typeof ManifestSchema>;
+
+const InfoSchema = z.object({
+  sha: z.string().min(1),
+  siblings: z.array(z.object({ rfilename: z.string() })).default([]),
+});
+
+export function hubEndpoint(options: HubOptions = {}): string {
+  return (options.endpoint ?? process.env.HF_ENDPOINT ?? 'https://huggingface.co').replace(/\/+$/, '');
+}
+
+export function isOffline(options: HubOptions = {}): boolean {
+  if (options.offline !== undefined) return options.offline;
+  return /^(1|true|yes|on)$/i.test(process.env.HF_HUB_OFFLINE ?? '');
+}
+
+export function checkRepoId(repo: string): void {
+  if (!/^[\w.-]+\/[\w.-]+$/.test(repo) || repo.includes('..')) {
+    throw new UserError(`hf:${repo}: a hub dataset is named OWNER/NAME`);
+  }
+}
+
+function repoCache(repo: string, options: HubOptions): string {
+  return join(cacheDir(options.cacheDir), 'hub', 'datasets', ...repo.split('/'));
+}
+
+/** The split a data file belongs to, by the hub's naming conventions; undefined for other files. */
+export function splitOfFile(path: string): string | undefined {
+  const name = posix.basename(path);
+  const m = /^([A-Za-z0-9_.]+?)(?:-\d{5}-of-\d{5}(?:-[0-9a-f]+)?)?\.(parquet|jsonl|json)$/.exec(name);
+  if (!m) return undefined;
+  // Repository metadata, not rows.
+  if (/^(dataset_info|dataset_infos|state|config|package)$/.test(m[1]!)) return undefined;
+  return m[1];
+}
+
+/**
+ * The dataset's splits and their files: from the cache when the revision is there, else from
+ * the hub (which is then recorded in the cache).
+ */
+export async function hubManifest(repo: string, options: HubOptions = {}): Promise<HubManifest & { cached: boolean }> {
+  checkRepoId(repo);
+  const revision = options.revision ?? 'main';
+  const base = repoCache(repo, options);
+  const cached = await readCachedManifest(base, revision);
+  if (cached) return { ...cached, cached: true };
+  if (isOffline(options)) {
+    throw new UserError(
+      `hf:${repo}: offline mode (HF_HUB_OFFLINE) and revision ${revision} is not in the cache (${base})`,
+      'run once with the hub reachable, or unset HF_HUB_OFFLINE',
+    );
+  }
+  const endpoint = hubEndpoint(options);
+  const info = InfoSchema.safeParse(
+    await getJson(`${endpoint}/api/datasets/${repo}/revision/${encodeURIComponent(revision)}`, repo, options),
+  );
+  if (!info.success) throw new UserError(`hf:${repo}: the hub's answer about the dataset is not what was expected`);
+  const splits: HubManifest['splits'] = {};
+  for (const { rfilename } of info.data.siblings) {
+    const split = splitOfFile(rfilename);
+    if (split) (splits[split] ??= []).push({ path: rfilename });
+  }
+  if (Object.keys(splits).length === 0) {
+    // No data files in the repository itself: use the hub's parquet conversion of it.
+    const converted = z
+      .record(z.string(), z.record(z.string(), z.array(z.string())))
+      .safeParse(await getJson(`${endpoint}/api/datasets/${repo}/parquet`, repo, options));
+    if (converted.success) {
+      const configs = converted.data;
+      const config = configs.default ?? Object.values(configs)[0] ?? {};
+      for (const [split, urls] of Object.entries(config)) {
+        splits[split] = urls.map((url, i) => ({ path: `parquet/${split}/${i}.parquet`, url }));
+      }
+    }
+  }
+  if (Object.keys(splits).length === 0) throw new UserError(`hf:${repo}: the dataset has no data files (.parquet, .jsonl, .json)`);
+  for (const files of Object.values(splits)) files.sort((a, b) => a.path.localeCompare(b.path));
+  const manifest: HubManifest = { repo, sha: info.data.sha, splits };
+  await writeAtomic(join(base, manifest.sha, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await writeAtomic(join(base, 'refs', revision), manifest.sha);
+  return { ...manifest, cached: false };
+}
+
+async function readCachedManifest(base: string, revision: string): Promise<HubManifest | undefined> {
+  const ref = join(base, 'refs', revision);
+  if (!existsSync(ref)) return undefined;
+  try {
+    const sha = (await readFile(ref, 'utf8')).trim();
+    const parsed = ManifestSchema.safeParse(JSON.parse(await readFile(join(base, sha, 'manifest.json'), 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Local paths of one split's files, downloading those not in the cache yet. */
+export async function hubSplitFiles(manifest: HubManifest, split: string, options: HubOptions = {}): Promise<string[]> {
+  const files = manifest.splits[split];
+  if (!files) {
+    throw new UserError(`hf:${manifest.repo}: no split named ${split} (splits: ${Object.keys(manifest.splits).join(', ')})`);
+  }
+  const base = join(repoCache(manifest.repo, options), manifest.sha, 'files');
+  const missing = files.filter((f) => !existsSync(join(base, f.path)));
+  if (missing.length > 0 && isOffline(options)) {
+    throw new UserError(
+      `hf:${manifest.repo}: offline mode (HF_HUB_OFFLINE) and split ${split} is not fully in the cache; missing: ${missing
+        .map((f) => f.path)
+        .join(', ')}`,
+      'run once with the hub reachable, or unset HF_HUB_OFFLINE',
+    );
+  }
+  const endpoint = hubEndpoint(options);
+  for (const file of missing) {
+    const url = file.url ?? `${endpoint}/datasets/${manifest.repo}/resolve/${manifest.sha}/${file.path.split('/').map(encodeURIComponent).join('/')}`;
+    options.say?.(`downloading hf:${manifest.repo} ${file.path}`);
+    await download(url, join(base, file.path), manifest.repo, options);
+  }
+  return files.map((f) => join(base, f.path));
+}
+
+function headers(options: HubOptions): Record<string, string> {
+  const token = options.token ?? process.env.HF_TOKEN;
+  return { 'user-agent': 'impossiblebench', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+}
+
+async function request(url: string, repo: string, options: HubOptions): Promise<Response> {
+  let response: Response;
+  try {
+    response = await fetch(url, { headers: headers(options), redirect: 'follow', signal: AbortSignal.timeout(options.timeoutMs ?? 60_000) });
+  } catch (err) {
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new UserError(
+      `hf:${repo}: cannot reach the hub at ${new URL(url).origin}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
+      'check the network or HF_ENDPOINT, or use the cache with HF_HUB_OFFLINE=1',
+    );
+  }
+  if (response.status === 401 || response.status === 403) {
+    throw new UserError(`hf:${repo}: the hub refused access (HTTP ${response.status})`, 'set HF_TOKEN to a token that can read it');
+  }
+  if (response.status === 404) throw new UserError(`hf:${repo}: not found on the hub (${url})`);
+  if (!response.ok) throw new UserError(`hf:${repo}: the hub answered HTTP ${response.status} for ${url}`);
+  return response;
+}
+
+async function getJson(url: string, repo: string, options: HubOptions): Promise<unknown> {
+  const response = await request(url, repo, options);
+  try {
+    return await response.json();
+  } catch {
+    throw new UserError(`hf:${repo}: the hub's answer from ${url} is not JSON`);
+  }
+}
+
+async function download(url: string, dest: string, repo: string, options: HubOptions): Promise<void> {
+  const response = await request(url, repo, options);
+  if (!response.body) throw new UserError(`hf:${repo}: empty answer for ${url}`);
+  await mkdir(dirname(dest), { recursive: true });
+  const tmp = `${dest}.tmp-${randomBytes(4).toString('hex')}`;
+  try {
+    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(tmp));
+    await rename(tmp, dest);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    if (err instanceof UserError) throw err;
+    throw new UserError(`hf:${repo}: download of ${url} broke off: ${(err as Error).message}`);
+  }
+}
+
+/** Writes a whole file or nothing: a temp file beside it, then a rename. */
+export async function writeAtomic(path: string, content: string | Buffer): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.tmp-${randomBytes(4).toString('hex')}`;
+  try {
+    await writeFile(tmp, content);
+    await rename(tmp, path);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+}

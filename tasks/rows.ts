@@ -1,0 +1,177 @@
+import { z } from 'zod';
+import { VariantSchema, type LcbTask, type SweTask, type Task, type Variant } from './task.js';
+
+/**
+ * The row formats this project reads, validated at the edge and mapped into the normalized Task:
+ * `impossible_livecodebench` rows, `impossible_swebench` rows, and plain SWE-bench rows
+ * (Verified, Lite). Unknown extra fields are ignored; optional ones may be missing or null.
+ */
+
+/** A list of strings, or the JSON text of one (SWE-bench ships both). */
+const TestIdList = z.unknown().transform((value, ctx): string[] => {
+  if (value === undefined || value === null) {
+    ctx.addIssue({ code: 'custom', message: 'missing' });
+    return z.NEVER;
+  }
+  let list = value;
+  if (typeof value === 'string') {
+    try {
+      list = JSON.parse(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'not a list, nor JSON text of a list' });
+      return z.NEVER;
+    }
+  }
+  if (!Array.isArray(list) || !list.every((id) => typeof id === 'string')) {
+    ctx.addIssue({ code: 'custom', message: typeof value === 'string' ? 'JSON text that is not a list of strings' : 'expected a list of test ids (strings)' });
+    return z.NEVER;
+  }
+  return list as string[];
+});
+
+const optionalText = z.string().nullish();
+/** `impossible_type`: the variant; null or missing means the original. */
+const ImpossibleType = VariantSchema.nullish();
+
+export const LcbRowSchema = z.object({
+  task_id: z.string().min(1),
+  prompt: z.string(),
+  entry_point: z.string().min(1),
+  test: z.string(),
+  original_test: optionalText,
+  impossible_type: ImpossibleType,
+  solution: optionalText,
+});
+export type LcbRow = z.infer<typeof LcbRowSchema>;
+
+export const SweRowSchema = z.object({
+  instance_id: z.string().min(1),
+  repo: z.string().min(1),
+  base_commit: z.string().min(1),
+  patch: z.string(),
+  test_patch: z.string(),
+  problem_statement: z.string(),
+  hints_text: optionalText,
+  created_at: z.union([z.string(), z.number(), z.date()]).nullish(),
+  version: z.union([z.string(), z.number()]).nullish(),
+  environment_setup_commit: optionalText,
+  difficulty: optionalText,
+  FAIL_TO_PASS: TestIdList,
+  PASS_TO_PASS: TestIdList,
+  // impossible_swebench only:
+  original_test_patch: optionalText,
+  impossible_type: ImpossibleType,
+  first_fail_to_pass_test: optionalText,
+});
+export type SweRow = z.infer<typeof SweRowSchema>;
+
+export type RowKind = 'lcb' | 'swe';
+
+/** Which format a row is in, by its identifying field; undefined when it has neither. */
+export function rowKind(row: unknown): RowKind | undefined {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return undefined;
+  if ('instance_id' in row) return 'swe';
+  if ('task_id' in row || 'entry_point' in row) return 'lcb';
+  return undefined;
+}
+
+export interface RowContext {
+  /** Shown in reports, e.g. the file path or `hf:owner/name`. */
+  source: string;
+  /** The split the row came from, when the source has splits. */
+  split?: string;
+}
+
+/** One problem with one row: where, which field, what. */
+export interface RowProblem {
+  file: string;
+  /** 1-based: the line of a .jsonl file, the element of a .json array, the row of a parquet file. */
+  row: number;
+  field: string;
+  message: string;
+}
+
+export function formatProblem(p: RowProblem): string {
+  return `${p.file}: row ${p.row}: ${p.field}: ${p.message}`;
+}
+
+export type RowResult = { ok: true; task: Task } | { ok: false; problems: Omit<RowProblem, 'file' | 'row'>[] };
+
+function variantOf(impossibleType: Variant | null | undefined, split: string | undefined): Variant {
+  if (impossibleType) return impossibleType;
+  const fromSplit = VariantSchema.safeParse(split);
+  return fromSplit.success ? fromSplit.data : 'original';
+}
+
+function issues(error: z.ZodError): Omit<RowProblem, 'file' | 'row'>[] {
+  return error.issues.map((issue) => {
+    const field = issue.path.length ? issue.path.join('.') : '(row)';
+    // zod says "expected string, received undefined" for a missing key: say it plainly.
+    const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
+    return { field, message: missing ? 'missing' : issue.message };
+  });
+}
+
+/** Validates one row of the given kind and maps it into a Task. */
+export function rowToTask(kind: RowKind, row: unknown, ctx: RowContext): RowResult {
+  return kind === 'lcb' ? lcbRowToTask(row, ctx) : sweRowToTask(row, ctx);
+}
+
+export function lcbRowToTask(row: unknown, ctx: RowContext): RowResult {
+  const parsed = LcbRowSchema.safeParse(row);
+  if (!parsed.success) return { ok: false, problems: issues(parsed.error) };
+  const r = parsed.data;
+  const variant = variantOf(r.impossible_type, ctx.split);
+  if (variant !== 'original' && !r.original_test) {
+    return { ok: false, problems: [{ field: 'original_test', message: `missing (required for a ${variant} variant)` }] };
+  }
+  const task: LcbTask = {
+    kind: 'lcb',
+    id: r.task_id,
+    variant,
+    source: ctx.source,
+    prompt: r.prompt,
+    entryPoint: r.entry_point,
+    test: r.test,
+    originalTest: r.original_test ?? r.test,
+    ...(r.solution ? { solution: r.solution } : {}),
+  };
+  return { ok: true, task };
+}
+
+/** The image the SWE-bench harness builds for an instance (by its naming scheme). */
+export function swebenchImage(instanceId: string): string {
+  return `swebench/sweb.eval.x86_64.${instanceId.toLowerCase().replace('__', '_1776_')}:latest`;
+}
+
+export function sweRowToTask(row: unknown, ctx: RowContext): RowResult {
+  const parsed = SweRowSchema.safeParse(row);
+  if (!parsed.success) return { ok: false, problems: issues(parsed.error) };
+  const r = parsed.data;
+  const variant = variantOf(r.impossible_type, ctx.split);
+  if (variant !== 'original' && !r.original_test_patch) {
+    return { ok: false, problems: [{ field: 'original_test_patch', message: `missing (required for a ${variant} variant)` }] };
+  }
+  const createdAt = r.created_at instanceof Date ? r.created_at.toISOString() : r.created_at;
+  const task: SweTask = {
+    kind: 'swe',
+    id: r.instance_id,
+    variant,
+    source: ctx.source,
+    repo: r.repo,
+    baseCommit: r.base_commit,
+    problemStatement: r.problem_statement,
+    hintsText: r.hints_text ?? '',
+    patch: r.patch,
+    testPatch: r.test_patch,
+    originalTestPatch: r.original_test_patch ?? r.test_patch,
+    failToPass: r.FAIL_TO_PASS,
+    passToPass: r.PASS_TO_PASS,
+    ...(r.version != null ? { version: String(r.version) } : {}),
+    ...(r.environment_setup_commit ? { environmentSetupCommit: r.environment_setup_commit } : {}),
+    ...(createdAt != null ? { createdAt: String(createdAt) } : {}),
+    ...(r.difficulty ? { difficulty: r.difficulty } : {}),
+    repoSource: { type: 'image', image: swebenchImage(r.instance_id) },
+  };
+  return { ok: true, task };
+}
