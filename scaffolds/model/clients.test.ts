@@ -244,15 +244,33 @@ describe('openai-compatible models', () => {
   });
 
   it('share one concurrency limit per server across clients', async () => {
-    const tokens = [0, 1, 2].map(() => server.openSession(echoPolicy(), CONTEXT, { faults: { slow: 1, slowMs: 150 } }));
-    const before = server.stats().maxInFlight;
-    expect(before).toBeLessThanOrEqual(1);
-    const clients = tokens.map((apiKey) =>
-      createModelClient('openai-compatible/limited', { baseUrl: server.openaiBaseUrl, apiKey, concurrency: 1 }),
-    );
-    const gens = await Promise.all(clients.map((c) => c.generate(START, [BASH])));
-    expect(gens.every((g) => g.toolCalls.length === 1)).toBe(true);
-    expect(server.stats().maxInFlight).toBe(1);
+    // A server of its own, so that no other test's traffic shows in its in-flight count.
+    const own = await startModelServer();
+    try {
+      const tokens = [0, 1, 2].map(() => own.openSession(echoPolicy(), CONTEXT, { faults: { slow: 1, slowMs: 150 } }));
+      const clients = tokens.map((apiKey) =>
+        createModelClient('openai-compatible/limited', { baseUrl: own.openaiBaseUrl, apiKey, concurrency: 1 }),
+      );
+      const gens = await Promise.all(clients.map((c) => c.generate(START, [BASH])));
+      expect(gens.every((g) => g.toolCalls.length === 1)).toBe(true);
+      expect(own.stats()).toMatchObject({ requests: 3, maxInFlight: 1 });
+    } finally {
+      await own.close();
+    }
+  });
+
+  it('let requests overlap up to the limit', async () => {
+    const own = await startModelServer();
+    try {
+      const tokens = [0, 1, 2].map(() => own.openSession(echoPolicy(), CONTEXT, { faults: { slow: 1, slowMs: 1_500 } }));
+      const clients = tokens.map((apiKey) =>
+        createModelClient('openai-compatible/unlimited', { baseUrl: own.openaiBaseUrl, apiKey, concurrency: 3 }),
+      );
+      await Promise.all(clients.map((c) => c.generate(START, [BASH])));
+      expect(own.stats()).toMatchObject({ requests: 3, maxInFlight: 3 });
+    } finally {
+      await own.close();
+    }
   });
 });
 
