@@ -127,7 +127,7 @@ describe.each(['openai', 'anthropic'] as const)('scripted model over the %s wire
   });
 
   it('retries an answer slower than the request timeout', async () => {
-    const { client } = scripted(wire, { timeoutMs: 300, session: { faults: { sequence: ['slow'], slowMs: 5_000 } } });
+    const { client } = scripted(wire, { timeoutMs: 1_000, session: { faults: { sequence: ['slow'], slowMs: 20_000 } } });
     const gen = await client.generate(START, [BASH]);
     expect(gen.toolCalls).toHaveLength(1);
   });
@@ -231,6 +231,41 @@ describe('openai-compatible models', () => {
       expect(seen).toEqual([undefined, 'Bearer sk-local']);
     } finally {
       await new Promise((resolve) => bare.close(resolve));
+    }
+  });
+
+  it('accept what lax servers send: calls without ids, object arguments, no usage, and retry empty answers', async () => {
+    const answers = [
+      { id: 'x', choices: [] },
+      {
+        id: 'x',
+        choices: [
+          {
+            index: 0,
+            finish_reason: 'tool_calls',
+            message: { role: 'assistant', content: null, tool_calls: [{ id: '', type: 'function', function: { name: 'bash', arguments: { command: 'ls' } } }] },
+          },
+        ],
+      },
+    ];
+    const lax = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answers.shift() ?? { id: 'x', choices: [] }));
+    });
+    await new Promise<void>((resolve) => lax.listen(0, '127.0.0.1', resolve));
+    const baseUrl = `http://127.0.0.1:${(lax.address() as AddressInfo).port}/v1`;
+    try {
+      const client = createModelClient('openai-compatible/lax', { baseUrl, retry: FAST_RETRY });
+      const gen = await client.generate(START, [BASH]);
+      expect(gen.toolCalls).toEqual([{ id: 'call_x_0', name: 'bash', arguments: '{"command":"ls"}' }]);
+      expect(gen.text).toBe('');
+      // No usage reported: the tokens read zero but the cost is unknown, not free.
+      expect(gen.costUsd).toBeNull();
+      // A server that keeps answering with nothing ends in ModelApiError like any other failure.
+      const err = await client.generate(START, [BASH]).catch((e: unknown) => e);
+      expect(err).toMatchObject({ name: 'ModelApiError', attempts: FAST_RETRY.maxRetries + 1 });
+    } finally {
+      await new Promise((resolve) => lax.close(resolve));
     }
   });
 

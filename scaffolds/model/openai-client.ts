@@ -2,6 +2,7 @@ import OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
@@ -44,6 +45,15 @@ export function fromOpenAIUsage(usage: ChatCompletion['usage']): Usage | undefin
   };
 }
 
+/**
+ * Some OpenAI-compatible servers send arguments as an object, or none at all; the neutral form is
+ * always the JSON text.
+ */
+function argumentsText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  return args === undefined || args === null ? '' : JSON.stringify(args);
+}
+
 export interface OpenAIClientSettings extends ClientSettings {
   sdk: OpenAI;
   /** `max_tokens` for servers that predate `max_completion_tokens` (most OpenAI-compatible ones). */
@@ -78,9 +88,13 @@ export class OpenAIChatClient implements ModelClient {
       return res;
     });
     const choice = result.choices[0]!;
-    const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).flatMap((c) =>
-      c.type === 'function' ? [{ id: c.id, name: c.function.name, arguments: c.function.arguments ?? '' }] : [],
-    );
+    const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).flatMap((c, i): ToolCall[] => {
+      // Custom (free-text) tools are not offered; a missing type is a lax server's function call.
+      if ((c as { type?: string }).type !== undefined && c.type !== 'function') return [];
+      const fn = (c as ChatCompletionMessageFunctionToolCall).function;
+      // Some servers leave ids empty; the tool result still needs one to answer.
+      return [{ id: c.id || `call_${result.id || 'anon'}_${i}`, name: fn.name, arguments: argumentsText(fn.arguments) }];
+    });
     const usage = fromOpenAIUsage(result.usage);
     return {
       text: choice.message.content ?? choice.message.refusal ?? '',
