@@ -1,5 +1,5 @@
 import Docker from 'dockerode';
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { UserError } from '../runner/errors.js';
@@ -49,10 +49,7 @@ function isSocket(path: string): boolean {
  */
 export function candidateEndpoints(env: NodeJS.ProcessEnv = process.env): EngineEndpoint[] {
   const host = env.DOCKER_HOST?.trim();
-  if (host) {
-    // docker-modem parses DOCKER_HOST (unix://, tcp://, ssh://, TLS variables) itself.
-    return [{ label: `DOCKER_HOST=${host}`, kind: 'DOCKER_HOST', options: {} }];
-  }
+  if (host) return [{ label: `DOCKER_HOST=${host}`, kind: 'DOCKER_HOST', options: dockerHostOptions(host, env) }];
   const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
   const runtimeDir = env.XDG_RUNTIME_DIR ?? (uid !== undefined ? `/run/user/${uid}` : undefined);
   const docker = ['/var/run/docker.sock', runtimeDir && join(runtimeDir, 'docker.sock'), join(homedir(), '.docker/run/docker.sock')];
@@ -67,6 +64,37 @@ export function candidateEndpoints(env: NodeJS.ProcessEnv = process.env): Engine
     }
   }
   return endpoints;
+}
+
+/**
+ * Connection options for a DOCKER_HOST value (unix://, npipe://, tcp://, ssh://, with the TLS
+ * variables), read from the given environment rather than the process's own.
+ */
+export function dockerHostOptions(host: string, env: NodeJS.ProcessEnv): Docker.DockerOptions {
+  if (host.startsWith('unix://')) return { socketPath: host.slice('unix://'.length) || '/var/run/docker.sock' };
+  if (host.startsWith('npipe://')) return { socketPath: host.slice('npipe://'.length) || '//./pipe/docker_engine' };
+  let url: URL;
+  try {
+    url = new URL(host.includes('//') ? host : `tcp://${host}`);
+  } catch {
+    throw new UserError(`DOCKER_HOST=${host} is not an engine address`, 'set DOCKER_HOST to something like unix:///var/run/docker.sock or tcp://HOST:2375, or unset it');
+  }
+  if (url.protocol === 'ssh:') {
+    return { protocol: 'ssh', host: url.hostname, port: url.port || 22, username: url.username || undefined, sshOptions: { agent: env.SSH_AUTH_SOCK } };
+  }
+  const tls = env.DOCKER_TLS_VERIFY === '1' || url.port === '2376';
+  const options: Docker.DockerOptions = { protocol: tls ? 'https' : 'http', host: url.hostname, port: url.port || (tls ? 2376 : 2375) };
+  const certs = env.DOCKER_CERT_PATH;
+  if (certs) {
+    try {
+      options.ca = readFileSync(join(certs, 'ca.pem'));
+      options.cert = readFileSync(join(certs, 'cert.pem'));
+      options.key = readFileSync(join(certs, 'key.pem'));
+    } catch (err) {
+      throw new UserError(`cannot read the TLS certificates in DOCKER_CERT_PATH=${certs}: ${(err as Error).message}`, 'point DOCKER_CERT_PATH at the folder holding ca.pem, cert.pem and key.pem');
+    }
+  }
+  return options;
 }
 
 function clientFor(endpoint: EngineEndpoint, timeoutMs?: number): Docker {

@@ -1,2 +1,42 @@
+import type Docker from 'dockerode';
+import { getDocker } from './engine.js';
+import { engineStatus } from './errors.js';
+import { RECIPE_LABEL } from './labels.js';
+
 /** The LiveCodeBench sandbox image: Debian bookworm, python3.11, pytest, git, user `agent` (uid 1000). */
 export const PYTHON_IMAGE = 'impossiblebench/python:3.11';
+
+/**
+ * Version of the recipe that builds PYTHON_IMAGE. Bump it when the recipe changes, so that
+ * `images build` replaces images made by an older one.
+ */
+export const PYTHON_RECIPE = 'python3.11-pytest-git-agent.1';
+
+/** The sandbox images this build provides, for `doctor` and `images list`. */
+export const SANDBOX_IMAGES = [{ name: PYTHON_IMAGE, recipe: PYTHON_RECIPE, purpose: 'LiveCodeBench tasks (python3.11, pytest, git)' }] as const;
+
+export type ImageState = 'present' | 'missing' | 'stale';
+
+export interface ImageStatus {
+  name: string;
+  state: ImageState;
+  /** The recipe label on the image, if any (images made by hand carry none). */
+  recipe?: string;
+  id?: string;
+  sizeBytes?: number;
+  created?: string;
+}
+
+/** Whether an image is present, and whether an older recipe made it. */
+export async function imageStatus(name: string, recipe?: string, docker?: Docker): Promise<ImageStatus> {
+  const engine = docker ?? (await getDocker());
+  try {
+    const info = await engine.getImage(name).inspect();
+    const label = info.Config?.Labels?.[RECIPE_LABEL];
+    const stale = recipe !== undefined && label !== undefined && label !== recipe;
+    return { name, state: stale ? 'stale' : 'present', recipe: label, id: info.Id, sizeBytes: info.Size, created: info.Created };
+  } catch (err) {
+    if (engineStatus(err) === 404) return { name, state: 'missing' };
+    throw err;
+  }
+}
