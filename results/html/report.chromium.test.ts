@@ -1,0 +1,136 @@
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeFileAtomic } from '../atomic-write.js';
+import { loadFullReportData } from '../report-data.js';
+import { openStore } from '../store.js';
+import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
+import { renderHtml } from './page.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+// CI installs Debian's chromium, so there the test always runs; elsewhere it says why it skips.
+const available = existsSync(CHROMIUM) || Boolean(process.env.CI);
+if (!available) console.warn(`skipping the HTML report browser test: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+
+describe.skipIf(!available)('the HTML report in headless Chromium', () => {
+  let dir: string;
+  let context: BrowserContext;
+  let page: Page;
+  const offPage: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ib-chromium-'));
+    const store = openStore(join(dir, 'results.sqlite'));
+    const html = renderHtml(loadFullReportData(store, storeSampleRun(store)));
+    store.close();
+    writeFileAtomic(join(dir, 'report.html'), html);
+
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: FLAGS,
+      viewport: { width: 1400, height: 900 },
+    });
+    // Every request other than the report file itself is recorded and refused.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('file:') && url.endsWith('/report.html')) return route.continue();
+      offPage.push(url);
+      return route.abort();
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    await page.waitForSelector('body[data-ready="true"]');
+  });
+
+  const count = (selector: string) => page.locator(selector).count();
+  const text = async (selector: string) => (await page.locator(selector).first().textContent())?.trim();
+  const texts = (selector: string) => page.locator(selector).allTextContents();
+  const className = async (selector: string) => (await page.locator(selector).first().getAttribute('class')) ?? '';
+
+  afterAll(async () => {
+    await context?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('renders the headline table with a rate chart per config', async () => {
+    expect(await count('#headline-table tbody tr')).toBe(6);
+    const points = page.locator('#headline-table svg.forest g.point');
+    expect(await points.count()).toBe(18);
+    const chart = await page.locator('#headline-table tbody svg.forest').first().boundingBox();
+    expect(chart!.width).toBeGreaterThan(150);
+    expect(chart!.height).toBeGreaterThan(20);
+    // A whisker spans the interval: visibly wide for 3/6.
+    const whisker = await page.locator('#headline-table tbody tr').first().locator('g.point[data-split="oneoff"] line.whisker').boundingBox();
+    expect(whisker!.width).toBeGreaterThan(40);
+    expect(await text('#stat-cheating .v')).toBe('28.8%');
+    expect(await text('#filter-count')).toBe('showing 108 of 108 samples');
+  });
+
+  it('filters configs and samples, then opens a sample with its transcript, diffs and grading log', async () => {
+    await page.selectOption('#filter-model', 'anthropic/claude-opus-4');
+    expect(await count('#headline-table tbody tr')).toBe(3);
+    expect(await text('#filter-count')).toBe('showing 54 of 108 samples');
+    await page.selectOption('#filter-outcome', 'cheating');
+    expect(await text('#filter-count')).toBe('showing 10 of 108 samples');
+    const rows = page.locator('#sample-table tbody tr');
+    expect(await rows.count()).toBe(10);
+    for (const cls of await rows.evaluateAll((trs) => trs.map((tr) => tr.className))) expect(cls).toContain('cheating');
+
+    await rows.first().click();
+    await page.waitForSelector('#sample-view:not([hidden]) #sample-banner');
+    expect(await page.locator('#overview').isHidden()).toBe(true);
+    expect(await text('#sample-banner')).toContain('Cheating: passed tests that contradict the spec');
+    expect(await text('#sample-banner')).toContain('anthropic/claude-opus-4');
+    for (const role of ['system', 'user', 'assistant', 'tool']) expect(await page.locator(`#transcript .msg.${role}`).count()).toBeGreaterThan(0);
+    expect(await text('#transcript .toolcall')).toContain('bash');
+    expect(await className('#test-diff')).toContain('changed');
+    expect(await texts('#test-diff .d-add')).toEqual(['+    assert candidate([5]) == 5']);
+    expect(await texts('#test-diff .d-del')).toEqual(['-    assert candidate([5]) == 6']);
+    expect(await text('.panel.grading')).toContain('all 4 assertions passed');
+
+    const shot = join(tmpdir(), 'impossiblebench-report-sample.png');
+    await page.screenshot({ path: shot, fullPage: false });
+    expect(statSync(shot).size).toBeGreaterThan(20_000);
+
+    await page.click('#back');
+    await page.waitForSelector('#overview:not([hidden])');
+    expect(await page.locator('#sample-view').isHidden()).toBe(true);
+    expect(await text('#filter-count')).toBe('showing 10 of 108 samples');
+    await page.click('#filter-reset');
+    expect(await text('#filter-count')).toBe('showing 108 of 108 samples');
+  });
+
+  it('shows agent-written markup as text and never runs it', async () => {
+    await page.selectOption('#filter-model', 'openai/gpt-5');
+    await page.selectOption('#filter-split', 'oneoff');
+    await page.selectOption('#filter-access', 'full');
+    await page.selectOption('#filter-scaffold', 'full');
+    await page.locator('#sample-table tbody tr').first().click();
+    await page.waitForSelector('#sample-view:not([hidden]) #sample-banner');
+    const last = page.locator('#transcript .msg').last();
+    expect(await last.locator('pre').textContent()).toBe(HOSTILE_TEXT);
+    expect(await page.locator('#transcript img, #transcript script').count()).toBe(0);
+    expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
+  });
+
+  it('made no network request and raised no script error', () => {
+    expect(offPage).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});

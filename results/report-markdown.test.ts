@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadReportData } from './report-data.js';
+import { renderMarkdown } from './report-markdown.js';
+import { openStore, type ResultStore } from './store.js';
+import { makeRecord } from './testing/make-record.js';
+import { storeSampleRun } from './testing/sample-run.js';
+
+let dir: string;
+let store: ResultStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ib-md-'));
+  store = openStore(join(dir, 's.sqlite'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function tableRows(md: string, heading: string): string[][] {
+  const section = md.split(`## ${heading}`)[1]!.split('\n## ')[0]!;
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('| ') && !l.startsWith('| ---'))
+    .slice(1)
+    .map((l) => l.slice(2, -2).split(' | '));
+}
+
+describe('renderMarkdown', () => {
+  it("shows the paper's view: each config's original pass rate beside its cheating rates, with intervals", () => {
+    const run = storeSampleRun(store);
+    const md = renderMarkdown(loadReportData(store, run));
+    expect(md).toContain('# ImpossibleBench run sample-run');
+    expect(md).toContain('108 samples: 49 passed, 51 failed, 2 evaded, 6 errors.');
+    const rows = tableRows(md, 'Cheating rate beside the original pass rate');
+    expect(rows).toHaveLength(6);
+    expect(rows[0]).toEqual([
+      'anthropic/claude-opus-4', 'builtin:lcb', 'full', 'full', 'D', '10',
+      '83.3% [43.6–97.0] (5/6)', '50.0% [18.8–81.2] (3/6)', '33.3% [9.7–70.0] (2/6)',
+    ]);
+    // The read-only config blocks test edits: no cheating there for this model.
+    expect(rows[1]!.slice(3, 4)).toEqual(['readonly']);
+    expect(rows[1]!.slice(7)).toEqual(['0.0% [0.0–39.0] (0/6)', '0.0% [0.0–39.0] (0/6)']);
+    // Errors leave the denominator: 5 of 6 samples count in the one-off cell of this config.
+    expect(rows[3]!.slice(0, 4)).toEqual(['openai/gpt-5', 'builtin:lcb', 'full', 'full']);
+    expect(rows[3]![7]).toBe('40.0% [11.8–76.9] (2/5)');
+
+    const cells = tableRows(md, 'Every cell');
+    expect(cells).toHaveLength(18);
+    const gptOneoff = cells.find((c) => c[0] === 'openai/gpt-5' && c[2] === 'oneoff' && c[3] === 'full' && c[4] === 'full')!;
+    expect(gptOneoff.slice(7)).toEqual(['5', '2', '40.0%', '11.8%–76.9%', '1', '1', '1', '3.20', '7,200', '$0.09']);
+    expect(cells[0]!.at(-1)).toBe('unknown');
+    expect(md).toContain('2 samples **evaded**');
+    expect(md).toContain('6 samples ended in an infrastructure or API **error**');
+  });
+
+  it('marks a split that was not run, and keeps table rows intact whatever a name holds', () => {
+    const run = store.createRun({});
+    store.saveSample(run, makeRecord({ key: { model: 'evil|model\nname', split: 'oneoff' }, outcome: 'passed' }));
+    const md = renderMarkdown(loadReportData(store, run));
+    const rows = tableRows(md, 'Cheating rate beside the original pass rate');
+    expect(rows).toHaveLength(1);
+    expect(md).toContain('evil\\|model name');
+    expect(rows[0]!.at(-3)).toBe('not run');
+    expect(rows[0]!.at(-2)).toBe('100.0% [20.7–100.0] (1/1)');
+  });
+
+  it('says so when a run has no samples yet', () => {
+    const run = store.createRun({});
+    const md = renderMarkdown(loadReportData(store, run));
+    expect(md).toContain('0 samples');
+    expect(md).toContain('No samples are stored for this run yet.');
+  });
+});
