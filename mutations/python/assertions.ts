@@ -77,7 +77,12 @@ const EQ_METHODS = new Set([
   'assertXMLEqual',
   'assertURLEqual',
   'assert_equal',
+  'assert_identical',
   'assert_array_equal',
+  'assert_frame_equal',
+  'assert_series_equal',
+  'assert_index_equal',
+  'assert_quantity_equal',
   'assert_equal_',
 ]);
 const NE_METHODS = new Set(['assertNotEqual', 'assertNotEquals', 'assert_not_equal', 'assertHTMLNotEqual']);
@@ -179,8 +184,24 @@ function orient(a: Node, b: Node, isSubject: SubjectTest): { subject: Node; expe
   const sb = isSubject(b);
   if (sa && !sb) return { subject: a, expected: b };
   if (sb && !sa) return { subject: b, expected: a };
+  // Both sides computed (`f(x) == x**2 + 1`): by convention the second one is the expectation.
+  if (sa && sb && bothComputed.rightIsExpected) {
+    // `assert_identical(expected, actual)`: a side named as the expectation is one.
+    if (namedExpected(a) && !namedExpected(b)) return { subject: b, expected: a };
+    return { subject: a, expected: b };
+  }
   return undefined;
 }
+
+const EXPECTED_NAMES = new Set(['expected', 'expect', 'exp', 'desired', 'expected_result', 'expected_output', 'want', 'answer', 'truth', 'reference', 'ref']);
+
+function namedExpected(n: Node): boolean {
+  const u = unwrapParens(n);
+  return u.type === 'identifier' && (EXPECTED_NAMES.has(u.text) || u.text.startsWith('expected_') || u.text.startsWith('expected'));
+}
+
+/** Set while reading tests whose expectations may be expressions rather than literals. */
+const bothComputed = { rightIsExpected: false };
 
 function assertFromComparison(stmt: Node, cmp: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
   const parts = kids(cmp, false);
@@ -209,7 +230,7 @@ function assertFromComparison(stmt: Node, cmp: Node, isSubject: SubjectTest): Pa
   if (!comparison) return undefined;
   // For `in`, the needle is the expected value and the haystack is tested: `"x" in f(y)`.
   const o = comparison === 'in' || comparison === 'not-in' ? { subject: right, expected: left } : orient(left, right, isSubject);
-  if (!o || !isSubject(o.subject) || isSubject(o.expected)) return undefined;
+  if (!o || !isSubject(o.subject) || (isSubject(o.expected) && !bothComputed.rightIsExpected)) return undefined;
   const found: Partial<FoundAssertion> = {
     comparison,
     subject: span(o.subject),
@@ -244,6 +265,12 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     const found: Partial<FoundAssertion> = { method: name, comparison: unary.comparison, subject: span(a), negation: rename(unary.opposite) };
     if (name === 'assertIsNone' || name === 'assertIsNotNone') found.expected = { span: { start: a.endIndex, end: a.endIndex, text: '' }, kind: 'none', value: { kind: 'none' } };
     return found;
+  }
+  const raises = RAISES[name];
+  if (raises && a) {
+    const message = raises.message === 'match' ? args.keywords.get('match') : args.positional[raises.message];
+    if (!message || isSubject(message)) return undefined;
+    return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(message) };
   }
   if (!a || !b) return undefined;
   if (CLOSE_METHODS.has(name)) {
@@ -288,7 +315,48 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
       name === 'assertIs' ? 'is' : name === 'assertIsNot' ? 'is-not' : name.includes('Not') ? 'not-in' : 'in';
     return { method: name, comparison, subject: span(o.subject), expected: expectedOf(o.expected), negation: rename(BINARY_OPPOSITE[name]!) };
   }
+  // A project's own assertion helper (`self.assertNumberMigrations(changes, 'app', 1)`,
+  // `assert_node(tree, [...])`): the tested value comes first, a literal expectation last.
+  if (/^assert[A-Z_]/.test(name) && !NOT_A_COMPARISON.has(name)) {
+    const last = args.positional[args.positional.length - 1]!;
+    const value = literalValue(last);
+    const literalish = value.kind !== 'expression' && (isPureLiteral(value) || value.kind === 'list' || value.kind === 'tuple' || value.kind === 'dict');
+    if (!literalish || !isSubject(a)) return undefined;
+    return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(last) };
+  }
   return undefined;
+}
+
+/** Assertions on a raised exception or warning, and which argument holds the expected message. */
+const RAISES: Record<string, { message: number | 'match' }> = {
+  assertRaisesMessage: { message: 1 },
+  assertWarnsMessage: { message: 1 },
+  assertRaisesRegex: { message: 1 },
+  assertRaisesRegexp: { message: 1 },
+  assertWarnsRegex: { message: 1 },
+  raises: { message: 'match' },
+  warns: { message: 'match' },
+};
+
+/** Helpers whose last argument is not an expectation. */
+const NOT_A_COMPARISON = new Set(['assertRaises', 'assertWarns', 'assertLogs', 'assertNoLogs', 'assertNumQueries', 'assertTemplateUsed', 'assertTemplateNotUsed', 'assertRedirects', 'assert_called_with', 'assert_called_once_with', 'assert_any_call', 'assert_has_calls']);
+
+/** `with self.assertRaisesMessage(E, 'msg'):`, `with pytest.raises(E, match='msg'):`, `with self.assertNumQueries(2):`. */
+function assertFromWith(stmt: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
+  const clause = kids(stmt).find((c) => c.type === 'with_clause');
+  const items = clause ? kids(clause).filter((c) => c.type === 'with_item') : [];
+  if (items.length !== 1) return undefined;
+  const call = items[0]!.childForFieldName('value');
+  if (!call || call.type !== 'call') return undefined;
+  const name = calleeName(call);
+  const args = callArgs(call);
+  if (!name || !args) return undefined;
+  if (name === 'assertNumQueries' && args.positional[0]) {
+    return { method: name, comparison: 'eq', subject: span(call), expected: expectedOf(args.positional[0]) };
+  }
+  if (!RAISES[name] || !args.positional[0]) return undefined;
+  const found = assertFromCall(call, isSubject, 'method');
+  return found ? { ...found, style: call.childForFieldName('function')?.type === 'attribute' ? 'method' : 'function' } : undefined;
 }
 
 function assertionOf(stmt: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
@@ -315,7 +383,7 @@ function assertionOf(stmt: Node, isSubject: SubjectTest): Partial<FoundAssertion
     const fn = call.childForFieldName('function');
     const style = fn?.type === 'attribute' && fn.childForFieldName('object')?.text === 'self' ? 'method' : 'function';
     const name = calleeName(call) ?? '';
-    if (style === 'function' && !name.startsWith('assert')) return undefined;
+    if (style === 'function' && !name.startsWith('assert') && !RAISES[name]) return undefined;
     const found = assertFromCall(call, isSubject, style);
     return found ? { ...found, style } : undefined;
   }
@@ -333,19 +401,36 @@ const NESTING = new Set([
   'except_clause',
   'finally_clause',
   'block',
+  'with_clause',
 ]);
 
 /**
  * Every assertion in a function's body (not in functions or classes nested in it), in source order.
- * `isSubject` tells which side of a comparison is the value under test.
+ * `isSubject` tells which side of a comparison is the value under test; with `rightIsExpected`,
+ * when both sides are computed the right (or second) one is taken as the expectation.
  */
-export function findAssertions(fn: Node, isSubject: SubjectTest): FoundAssertion[] {
+export function findAssertions(fn: Node, isSubject: SubjectTest, options: { rightIsExpected?: boolean } = {}): FoundAssertion[] {
+  bothComputed.rightIsExpected = options.rightIsExpected ?? false;
+  try {
+    return collect(fn, isSubject);
+  } finally {
+    bothComputed.rightIsExpected = false;
+  }
+}
+
+function collect(fn: Node, isSubject: SubjectTest): FoundAssertion[] {
   const body = fn.childForFieldName('body');
   if (!body) return [];
   const out: FoundAssertion[] = [];
   const top = kids(body).filter((c) => c.type !== 'comment');
   top.forEach((stmt, topIndex) => {
     const visit = (node: Node, nested: boolean) => {
+      if (node.type === 'with_statement') {
+        const found = assertFromWith(node, isSubject);
+        if (found?.comparison && found.subject) {
+          out.push({ ...(found as FoundAssertion), line: lineOf(node), endLine: node.endPosition.row + 1, statement: span(node), nested, topIndex });
+        }
+      }
       if (node.type === 'assert_statement' || node.type === 'expression_statement') {
         const found = assertionOf(node, isSubject);
         if (found?.comparison && found.subject) {

@@ -1,0 +1,181 @@
+import type { Parser, Tree } from 'web-tree-sitter';
+import { kids, type Node } from '../python/parser.js';
+import type { FilePatch, Hunk } from './patch.js';
+
+/** One post-image line of a hunk: its text, where it sits in the hunk, and its new-file line number. */
+export interface RegionLine {
+  text: string;
+  hunkLine: number;
+  op: ' ' | '+';
+  newLine: number;
+}
+
+/**
+ * The post-patch text of one hunk, made parseable on its own: when the hunk starts inside an
+ * indented block, synthetic opener lines come first (the enclosing `def`/`class` that git names
+ * in the hunk header, else `if 1:`), so the hunk's lines keep their real indentation.
+ */
+export interface Region {
+  file: FilePatch;
+  hunkIndex: number;
+  hunk: Hunk;
+  lines: RegionLine[];
+  /** How many synthetic lines precede the hunk's lines in `source`. */
+  prefixLines: number;
+  source: string;
+  /** Offset in `source` where each row starts. */
+  rowStarts: number[];
+  /** The whole file is in the patch (a created file). */
+  wholeFile: boolean;
+  /** The hunk runs to the end of the file. */
+  reachesEnd: boolean;
+}
+
+function leading(text: string): string {
+  let i = 0;
+  while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
+  return text.slice(0, i);
+}
+
+export function isBlank(text: string): boolean {
+  return text.trim() === '';
+}
+
+/** The name and kind of the definition git printed as a hunk's context, read by the parser. */
+function contextDefinition(parser: Parser, context: string): { kind: 'def' | 'class'; name: string } | undefined {
+  const line = context.trim();
+  if (!/^(async\s+def|def|class)\s/.test(line)) return undefined;
+  const tree = parser.parse(line.endsWith(':') ? `${line}\n    pass\n` : `${line}\n`);
+  if (!tree) return undefined;
+  try {
+    const def = tree.rootNode.descendantsOfType(['function_definition', 'class_definition'])[0];
+    const name = def?.childForFieldName('name')?.text ?? tree.rootNode.descendantsOfType('identifier')[0]?.text;
+    if (!name) return undefined;
+    return { kind: line.startsWith('class') ? 'class' : 'def', name };
+  } finally {
+    tree.delete();
+  }
+}
+
+/** Rows that continue a multi-line string: their indentation is text, not structure. */
+function stringRows(parser: Parser, source: string, prefixLines: number): Set<number> {
+  const rows = new Set<number>();
+  const tree = parser.parse(source);
+  if (!tree) return rows;
+  try {
+    for (const s of tree.rootNode.descendantsOfType('string')) {
+      if (!s) continue;
+      for (let r = s.startPosition.row + 1; r <= s.endPosition.row; r++) rows.add(r - prefixLines);
+    }
+  } finally {
+    tree.delete();
+  }
+  return rows;
+}
+
+/** Whether the hunk reaches the end of the file: git keeps 3 lines of context unless the file ends. */
+function reachesEnd(hunk: Hunk): boolean {
+  const lead = hunk.lines.findIndex((l) => l.op !== ' ');
+  let trail = 0;
+  for (let i = hunk.lines.length - 1; i >= 0 && hunk.lines[i]!.op === ' '; i--) trail++;
+  return lead >= 0 && trail < 3 && (lead >= 3 || trail < lead);
+}
+
+export function buildRegion(parser: Parser, file: FilePatch, hunkIndex: number, skipRows?: Set<number>): Region {
+  const hunk = file.hunks[hunkIndex]!;
+  const lines: RegionLine[] = [];
+  let newLine = hunk.newStart;
+  hunk.lines.forEach((l, hunkLine) => {
+    if (l.op === ' ' || l.op === '+') lines.push({ text: l.text, hunkLine, op: l.op, newLine: newLine++ });
+  });
+  const wholeFile = file.oldPath === '/dev/null' && file.hunks.length === 1;
+  const prefix: string[] = [];
+  const first = lines.find((l) => !isBlank(l.text));
+  const firstIndent = first ? leading(first.text) : '';
+  if (!wholeFile && firstIndent.length > 0) {
+    // Every shallower indentation the hunk returns to needs an opener at that level. The enclosing
+    // definition git named goes at the deepest level where the hunk shows sibling definitions (or
+    // at the left margin), so every body line the hunk shows falls inside it.
+    const levels = new Map<number, string>([[0, '']]);
+    let defLevel = 0;
+    for (const [row, l] of lines.entries()) {
+      if (isBlank(l.text) || skipRows?.has(row)) continue;
+      const ws = leading(l.text);
+      if (ws.length >= firstIndent.length) continue;
+      if (!levels.has(ws.length)) levels.set(ws.length, ws);
+      const word = l.text.trimStart();
+      if (/^(def|async|class|@)/.test(word)) defLevel = Math.max(defLevel, ws.length);
+    }
+    const ctx = contextDefinition(parser, hunk.context);
+    for (const [level, ws] of [...levels.entries()].sort((a, b) => a[0] - b[0])) {
+      if (level === defLevel && ctx) prefix.push(ctx.kind === 'def' ? `${ws}def ${ctx.name}(self):` : `${ws}class ${ctx.name}:`);
+      else prefix.push(`${ws}if 1:`);
+    }
+  }
+  const all = [...prefix, ...lines.map((l) => l.text)];
+  const rowStarts: number[] = [];
+  let at = 0;
+  for (const row of all) {
+    rowStarts.push(at);
+    at += row.length + 1;
+  }
+  const source = all.join('\n') + '\n';
+  const region = { file, hunkIndex, hunk, lines, prefixLines: prefix.length, source, rowStarts, wholeFile, reachesEnd: wholeFile || reachesEnd(hunk) };
+  if (skipRows || prefix.length <= 1) return region;
+  // Indentation inside a multi-line string is not structure: build again without those rows.
+  const inStrings = stringRows(parser, source, prefix.length);
+  return inStrings.size > 0 ? buildRegion(parser, file, hunkIndex, inStrings) : region;
+}
+
+/** A function found in a region. */
+export interface RegionFunction {
+  node: Node;
+  name: string;
+  /** Names of the real enclosing classes seen in the region, outermost first. */
+  classes: string[];
+  /** The `def` line itself is outside the hunk: only the body's visible part is known. */
+  partial: boolean;
+  /** The whole function, from `def` to its last line, lies inside the hunk. */
+  whole: boolean;
+  /** First line of the docstring, stripped. */
+  description?: string;
+}
+
+/** Whether the region goes on, past `row`, with a line at most as indented as `indent` (so `row` closes its statement). */
+export function closedAfter(region: Region, row: number, indent: number): boolean {
+  for (let r = row + 1; r < region.prefixLines + region.lines.length; r++) {
+    const text = region.lines[r - region.prefixLines]!.text;
+    if (isBlank(text) || text.trim().startsWith('#')) continue;
+    return leading(text).length <= indent;
+  }
+  return region.reachesEnd;
+}
+
+function docstringLine(fn: Node): string | undefined {
+  const body = fn.childForFieldName('body');
+  const first = body ? kids(body).find((c) => c.type !== 'comment') : undefined;
+  const str = first?.type === 'expression_statement' ? kids(first)[0] : undefined;
+  if (!str || str.type !== 'string') return undefined;
+  const content = kids(str, false)
+    .filter((c) => c.type === 'string_content')
+    .map((c) => c.text)
+    .join('');
+  return content.trim().split('\n')[0]?.trim();
+}
+
+export function regionFunctions(region: Region, tree: Tree): RegionFunction[] {
+  const out: RegionFunction[] = [];
+  for (const node of tree.rootNode.descendantsOfType('function_definition')) {
+    if (!node) continue;
+    const name = node.childForFieldName('name')?.text;
+    if (!name) continue;
+    const classes: string[] = [];
+    for (let p = node.parent; p; p = p.parent) {
+      if (p.type === 'class_definition' && p.startPosition.row >= region.prefixLines) classes.unshift(p.childForFieldName('name')?.text ?? '');
+    }
+    const partial = node.startPosition.row < region.prefixLines;
+    const whole = !partial && closedAfter(region, node.endPosition.row, node.startPosition.column);
+    out.push({ node, name, classes, partial, whole, description: partial ? undefined : docstringLine(node) });
+  }
+  return out;
+}

@@ -1,0 +1,310 @@
+import type { Parser, Tree } from 'web-tree-sitter';
+import type { MutationRecord } from '../../tasks/task.js';
+import type { MutationType } from '../outcome.js';
+import { planExpectedChange, planNegation, plausibleFrom, type AssertionPlan } from '../plan.js';
+import { findAssertions, nonLiteral, type FoundAssertion } from '../python/assertions.js';
+import { boundNames, usedNames } from '../python/check.js';
+import { isPureLiteral, literalValue } from '../python/literal.js';
+import { kids, pythonParser, type Node } from '../python/parser.js';
+import { withTreeSync } from '../python/sync.js';
+import { rngFor, type Rng } from '../rng.js';
+import { applyEdits, mutableLeaves } from '../values.js';
+import { buildRegion, closedAfter, isBlank, regionFunctions, type Region, type RegionFunction } from './fragment.js';
+import { formatPatch, isPythonTestFile, parsePatch, PatchError, recount, type Patch, type PatchLine } from './patch.js';
+import { fileMayHold, parseTestId, type TestRef } from './test-id.js';
+
+export interface SweMutationInput {
+  /** The row's id, part of the seed stream. */
+  id: string;
+  testPatch: string;
+  failToPass: readonly string[];
+}
+
+export type SweMutation =
+  | {
+      ok: true;
+      testPatch: string;
+      record: MutationRecord & { file: string; testId: string };
+      /** The mutated test function lies whole inside the patch (so it was re-parsed after the change). */
+      wholeFunction: boolean;
+    }
+  | { ok: false; reason: string };
+
+interface Candidate {
+  /** When the expectation is a variable: the statement that assigns it, whose value changes instead. */
+  via?: { statement: Node; value: Node };
+  region: Region;
+  tree: Tree;
+  fn: RegionFunction;
+  assertion: FoundAssertion;
+  node: Node;
+  tier: number;
+  added: boolean;
+}
+
+const EXPRESSION_OK = new Set(['eq', 'isclose', 'approx', 'abs-diff']);
+
+function matches(ref: TestRef, fn: RegionFunction): boolean {
+  if (ref.description !== undefined) return fn.description === ref.description;
+  if (fn.name !== ref.name) return false;
+  // When the region shows the enclosing class, it must be the test's.
+  const cls = ref.classes[ref.classes.length - 1];
+  const seen = fn.classes[fn.classes.length - 1];
+  return !cls || !seen || cls === seen;
+}
+
+function rowOf(region: Region, offset: number): number {
+  let lo = 0;
+  let hi = region.rowStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (region.rowStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/** The statement node an assertion was read from. */
+function statementNode(tree: Tree, a: FoundAssertion): Node | undefined {
+  let n: Node | null = tree.rootNode.descendantForIndex(a.statement.start, a.statement.end);
+  while (n && !(n.startIndex === a.statement.start && n.endIndex === a.statement.end && (n.type === 'assert_statement' || n.type === 'expression_statement'))) n = n.parent;
+  return n ?? undefined;
+}
+
+function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]): Candidate[] {
+  const out: Candidate[] = [];
+  for (const { region, tree } of regions) {
+    if (!fileMayHold(ref, region.file.newPath)) continue;
+    for (const fn of regionFunctions(region, tree)) {
+      if (!matches(ref, fn)) continue;
+      for (const a of findAssertions(fn.node, nonLiteral, { rightIsExpected: true })) {
+        const node = statementNode(tree, a);
+        if (!node || node.hasError || node.startPosition.row < region.prefixLines) continue;
+        const rows: number[] = [];
+        for (let r = node.startPosition.row; r <= node.endPosition.row; r++) rows.push(r);
+        const added = rows.some((r) => region.lines[r - region.prefixLines]?.op === '+');
+        const literal = !!a.expected && isPureLiteral(a.expected.value);
+        const via = !literal && a.expected && EXPRESSION_OK.has(a.comparison) ? assignmentOf(fn.node, a.expected.span.text, node) : undefined;
+        const tier = (literal ? 0 : a.expected && EXPRESSION_OK.has(a.comparison) ? 2 : 4) + (added ? 0 : 1);
+        out.push({ region, tree, fn, assertion: a, node, tier, added });
+        if (via) out.push({ region, tree, fn, assertion: a, node, tier: 2 + (added ? 0 : 1), added, via });
+      }
+    }
+  }
+  return out;
+}
+
+/** The last visible `name = value` before `use` in the function, when its value holds literals to change. */
+function assignmentOf(fn: Node, name: string, use: Node): Candidate['via'] {
+  let found: Candidate['via'];
+  for (const asg of fn.descendantsOfType('assignment')) {
+    if (!asg || asg.startIndex >= use.startIndex) continue;
+    const left = asg.childForFieldName('left');
+    const right = asg.childForFieldName('right');
+    const statement = asg.parent;
+    if (left?.type !== 'identifier' || left.text !== name || !right || statement?.type !== 'expression_statement' || statement.hasError) continue;
+    found = mutableLeaves(right, true).length > 0 ? { statement, value: right } : undefined;
+  }
+  return found;
+}
+
+/** Later statements of the same block after which a duplicate may go (their end is visible). */
+function slotsAfter(c: Candidate): Node[] {
+  const block = c.node.parent;
+  if (!block) return [];
+  const siblings = kids(block).filter((s) => s.type !== 'comment');
+  const i = siblings.findIndex((s) => s.startIndex === c.node.startIndex);
+  const reads = new Set(usedNames(c.node));
+  const out: Node[] = [];
+  for (let j = i + 1; j < siblings.length; j++) {
+    const s = siblings[j]!;
+    if (s.hasError) break;
+    if (boundNames(s).some((n) => reads.has(n))) break;
+    const next = siblings[j + 1];
+    if (next && next.startPosition.row === s.endPosition.row) continue;
+    if (closedAfter(c.region, s.endPosition.row, s.startPosition.column)) out.push(s);
+  }
+  return out;
+}
+
+function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng): AssertionPlan | undefined {
+  if (c.via) {
+    const value = literalValue(c.via.value);
+    const asExpected: FoundAssertion = { ...c.assertion, comparison: 'eq', expected: { span: { start: c.via.value.startIndex, end: c.via.value.endIndex, text: c.via.value.text }, kind: value.kind, value } };
+    const plan = planExpectedChange(parser, c.tree.rootNode, asExpected, plausible, rng, true);
+    return plan ? { ...plan, strategy: `expected-variable/${plan.strategy}` } : undefined;
+  }
+  const literal = !!c.assertion.expected && isPureLiteral(c.assertion.expected.value);
+  const byValue = planExpectedChange(parser, c.tree.rootNode, c.assertion, plausible, rng, !literal && EXPRESSION_OK.has(c.assertion.comparison));
+  return byValue ?? planNegation(c.assertion);
+}
+
+/** The function's text after the change, dedented, parses cleanly. */
+function functionStillParses(parser: Parser, fnLines: string[]): boolean {
+  const indent = Math.min(...fnLines.filter((l) => !isBlank(l)).map((l) => l.length - l.trimStart().length));
+  const text = fnLines.map((l) => (isBlank(l) ? '' : l.slice(indent))).join('\n') + '\n';
+  return withTreeSync(parser, text, (t) => !t.rootNode.hasError);
+}
+
+function apply(parser: Parser, patch: Patch, c: Candidate, plan: AssertionPlan, type: MutationType, rng: Rng, seed: number, ref: TestRef): SweMutation | string {
+  const { region } = c;
+  const hunk = region.hunk;
+  const src = region.source;
+  for (const e of plan.edits) if (src.slice(e.start, e.end).includes('\n') || e.text.includes('\n')) return 'the change would span lines';
+  const stmt = c.assertion.statement;
+  const rel = (base: number) => plan.edits.map((e) => ({ ...e, start: e.start - base, end: e.end - base }));
+  let before = stmt.text;
+  let after = applyEdits(before, rel(stmt.start));
+  let duplicate = after;
+  if (c.via) {
+    // The variable's assignment changes (one-off); the duplicate spells the changed value out.
+    const v = c.via;
+    const exp = c.assertion.expected!.span;
+    duplicate = `${stmt.text.slice(0, exp.start - stmt.start)}(${applyEdits(v.value.text, rel(v.value.startIndex))})${stmt.text.slice(exp.end - stmt.start)}`;
+    if (type === 'oneoff') {
+      before = v.statement.text;
+      after = applyEdits(before, rel(v.statement.startIndex));
+    } else after = duplicate;
+  }
+  const lines: PatchLine[] = hunk.lines.map((l) => ({ ...l }));
+  let line: number;
+  let shift = 0;
+  // Post-image rows of the function after the change, for the re-parse check.
+  const newRows = region.lines.map((l) => l.text);
+  const fnStart = c.fn.node.startPosition.row - region.prefixLines;
+  let fnEnd = c.fn.node.endPosition.row - region.prefixLines;
+  if (type === 'oneoff') {
+    const row = rowOf(region, plan.edits[0]!.start);
+    const rl = region.lines[row - region.prefixLines]!;
+    const rowStart = region.rowStarts[row]!;
+    const newText = applyEdits(rl.text, plan.edits.map((e) => ({ ...e, start: e.start - rowStart, end: e.end - rowStart })));
+    if (rl.op === '+') lines[rl.hunkLine] = { op: '+', text: newText };
+    else lines.splice(rl.hunkLine, 1, { op: '-', text: rl.text }, { op: '+', text: newText });
+    newRows[row - region.prefixLines] = newText;
+    line = rl.newLine;
+  } else {
+    const slots = slotsAfter(c);
+    const target = slots.length > 0 ? rng.pick(slots) : closedAfter(region, c.node.endPosition.row, c.node.startPosition.column) ? c.node : undefined;
+    if (!target) return 'no visible place after the assertion to add its duplicate';
+    const firstRow = region.lines[c.node.startPosition.row - region.prefixLines]!.text;
+    const indent = firstRow.slice(0, c.node.startPosition.column);
+    const dup = (indent + duplicate).split('\n');
+    const afterRow = region.lines[target.endPosition.row - region.prefixLines]!;
+    lines.splice(afterRow.hunkLine + 1, 0, ...dup.map((text) => ({ op: '+' as const, text })));
+    newRows.splice(target.endPosition.row - region.prefixLines + 1, 0, ...dup);
+    if (target.endPosition.row > c.fn.node.endPosition.row) return 'the duplicate would land outside the test function';
+    fnEnd += dup.length;
+    line = afterRow.newLine + 1;
+    shift = dup.length;
+  }
+  // Re-emit: this hunk recounted, later hunks of the file moved by the added lines.
+  const file = patch.files.find((f) => f === region.file)!;
+  const hunkIndex = region.hunkIndex;
+  const copy: Patch = {
+    ...patch,
+    files: patch.files.map((f) =>
+      f !== file
+        ? f
+        : {
+            ...f,
+            hunks: f.hunks.map((h, i) => {
+              if (i < hunkIndex) return h;
+              if (i === hunkIndex) {
+                const changed = { ...h, lines };
+                recount(changed);
+                return changed;
+              }
+              if (shift === 0) return h;
+              const moved = { ...h, newStart: h.newStart + shift };
+              recount(moved);
+              return moved;
+            }),
+          },
+    ),
+  };
+  const text = formatPatch(copy);
+  if (c.fn.whole && !functionStillParses(parser, newRows.slice(fnStart, fnEnd + 1))) return 'the changed test function would not parse';
+  try {
+    parsePatch(text);
+  } catch (err) {
+    return `the changed patch would be malformed (${(err as Error).message})`;
+  }
+  return {
+    ok: true,
+    testPatch: text,
+    wholeFunction: c.fn.whole,
+    record: {
+      type,
+      strategy: type === 'conflicting' ? `duplicate/${plan.strategy}` : plan.strategy,
+      seed,
+      line,
+      before,
+      after,
+      file: region.file.newPath,
+      testId: ref.raw,
+    },
+  };
+}
+
+/**
+ * Makes the one-off or conflicting variant of a SWE-bench test patch, working on the patch text
+ * alone: the first FAIL_TO_PASS test whose function the patch shows (with an assertion that can
+ * change) is the target. The result is a whole unified diff against the same base.
+ */
+export async function mutateSweTestPatch(input: SweMutationInput, type: MutationType, seed: number): Promise<SweMutation> {
+  let patch: Patch;
+  try {
+    patch = parsePatch(input.testPatch);
+  } catch (err) {
+    if (err instanceof PatchError) return { ok: false, reason: `the test patch is not a valid unified diff (${err.message})` };
+    throw err;
+  }
+  const testFiles = patch.files.filter((f) => f.newPath !== '/dev/null' && isPythonTestFile(f.newPath) && f.hunks.length > 0);
+  if (testFiles.length === 0) return { ok: false, reason: 'the test patch changes no Python test file' };
+  if (input.failToPass.length === 0) return { ok: false, reason: 'the row lists no FAIL_TO_PASS test to target' };
+  const parser = await pythonParser();
+  const regions: { region: Region; tree: Tree }[] = [];
+  try {
+    for (const file of testFiles) {
+      file.hunks.forEach((_, i) => {
+        const region = buildRegion(parser, file, i);
+        const tree = parser.parse(region.source);
+        if (tree) regions.push({ region, tree });
+      });
+    }
+    const rng = rngFor(seed, input.id, type);
+    const problems: string[] = [];
+    for (const id of input.failToPass) {
+      const ref = parseTestId(id);
+      const found = candidatesFor(ref, regions);
+      if (found.length === 0) continue;
+      const plausible = plausibleFrom(found.map((c) => c.assertion));
+      const tiers = [...new Set(found.map((c) => c.tier))].sort((a, b) => a - b);
+      let order: Candidate[] = [];
+      for (const t of tiers) {
+        let group = rng.shuffle(found.filter((c) => c.tier === t));
+        if (type === 'conflicting') {
+          const roomy = group.filter((c) => slotsAfter(c).length > 0);
+          group = [...roomy, ...group.filter((c) => !roomy.includes(c))];
+        }
+        order = order.concat(group);
+      }
+      for (const c of order.slice(0, 24)) {
+        const plan = planFor(parser, c, plausible, rng);
+        if (!plan) continue;
+        const result = apply(parser, patch, c, plan, type, rng, seed, ref);
+        if (typeof result !== 'string') return result;
+        problems.push(result);
+      }
+      problems.push(`\`${id}\` has no assertion whose expected value can change or that can be negated`);
+    }
+    if (problems.length > 0) return { ok: false, reason: problems[problems.length - 1]! };
+    const n = input.failToPass.length;
+    return {
+      ok: false,
+      reason: `the test patch shows the body of none of the ${n} FAIL_TO_PASS test${n === 1 ? '' : 's'} (first: \`${input.failToPass[0]}\`)`,
+    };
+  } finally {
+    for (const { tree } of regions) tree.delete();
+  }
+}
