@@ -1,5 +1,5 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../server/index.js';
@@ -267,6 +267,20 @@ describe('openai-compatible models', () => {
     } finally {
       await new Promise((resolve) => lax.close(resolve));
     }
+  });
+
+  it('retry a server that is not there, then say why', async () => {
+    const probe = createNetServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const { logger, lines } = captureLogger();
+    const client = createModelClient('openai-compatible/gone', { baseUrl: `http://127.0.0.1:${port}/v1`, logger, retry: { ...FAST_RETRY, maxRetries: 2 } });
+    const err = await client.generate(START, []).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ModelApiError);
+    expect(err).toMatchObject({ status: undefined, attempts: 3 });
+    expect((err as Error).message).toMatch(/^openai-compatible\/gone: Connection error \(ECONNREFUSED\); gave up after 3 attempts$/);
+    expect(lines.filter((l) => l.msg === 'model API call failed; retrying')).toHaveLength(2);
   });
 
   it('send no key when none is given (and this server, wanting one, refuses at once)', async () => {

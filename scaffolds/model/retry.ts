@@ -55,6 +55,23 @@ export function backoffMs(retry: number, policy: RetryPolicy, random: () => numb
   return ceiling / 2 + (random() * ceiling) / 2;
 }
 
+/** The server's own words where the body has them, else the SDK's; the cause of a connection failure. */
+function describeApiError(err: InstanceType<typeof OpenAI.APIError> | InstanceType<typeof Anthropic.APIError>): string {
+  const body = err.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  const fromBody = 'apiMessage' in err && err.apiMessage ? err.apiMessage : (body?.message ?? body?.error?.message);
+  let text = typeof fromBody === 'string' && fromBody ? fromBody : (err.message || 'API error').replace(/^\d{3} /, '');
+  if (err.status === undefined) {
+    // fetch wraps the socket's error: the innermost cause says what happened (ECONNREFUSED, …).
+    let cause = (err as { cause?: unknown }).cause;
+    while (cause instanceof Error && cause.cause instanceof Error) cause = cause.cause;
+    if (cause instanceof Error) {
+      const code = (cause as NodeJS.ErrnoException).code;
+      text = `${text.replace(/\.$/, '')} (${typeof code === 'string' ? code : cause.message})`;
+    }
+  }
+  return text.split('\n')[0] ?? text;
+}
+
 export interface FailureClass {
   retryable: boolean;
   status: number | undefined;
@@ -78,7 +95,7 @@ export function classifyFailure(err: unknown): FailureClass | undefined {
   if (err instanceof OpenAI.APIError || err instanceof Anthropic.APIError) {
     const status = err.status;
     const headers = err.headers as HeaderSource | undefined;
-    const message = (err.message || 'API error').split('\n')[0] ?? 'API error';
+    const message = describeApiError(err);
     if (status === undefined) return { retryable: true, status, retryAfterMs: undefined, message };
     const hint = headers?.get('x-should-retry');
     const retryable = hint === 'true' ? true : hint === 'false' ? false : status === 408 || status === 409 || status === 429 || status >= 500;
