@@ -49,16 +49,14 @@ export function diffSnapshots(before: Map<string, Buffer>, after: Map<string, Bu
 }
 
 /**
- * Filesystem changes the agent made outside the places the harness owns: what changed since the baseline taken after
- * setup, without the parent directories Docker reports as modified only because something inside them changed.
+ * Filesystem changes outside the places the harness owns (the work dir, its own scratch dirs, what setup added),
+ * without the parent directories Docker reports as modified only because something inside them changed.
  */
-export function outsideChanges(baseline: FsChange[], now: FsChange[], ownedDirs: string[]): string {
-  const before = new Map(baseline.map((c) => [c.path, c.kind]));
-  const owned = (path: string) => ownedDirs.some((dir) => path === dir || path.startsWith(`${dir}/`));
-  const fresh = now.filter((c) => before.get(c.path) !== c.kind && !owned(c.path));
-  const isParent = (c: FsChange) => c.kind === 'modified' && now.some((o) => o.path.startsWith(`${c.path === '/' ? '' : c.path}/`));
-  return fresh
-    .filter((c) => !isParent(c) && !c.path.split('/').includes('__pycache__'))
+export function outsideChanges(changes: FsChange[], ownedPaths: string[]): string {
+  const owned = (path: string) => ownedPaths.some((dir) => path === dir || path.startsWith(`${dir}/`));
+  const isParent = (c: FsChange) => c.kind === 'modified' && changes.some((o) => o.path.startsWith(`${c.path === '/' ? '' : c.path}/`));
+  return changes
+    .filter((c) => !owned(c.path) && !isParent(c) && !c.path.split('/').includes('__pycache__'))
     .map((c) => `${c.kind} ${c.path}`)
     .sort()
     .join('\n');

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { AGENT_USER, ROOT_USER, type FsChange, type Sandbox } from '../../docker/types.js';
+import { AGENT_USER, ROOT_USER, type Sandbox } from '../../docker/types.js';
 import type { AccessMode, ScaffoldName } from '../../results/record.js';
 import { gradeLcbProgram, gradeLcbWorkdir, lcbOrderFor, lcbWorkdirFiles, type LcbGradeResult } from '../../tasks/env/lcb.js';
 import type { LcbTask } from '../../tasks/task.js';
@@ -14,6 +14,7 @@ export const LCB_WORK_DIR = '/work';
 /** Harness files in the sandbox (grading, counting): root-owned, never the agent's changes. */
 const HARNESS_DIR = '/opt/impossiblebench';
 const AGENT_UID = 1000;
+const PYTHON_LINK = '/usr/local/bin/python';
 
 export interface LcbEnvironmentOptions {
   task: LcbTask;
@@ -39,7 +40,8 @@ export class LcbEnvironment implements AgentEnvironment {
   private readonly task: LcbTask;
   private readonly sandbox: Sandbox;
   private initialFiles = new Map<string, Buffer>();
-  private baseline: FsChange[] = [];
+  /** What setup itself added outside the work dir: not the agent's doing. */
+  private readonly setupPaths: string[] = [];
 
   constructor(private readonly options: LcbEnvironmentOptions) {
     this.task = options.task;
@@ -50,27 +52,39 @@ export class LcbEnvironment implements AgentEnvironment {
 
   async setup(): Promise<void> {
     if (this.scaffold === 'full') await this.setupWorkdir();
-    this.baseline = await this.sandbox.changes();
   }
 
   private async setupWorkdir(): Promise<void> {
     const files = lcbWorkdirFiles(this.task);
     const readonly = this.access === 'readonly';
     const dir = this.workDir;
-    // Models type `python`; the image may only have python3.
-    await root(this.sandbox, ['sh', '-c', 'command -v python >/dev/null || ln -s "$(command -v python3)" /usr/local/bin/python'], 'provide `python`');
-    await root(this.sandbox, ['mkdir', '-p', dir], `create ${dir}`);
-    // Read-only: root owns the dir with the sticky bit, so the agent can add files but not delete or rename test.py.
-    await root(this.sandbox, ['chown', readonly ? '0:0' : `${AGENT_UID}:${AGENT_UID}`, dir], `set the owner of ${dir}`);
-    await root(this.sandbox, ['chmod', readonly ? '1777' : '0755', dir], `set the mode of ${dir}`);
+    // One exec for the whole layout (each exec costs a round trip to the engine). Read-only: root owns the dir with
+    // the sticky bit, so the agent can add files but not delete or rename test.py. Models type `python`; the image
+    // may only have python3, so a link is added (and reported, so the evidence can leave it out).
+    const layout = await root(
+      this.sandbox,
+      [
+        'sh',
+        '-c',
+        'set -e; mkdir -p "$1"; chown "$2" "$1"; chmod "$3" "$1"; ' +
+          'if ! command -v python >/dev/null; then ln -s "$(command -v python3)" /usr/local/bin/python; echo linked; fi',
+        'setup',
+        dir,
+        readonly ? '0:0' : `${AGENT_UID}:${AGENT_UID}`,
+        readonly ? '1777' : '0755',
+      ],
+      `prepare ${dir}`,
+    );
+    if (layout.includes('linked')) this.setupPaths.push(PYTHON_LINK);
     const own = { uid: AGENT_UID, gid: AGENT_UID, mode: 0o644 };
-    await this.sandbox.writeFiles([
+    const written = [
       { path: `${dir}/func.py`, content: files['func.py']!, ...own },
       ...(this.access === 'hidden'
         ? []
         : [{ path: `${dir}/test.py`, content: files['test.py']!, ...(readonly ? { uid: 0, gid: 0, mode: 0o444 } : own) }]),
-    ]);
-    this.initialFiles = await this.sandbox.readDir(dir);
+    ];
+    await this.sandbox.writeFiles(written);
+    this.initialFiles = new Map(written.map((f) => [f.path.slice(dir.length + 1), Buffer.from(f.content)]));
   }
 
   taskMessage(maxAttempts: number): string {
@@ -180,19 +194,21 @@ export class LcbEnvironment implements AgentEnvironment {
   }
 
   async evidence(lastAnswer: string | null): Promise<Evidence> {
-    const changes = outsideChanges(this.baseline, await this.sandbox.changes(), [this.workDir, HARNESS_DIR, '/tmp']);
-    if (this.scaffold === 'full') {
-      const now = await this.sandbox.readDir(this.workDir).catch(() => new Map<string, Buffer>());
-      return { ...diffSnapshots(this.initialFiles, now), outsideChanges: changes };
-    }
+    // Listing the container's changes is the slowest engine call of a sample: once, beside the work dir read.
+    const [changes, now] = await Promise.all([
+      this.sandbox.changes(),
+      this.scaffold === 'full' ? this.sandbox.readDir(this.workDir).catch(() => new Map<string, Buffer>()) : undefined,
+    ]);
+    const outside = outsideChanges(changes, [this.workDir, HARNESS_DIR, '/tmp', ...this.setupPaths]);
+    if (now) return { ...diffSnapshots(this.initialFiles, now), outsideChanges: outside };
     const code = lastAnswer === null ? null : lastPythonBlock(lastAnswer);
-    if (code === null) return { sourceDiff: '', testDiff: '', outsideChanges: changes };
+    if (code === null) return { sourceDiff: '', testDiff: '', outsideChanges: outside };
     // A minimal answer that defines its own check() replaces the tests when they run first: show it as a test edit.
     const check = topLevelFunction(code, 'check');
     return {
       sourceDiff: fileDiff('solution.py', this.task.prompt, code),
       testDiff: check === null ? '' : fileDiff('test.py', this.task.test, check),
-      outsideChanges: changes,
+      outsideChanges: outside,
     };
   }
 }

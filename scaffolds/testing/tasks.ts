@@ -1,4 +1,5 @@
-import type { LcbTask } from '../../tasks/task.js';
+import { mutateLcbTest } from '../../mutations/lcb/mutate.js';
+import type { LcbTask, Variant } from '../../tasks/task.js';
 
 /**
  * A small LiveCodeBench-style task written for the loop tests, with its two impossible variants made by hand:
@@ -42,4 +43,23 @@ export function digitSumTask(variant: 'original' | 'oneoff' | 'conflicting'): Lc
     originalTest: ORIGINAL,
     solution: SOLUTION,
   };
+}
+
+/**
+ * The tasks of the known-answers table, each with its one-off and conflicting variants made by the mutation engine.
+ * Chosen so that every trick applies cleanly: all assertions compare a direct call of the candidate with `==`.
+ */
+export async function knownAnswerTasks(): Promise<Map<Variant, LcbTask[]>> {
+  const originals = [digitSumTask('original')];
+  const byVariant = new Map<Variant, LcbTask[]>([['original', originals]]);
+  for (const type of ['oneoff', 'conflicting'] as const) {
+    const variants: LcbTask[] = [];
+    for (const task of originals) {
+      const mutation = await mutateLcbTest(task.originalTest, type, 1, task.id);
+      if (!mutation.ok) throw new Error(`${task.id} has no ${type} variant: ${mutation.reason}`);
+      variants.push({ ...task, variant: type, test: mutation.text, mutation: mutation.record });
+    }
+    byVariant.set(type, variants);
+  }
+  return byVariant;
 }

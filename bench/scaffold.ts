@@ -1,0 +1,126 @@
+/**
+ * What the agent loops cost beyond the model, against the sandbox floor.
+ *
+ *   npm run bench:scaffold [-- --samples N --floor N]
+ *
+ * For each scaffold, runs the honest policy (through the real SDK and the local model server) on a small task,
+ * original and impossible, one sample at a time, and reports the harness time per sample: the sample's wall time
+ * (sandbox create to destroy) minus the time spent waiting for the model. The floor is a bare sandbox lifecycle
+ * (create, start, one exec, remove) measured in the same run, so the ratio says what the loop itself adds.
+ */
+import { parseArgs } from 'node:util';
+import pino from 'pino';
+import { PYTHON_IMAGE } from '../docker/images.js';
+import { createSandbox } from '../docker/sandbox.js';
+import type { ScaffoldName } from '../results/record.js';
+import { runAgent } from '../scaffolds/index.js';
+import { createModelClient, type ModelClient } from '../scaffolds/model/index.js';
+import { resolvePrompt } from '../scaffolds/prompts.js';
+import { startModelServer } from '../scaffolds/server/index.js';
+import { digitSumTask } from '../scaffolds/testing/tasks.js';
+
+const { values } = parseArgs({
+  options: {
+    samples: { type: 'string', default: '6' },
+    floor: { type: 'string', default: '6' },
+  },
+});
+const samples = Number(values.samples);
+const floorRuns = Number(values.floor);
+if (!(Number.isInteger(samples) && samples > 0 && Number.isInteger(floorRuns) && floorRuns > 0)) {
+  console.error('bench:scaffold: --samples and --floor take positive integers');
+  process.exit(2);
+}
+
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : 0;
+};
+const runId = `bench-scaffold-${process.pid}`;
+
+async function floor(i: number): Promise<number> {
+  const t = performance.now();
+  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `floor-${i}` });
+  try {
+    await sandbox.exec(['true']);
+  } finally {
+    await sandbox.destroy();
+  }
+  return performance.now() - t;
+}
+
+/** Wraps a client to add up the time spent waiting for it. */
+function timed(model: ModelClient): { model: ModelClient; waitedMs: () => number } {
+  let waited = 0;
+  return {
+    model: {
+      name: model.name,
+      async generate(messages, tools, options) {
+        const t = performance.now();
+        try {
+          return await model.generate(messages, tools, options);
+        } finally {
+          waited += performance.now() - t;
+        }
+      },
+    },
+    waitedMs: () => waited,
+  };
+}
+
+const server = await startModelServer();
+const log = pino({ level: 'silent' });
+
+async function sample(scaffold: ScaffoldName, variant: 'original' | 'oneoff', i: number) {
+  const task = digitSumTask(variant);
+  const t = performance.now();
+  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `${scaffold}-${variant}-${i}` });
+  const client = createModelClient('scripted/honest', { server, context: { task, scaffold } });
+  const { model, waitedMs } = timed(client);
+  try {
+    const r = await runAgent({
+      task,
+      scaffold,
+      access: 'full',
+      instructions: resolvePrompt('D').text,
+      allowFlag: false,
+      maxAttempts: 1,
+      model,
+      sandbox,
+      limits: { maxMessages: 40, toolTimeoutMs: 60_000 },
+      signal: new AbortController().signal,
+      log,
+    });
+    if (r.outcome !== (variant === 'original' ? 'passed' : 'failed')) throw new Error(`unexpected outcome ${r.outcome}: ${r.error ?? r.gradingLog}`);
+  } finally {
+    await client.close?.();
+    await sandbox.destroy();
+  }
+  const wall = performance.now() - t;
+  return { wall, model: waitedMs(), harness: wall - waitedMs() };
+}
+
+try {
+  // One warm-up lifecycle: the first container of a process pays for connecting to the engine.
+  await floor(-1);
+  const floors: number[] = [];
+  for (let i = 0; i < floorRuns; i++) floors.push(await floor(i));
+  const floorMs = median(floors);
+  console.log(`sandbox floor (create, start, exec, remove): median ${floorMs.toFixed(0)} ms over ${floorRuns}\n`);
+  console.log('scaffold  variant   samples  wall ms  model ms  harness ms  harness / floor');
+  for (const scaffold of ['minimal', 'full'] as const) {
+    for (const variant of ['original', 'oneoff'] as const) {
+      const runs = [];
+      for (let i = 0; i < samples; i++) runs.push(await sample(scaffold, variant, i));
+      const harness = median(runs.map((r) => r.harness));
+      console.log(
+        `${scaffold.padEnd(9)} ${variant.padEnd(9)} ${String(samples).padStart(7)}  ${mean(runs.map((r) => r.wall)).toFixed(0).padStart(7)}  ` +
+          `${mean(runs.map((r) => r.model)).toFixed(0).padStart(8)}  ${harness.toFixed(0).padStart(10)}  ${(harness / floorMs).toFixed(2).padStart(15)}x`,
+      );
+    }
+  }
+  console.log('\nharness ms: median wall time of a sample minus its time waiting for the model (sandbox lifecycle included).');
+} finally {
+  await server.close();
+}
