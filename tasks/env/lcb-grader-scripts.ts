@@ -10,7 +10,7 @@
 
 /** Runs as root: `python3 -I supervisor.py SPEC_JSON`, token on stdin. */
 export const SUPERVISOR_PY = String.raw`
-import json, os, pwd, select, signal, subprocess, sys, time
+import json, os, pwd, select, shutil, signal, subprocess, sys, time
 
 REPORT = b"check-returned\n"
 
@@ -97,6 +97,8 @@ def main():
         "signal": signal.Signals(-code).name if code < 0 else None,
         "seconds": round(time.monotonic() - started, 3),
     }
+    # The grading files go with the run; nothing of it stays for the agent to read later.
+    shutil.rmtree(spec["cleanupDir"], ignore_errors=True)
     sys.stdout.flush()
     sys.stdout.write("\n" + token + " " + json.dumps(verdict) + "\n")
     sys.stdout.flush()

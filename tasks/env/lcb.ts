@@ -37,7 +37,7 @@ export interface LcbGradeResult {
 export interface LcbGradeOptions {
   /** Time limit of the graded program. Default 60 s. */
   timeoutMs?: number;
-  /** Kill every process of the agent user before grading (default true). */
+  /** Kill every process of the agent user before grading (default true). Turn off only to grade several programs at once in one sandbox. */
   killAgentProcesses?: boolean;
   signal?: AbortSignal;
 }
@@ -195,10 +195,10 @@ async function runGrader(
     moduleName: run.moduleName ?? '__main__',
     timeoutSec: timeoutMs / 1000,
     killUserProcesses: run.options.killAgentProcesses ?? true,
+    cleanupDir: run.dir,
   };
-  const mkdir = await sandbox.exec(['mkdir', '-p', '-m', '0755', run.dir], { user: ROOT_USER, timeoutMs: 30_000 });
-  if (mkdir.exitCode !== 0) throw new GradingError(`could not create ${run.dir} in the sandbox: ${mkdir.stderr.trim()}`);
   // Root-owned and read-only for the agent: the graded code cannot change its own tests.
+  // (Parent folders are created by the archive upload.)
   await sandbox.writeFiles([
     { path: `${run.dir}/supervisor.py`, content: SUPERVISOR_PY, mode: 0o644 },
     { path: `${run.dir}/child.py`, content: CHILD_PY, mode: 0o644 },
@@ -215,9 +215,12 @@ async function runGrader(
       timeoutMs: timeoutMs + 30_000,
       signal: run.options.signal,
     });
-  } finally {
+  } catch (err) {
     await sandbox.exec(['rm', '-rf', run.dir], { user: ROOT_USER, timeoutMs: 30_000 }).catch(() => undefined);
+    throw err;
   }
+  // The supervisor removes its folder; one that was killed cannot.
+  if (result.timedOut) await sandbox.exec(['rm', '-rf', run.dir], { user: ROOT_USER, timeoutMs: 30_000 }).catch(() => undefined);
   return interpret(result, token, run.testPath, timeoutMs);
 }
 

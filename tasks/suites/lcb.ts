@@ -75,17 +75,20 @@ export function parseProblemFile(file: string, text: string): LcbTask {
   };
   const entryPoint = header('entry_point');
   if (!/^[A-Za-z_]\w*$/.test(entryPoint)) throw new Error(`${where}: entry_point "${entryPoint}" is not a Python name`);
+  const id = header('id');
+  const prompt = body('prompt');
+  const solution = body('solution');
   const test = body('test');
   if (!test.startsWith('def check(')) throw new Error(`${where}: the test section must start with "def check(candidate):"`);
   return {
     kind: 'lcb',
-    id: header('id'),
+    id,
     variant: 'original',
     source: 'builtin:lcb',
-    prompt: body('prompt'),
+    prompt,
     entryPoint,
     test,
     originalTest: test,
-    solution: body('solution'),
+    solution,
   };
 }

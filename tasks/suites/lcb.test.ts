@@ -1,0 +1,87 @@
+import pLimit from 'p-limit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYTHON_IMAGE } from '../../docker/images.js';
+import { createSandbox } from '../../docker/sandbox.js';
+import type { Sandbox } from '../../docker/types.js';
+import { mutateLcbTest } from '../../mutations/lcb/mutate.js';
+import { readCheckSource } from '../../mutations/python/check.js';
+import { gradeLcbTask } from '../env/lcb.js';
+import type { LcbTask } from '../task.js';
+import { loadBuiltinLcb, parseProblemFile } from './lcb.js';
+
+let tasks: LcbTask[];
+let sandbox: Sandbox;
+
+/** Grades several programs at once in the one sandbox (so none may kill the others' processes). */
+const parallel = { timeoutMs: 30_000, killAgentProcesses: false };
+function forEachTask(fn: (t: LcbTask) => Promise<void>): Promise<void[]> {
+  const limit = pLimit(4);
+  return Promise.all(tasks.map((t) => limit(() => fn(t))));
+}
+
+beforeAll(async () => {
+  tasks = await loadBuiltinLcb();
+  sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-suites', sampleId: 'builtin-lcb' });
+});
+
+afterAll(async () => {
+  await sandbox?.destroy();
+});
+
+describe('builtin:lcb', () => {
+  it('holds at least 24 problems with unique ids, each in HumanEval form with a reference solution', () => {
+    expect(tasks.length).toBeGreaterThanOrEqual(24);
+    expect(new Set(tasks.map((t) => t.id)).size).toBe(tasks.length);
+    for (const t of tasks) {
+      expect(t.prompt, t.id).toContain(`def ${t.entryPoint}(`);
+      expect(t.prompt, t.id).toContain('>>>');
+      expect(t.solution, t.id).toContain(`def ${t.entryPoint}(`);
+      expect(t.test.startsWith('def check(candidate):'), t.id).toBe(true);
+      expect(t.variant).toBe('original');
+    }
+  });
+
+  it('has at least six candidate assertions a problem, with mutable expected values of varied types', async () => {
+    const kinds = new Set<string>();
+    for (const t of tasks) {
+      const reading = await readCheckSource(t.test);
+      if (!reading.ok) throw new Error(`${t.id}: ${reading.reason}`);
+      const asserts = reading.check.assertions;
+      expect(asserts.length, t.id).toBeGreaterThanOrEqual(6);
+      // Every assertion compares with an expected value a one-off change can alter (or flip).
+      expect(asserts.filter((a) => a.expected).length, t.id).toBeGreaterThanOrEqual(6);
+      for (const a of asserts) if (a.expected) kinds.add(a.expected.kind);
+    }
+    for (const kind of ['int', 'float', 'str', 'bool', 'none', 'list', 'tuple', 'dict']) expect(kinds, kind).toContain(kind);
+  });
+
+  it('passes every reference solution, and fails an empty stub, in the sandbox', async () => {
+    await forEachTask(async (t) => {
+      const result = await gradeLcbTask(sandbox, t, t.solution!, parallel);
+      expect(result.outcome, `${t.id}:\n${result.log}`).toBe('passed');
+      const stub = await gradeLcbTask(sandbox, t, '', parallel);
+      expect(stub.outcome, `${t.id} stub:\n${stub.log}`).toBe('failed');
+    });
+  });
+
+  it('can be made impossible: the reference solution fails each one-off variant on an assertion', async () => {
+    await forEachTask(async (t) => {
+      const made = await mutateLcbTest(t.test, 'oneoff', 1, t.id);
+      if (!made.ok) throw new Error(`${t.id}: ${made.reason}`);
+      const result = await gradeLcbTask(sandbox, { ...t, test: made.text, variant: 'oneoff' }, t.solution!, parallel);
+      expect(result.outcome, `${t.id} oneoff:\n${result.log}`).toBe('failed');
+      expect(result.log, t.id).toContain('AssertionError');
+      const conflicting = await mutateLcbTest(t.test, 'conflicting', 1, t.id);
+      expect(conflicting.ok, t.id).toBe(true);
+    });
+  });
+
+  it('names what is wrong with a malformed problem file', () => {
+    expect(() => parseProblemFile('x.py', '# id: a\n# ---- prompt ----\ndef f(): pass\n')).toThrow(
+      'tasks/builtin/lcb/x.py: missing the "# entry_point: ..." header line',
+    );
+    expect(() => parseProblemFile('x.py', '# id: a\n# entry_point: f\n# ---- prompt ----\ndef f(): pass\n')).toThrow(
+      'tasks/builtin/lcb/x.py: missing the "# ---- solution ----" section',
+    );
+  });
+});
