@@ -50,6 +50,16 @@ describe('classifyFailure', () => {
     }
   });
 
+  it('does not wait for an exhausted quota, though it comes as 429', () => {
+    const quota = OpenAI.APIError.generate(
+      429,
+      { error: { message: 'You exceeded your current quota', type: 'insufficient_quota', code: 'insufficient_quota' } },
+      undefined,
+      headers({}),
+    );
+    expect(classifyFailure(quota)).toMatchObject({ retryable: false, status: 429, message: 'You exceeded your current quota' });
+  });
+
   it('lets the server overrule with x-should-retry', () => {
     expect(classifyFailure(OpenAI.APIError.generate(500, {}, 'x', headers({ 'x-should-retry': 'false' })))?.retryable).toBe(false);
     expect(classifyFailure(OpenAI.APIError.generate(400, {}, 'x', headers({ 'x-should-retry': 'true' })))?.retryable).toBe(true);

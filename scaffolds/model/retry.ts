@@ -98,6 +98,9 @@ export function classifyFailure(err: unknown): FailureClass | undefined {
     const message = describeApiError(err);
     if (status === undefined) return { retryable: true, status, retryAfterMs: undefined, message };
     const hint = headers?.get('x-should-retry');
+    // An exhausted quota also comes as 429, but no wait refills it.
+    const kind = [(err as { code?: unknown }).code, (err as { type?: unknown }).type];
+    if (status === 429 && kind.includes('insufficient_quota')) return { retryable: false, status, retryAfterMs: undefined, message };
     const retryable = hint === 'true' ? true : hint === 'false' ? false : status === 408 || status === 409 || status === 429 || status >= 500;
     return { retryable, status, retryAfterMs: retryAfterMs(headers), message };
   }
