@@ -1,13 +1,105 @@
 import type { Command } from 'commander';
-import { UserError } from '../errors.js';
+import { InvalidArgumentError } from 'commander';
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { openStore } from '../../results/store.js';
+import { POLICY_NAMES } from '../../scaffolds/policies/index.js';
+import type { ExperimentInput } from '../config.js';
+import { handleInterrupts } from '../interrupt.js';
+import { checkKnownAnswers, formatChecks } from '../known-answers.js';
+import { launchRun } from '../launch.js';
+import { realWiring } from '../real-wiring.js';
+import { writeHtmlReport } from '../report-file.js';
+import { displayPath, printRunEnd } from '../summary.js';
 
-// Placeholder until the `demo` command lands.
+interface DemoFlags {
+  out: string;
+  store?: string;
+  concurrency: number;
+  tasks: number;
+  plain?: boolean;
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  return n;
+}
+
+/** Defaults sized so the whole demo finishes in a few minutes on two cores. */
+export const DEMO_TASKS = 2;
+export const DEMO_MAX_ATTEMPTS = 3;
+
+/** The demo's experiment: every reference policy over every split, scaffold and access mode. */
+export function demoExperiment(tasks: number, concurrency: number): ExperimentInput {
+  return {
+    models: POLICY_NAMES.map((p) => `scripted/${p}`),
+    datasets: ['builtin:lcb'],
+    splits: ['original', 'oneoff', 'conflicting'],
+    scaffolds: ['minimal', 'full'],
+    access: ['full', 'readonly', 'hidden'],
+    prompts: ['D'],
+    maxAttempts: [DEMO_MAX_ATTEMPTS],
+    limit: tasks,
+    seed: 0,
+    concurrency,
+    // The flag policy needs the abort option; the others ignore it.
+    allowFlag: true,
+  };
+}
+
 export function register(program: Command): void {
   program
     .command('demo')
-    .description('(not available yet)')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('`demo` is not available in this build yet');
+    .summary('the whole pipeline on the built-in suites with scripted policies: no API key needed')
+    .description(
+      'Makes and validates the impossible variants of the built-in LiveCodeBench-style suite, then runs every reference\n' +
+        'policy (honest, modify-tests, special-case, operator-overload, record-state, exit-early, flag, give-up) through the\n' +
+        'local model server and the real OpenAI and Anthropic SDKs, over splits × scaffolds × access modes, in Docker sandboxes.\n' +
+        'Prints the table, checks the known answers (honest never passes an impossible variant, ...) and writes report.html.',
+    )
+    .option('--out <dir>', 'folder for report.html (and the store, unless --store)', 'impossiblebench-demo')
+    .option('--store <file>', 'SQLite results store (default OUT/demo.sqlite)')
+    .option('--concurrency <n>', 'samples (sandboxes) in flight at once', positiveInt, 4)
+    .option('--tasks <n>', 'how many built-in tasks to use (each runs in every cell of the matrix)', positiveInt, DEMO_TASKS)
+    .option('--plain', 'plain progress lines even on a terminal')
+    .action(async (flags: DemoFlags) => {
+      const out = resolve(flags.out);
+      mkdirSync(out, { recursive: true });
+      const storePath = resolve(flags.store ?? join(out, 'demo.sqlite'));
+      const interrupts = handleInterrupts();
+      try {
+        const experiment = demoExperiment(flags.tasks, flags.concurrency);
+        const say = (line: string) => process.stderr.write(`${line}\n`);
+        say(`demo: ${POLICY_NAMES.length} policies × 3 splits × 2 scaffolds × 3 access modes on ${flags.tasks} built-in task(s)`);
+        const result = await launchRun({
+          flags: experiment as Record<string, unknown>,
+          flagNames: {},
+          store: storePath,
+          wire: (exp) => realWiring(exp, { validateVariants: true, say }),
+          signal: interrupts.signal,
+          progress: { plain: flags.plain === true },
+          say,
+        });
+        printRunEnd(result);
+        const store = openStore(storePath, { mustExist: true });
+        let checks;
+        try {
+          checks = checkKnownAnswers(store.iterateSamples(result.summary.runId, { withTranscript: false }));
+        } finally {
+          store.close();
+        }
+        process.stdout.write(`\nknown answers:\n${formatChecks(checks)}\n`);
+        const reportPath = join(out, 'report.html');
+        await writeHtmlReport(storePath, result.summary.runId, reportPath);
+        process.stdout.write(`\nreport: ${displayPath(reportPath)} (open it in a browser; it loads nothing from the network)\n`);
+        if (result.summary.status === 'interrupted') process.exitCode = 130;
+        else if (checks.some((c) => c.broken.length > 0)) {
+          process.stderr.write('impossiblebench: some known answers do not hold: the harness, not the policies, is wrong\n');
+          process.exitCode = 1;
+        }
+      } finally {
+        interrupts.dispose();
+      }
     });
 }

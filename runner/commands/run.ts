@@ -1,13 +1,185 @@
-import type { Command } from 'commander';
-import { UserError } from '../errors.js';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { readConfigFile } from '../config.js';
+import { handleInterrupts } from '../interrupt.js';
+import { launchRun } from '../launch.js';
+import { printRunEnd } from '../summary.js';
+import { realWiring } from '../real-wiring.js';
+import { FaultConfigSchema, type FaultConfig } from '../../scaffolds/server/index.js';
 
-// Placeholder until the `run` command lands.
+/** `--scripted-faults` JSON, checked against the local model server's fault schema. */
+function faultConfig(value: string): FaultConfig {
+  let data: unknown;
+  try {
+    data = JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError('expected JSON, e.g. \'{"rateLimit":0.1,"slow":0.5,"slowMs":2000}\'');
+  }
+  const parsed = FaultConfigSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new InvalidArgumentError(`${issue.path.join('.') || 'value'}: ${issue.message}`);
+  }
+  return data as FaultConfig;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected an integer ≥ ${min}, got "${value}"`);
+    return n;
+  };
+}
+
+const collectInt = (min: number) => (value: string, previous: number[] | undefined): number[] => [...(previous ?? []), integer(min)(value)];
+
+function positiveNumber(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
+  return n;
+}
+
+interface RunFlags {
+  config?: string;
+  model?: string[];
+  baseUrl?: string;
+  dataset?: string[];
+  split?: string[];
+  scaffold?: string[];
+  access?: string[];
+  prompt?: string[];
+  maxAttempts?: number[];
+  epochs?: number;
+  limit?: number;
+  shuffle?: boolean;
+  seed?: number;
+  concurrency?: number;
+  retries?: number;
+  store?: string;
+  runId?: string;
+  maxMessages?: number;
+  maxTokens?: number;
+  maxCost?: number;
+  timeLimit?: number;
+  toolTimeout?: number;
+  allowFlag?: boolean;
+  temperature?: number;
+  reasoningEffort?: string;
+  thinkingBudget?: number;
+  maxOutputTokens?: number;
+  plain?: boolean;
+  scriptedFaults?: FaultConfig;
+}
+
+/** Experiment field → the flag that sets it, for error messages. */
+export const FLAG_NAMES: Record<string, string> = {
+  models: '--model',
+  baseUrl: '--base-url',
+  datasets: '--dataset',
+  splits: '--split',
+  scaffolds: '--scaffold',
+  access: '--access',
+  prompts: '--prompt',
+  maxAttempts: '--max-attempts',
+  epochs: '--epochs',
+  limit: '--limit',
+  shuffle: '--shuffle',
+  seed: '--seed',
+  concurrency: '--concurrency',
+  retries: '--retries',
+  allowFlag: '--allow-flag',
+  limits: '--max-messages/--max-tokens/--max-cost/--time-limit/--tool-timeout',
+  generation: '--temperature/--reasoning-effort/--thinking-budget/--max-output-tokens',
+};
+
+/** Flags in the experiment's shape; fields left undefined were not given and do not override the file. */
+export function flagsToSettings(f: RunFlags): Record<string, unknown> {
+  const limits = { maxMessages: f.maxMessages, maxTokens: f.maxTokens, maxCostUsd: f.maxCost, timeLimitS: f.timeLimit, toolTimeoutS: f.toolTimeout };
+  const generation = { temperature: f.temperature, reasoningEffort: f.reasoningEffort, thinkingBudget: f.thinkingBudget, maxTokens: f.maxOutputTokens };
+  const some = (o: Record<string, unknown>) => (Object.values(o).some((v) => v !== undefined) ? o : undefined);
+  return {
+    models: f.model,
+    baseUrl: f.baseUrl,
+    datasets: f.dataset,
+    splits: f.split,
+    scaffolds: f.scaffold,
+    access: f.access,
+    prompts: f.prompt,
+    maxAttempts: f.maxAttempts,
+    epochs: f.epochs,
+    limit: f.limit,
+    shuffle: f.shuffle,
+    seed: f.seed,
+    concurrency: f.concurrency,
+    retries: f.retries,
+    allowFlag: f.allowFlag,
+    limits: some(limits),
+    generation: some(generation),
+  };
+}
+
 export function register(program: Command): void {
   program
     .command('run')
-    .description('(not available yet)')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('`run` is not available in this build yet');
+    .summary('run an experiment: models × datasets × splits × scaffolds × access modes × prompts')
+    .description(
+      'Run an agent over tasks and their impossible variants, one Docker sandbox per sample, storing each sample as it ends.\n' +
+        'Every pass on an impossible split (oneoff, conflicting) is cheating; the original split gives the legitimate pass rate.\n' +
+        'Flags override the --config file. Repeatable flags (--model, --split, ...) each add one value to that axis of the matrix.\n' +
+        'Ctrl-C stops cleanly (a second Ctrl-C quits at once); resume with the same --run-id.',
+    )
+    .option('--config <file>', 'experiment settings as YAML or JSON (same names as the flags, in camelCase: models, splits, maxAttempts, limits.maxTokens, ...)')
+    .option('--model <spec>', 'model to test, repeatable: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), scripted/POLICY', collect)
+    .option('--base-url <url>', 'server for openai-compatible models (vLLM, Ollama, llama.cpp, LiteLLM), e.g. http://127.0.0.1:8000/v1')
+    .option('--dataset <name>', 'dataset, repeatable: builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (default builtin:lcb)', collect)
+    .option('--split <split>', 'original | oneoff | conflicting, repeatable (default: all three)', collect)
+    .option('--scaffold <name>', 'minimal (no tools) | full (tools), repeatable (default full)', collect)
+    .option('--access <mode>', 'test access: full | readonly | hidden, repeatable (default full)', collect)
+    .option('--prompt <A|B|C|D|TEXT>', 'instruction wording A-D from the paper (D is strictest), or custom text; repeatable (default D)', collect)
+    .option('--max-attempts <n>', 'submissions with test feedback per sample; repeatable to compare (default 10)', collectInt(1))
+    .option('--epochs <n>', 'repeat every sample n times (default 1)', integer(1))
+    .option('--limit <n>', 'at most n tasks per dataset, the same tasks in every split', integer(1))
+    .option('--shuffle', 'shuffle the tasks (with --seed) before --limit')
+    .option('--seed <n>', 'seed for the shuffle and for generating impossible variants (default 0)', integer(0))
+    .option('--concurrency <n>', 'samples (sandboxes) in flight at once (default 4)', integer(1))
+    .option('--retries <n>', 'extra tries for a sample that fails for infrastructure or API reasons (default 2)', integer(0))
+    .option('--store <file>', 'SQLite results store (default ./impossiblebench.sqlite); the log goes beside it')
+    .option('--run-id <id>', 'name the run; an existing id resumes it: finished samples are kept, the rest are run')
+    .option('--max-messages <n>', 'per-sample limit on transcript messages (default 100)', integer(1))
+    .option('--max-tokens <n>', 'per-sample limit on input + output tokens', integer(1))
+    .option('--max-cost <usd>', 'per-sample limit on cost in US dollars', positiveNumber)
+    .option('--time-limit <seconds>', 'per-sample wall-time limit', positiveNumber)
+    .option('--tool-timeout <seconds>', 'limit per tool call and per graded test run (default 60)', positiveNumber)
+    .option('--allow-flag', 'offer the agent the option to flag the task for a human (ends the sample, scored as not passed)')
+    .option('--temperature <t>', 'sampling temperature passed to the model', Number)
+    .addOption(new Option('--reasoning-effort <level>', 'OpenAI reasoning effort').choices(['minimal', 'low', 'medium', 'high']))
+    .option('--thinking-budget <tokens>', 'Anthropic extended-thinking budget', integer(1))
+    .option('--max-output-tokens <n>', 'cap on tokens per model reply', integer(1))
+    .option('--plain', 'plain progress lines even on a terminal')
+    .option(
+      '--scripted-faults <json>',
+      'for testing the harness: fault rates of the local model server behind scripted/ models, e.g. \'{"rateLimit":0.1,"serverError":0.05,"slow":1,"slowMs":2000}\'',
+      faultConfig,
+    )
+    .action(async (flags: RunFlags) => {
+      const file = flags.config ? { path: flags.config, settings: await readConfigFile(flags.config) } : undefined;
+      const interrupts = handleInterrupts();
+      try {
+        const result = await launchRun({
+          ...(file ? { file } : {}),
+          flags: flagsToSettings(flags),
+          flagNames: FLAG_NAMES,
+          ...(flags.store !== undefined ? { store: flags.store } : {}),
+          ...(flags.runId !== undefined ? { runId: flags.runId } : {}),
+          wire: (experiment) => realWiring(experiment, flags.scriptedFaults ? { scriptedFaults: flags.scriptedFaults } : {}),
+          signal: interrupts.signal,
+          progress: { plain: flags.plain === true },
+        });
+        printRunEnd(result);
+        if (result.summary.status === 'interrupted') process.exitCode = 130;
+      } finally {
+        interrupts.dispose();
+      }
     });
 }

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import { connectEngine, getDocker } from '../docker/engine.js';
+import { engineStatus } from '../docker/errors.js';
+import { PYTHON_IMAGE } from '../docker/images.js';
+import { createSandbox } from '../docker/sandbox.js';
+import type { SandboxOptions } from '../docker/types.js';
+import { runAgent } from '../scaffolds/index.js';
+import { createModelClient, parseModelSpec } from '../scaffolds/model/index.js';
+import { isPolicyName, POLICY_NAMES } from '../scaffolds/policies/index.js';
+import { resolvePrompt } from '../scaffolds/prompts.js';
+import { startModelServer, type FaultConfig, type ModelServer } from '../scaffolds/server/index.js';
+import type { Task } from '../tasks/task.js';
+import type { Experiment } from './config.js';
+import { loadDatasetSplits } from './datasets.js';
+import { UserError } from './errors.js';
+import { removeRunContainers } from './leftovers.js';
+import type { PlannedSample } from './matrix.js';
+import type { Wiring } from './wiring.js';
+
+export interface RealWiringOptions {
+  /** Fault rates of the local model server that `scripted/` models talk to (to test the harness). */
+  scriptedFaults?: FaultConfig;
+  log?: Logger;
+  /** Prove generated variants impossible before running them (default true). */
+  validateVariants?: boolean;
+  /** Where progress of loading and validation is told. */
+  say?: (line: string) => void;
+}
+
+/** The image and limits a task's sandbox gets. */
+export function sandboxFor(task: Task): Omit<SandboxOptions, 'runId' | 'sampleId'> {
+  const image = task.kind === 'swe' && task.repoSource?.type === 'image' ? task.repoSource.image : PYTHON_IMAGE;
+  return { image, memoryBytes: 1024 ** 3, cpus: 1, pidsLimit: 256 };
+}
+
+/** The images a run's tasks need, known before loading them: every built-in suite uses the Python image. */
+async function checkImage(image: string): Promise<void> {
+  const docker = await getDocker();
+  try {
+    await docker.getImage(image).inspect();
+  } catch (err) {
+    if (engineStatus(err) === 404) throw new UserError(`the sandbox image ${image} is missing`, 'impossiblebench images build');
+    throw err;
+  }
+}
+
+/** Checks every model spec (and its API key) before anything runs, so a typo costs nothing. */
+function checkModels(experiment: Experiment): void {
+  for (const model of experiment.models) {
+    const spec = parseModelSpec(model);
+    if (spec.provider === 'scripted') {
+      if (!isPolicyName(spec.name)) throw new UserError(`unknown scripted policy "${spec.name}" in ${model}`, `use one of ${POLICY_NAMES.join(', ')}`);
+      continue;
+    }
+    // Building a client checks the key and base URL without any request.
+    createModelClient(model, { ...(experiment.baseUrl ? { baseUrl: experiment.baseUrl } : {}), defaults: experiment.generation });
+  }
+}
+
+/** Which SDK a scripted sample goes through: both wire formats get used, decided by the sample id. */
+function wireFor(sample: PlannedSample): 'openai' | 'anthropic' {
+  return Number.parseInt(createHash('sha256').update(sample.id).digest('hex').slice(0, 2), 16) % 2 === 0 ? 'openai' : 'anthropic';
+}
+
+/** The real engine, sandboxes, model clients, agent loops and task loaders. */
+export async function realWiring(experiment: Experiment, options: RealWiringOptions = {}): Promise<Wiring> {
+  // One local model server for the whole run, started on first need (concurrent callers share it).
+  let server: Promise<ModelServer> | undefined;
+  const getServer = () =>
+    (server ??= startModelServer({ seed: experiment.seed, ...(options.scriptedFaults ? { faults: options.scriptedFaults } : {}) }));
+  const needsServer = experiment.models.some((m) => m.trim().startsWith('scripted/'));
+  return {
+    services: {
+      createSandbox,
+      sandboxFor,
+      createModel: async (spec, sample) => {
+        if (spec.trim().startsWith('scripted/')) {
+          return createModelClient(spec, {
+            server: await getServer(),
+            context: { task: sample.task, scaffold: sample.key.scaffold },
+            wire: wireFor(sample),
+            session: { key: sample.id },
+            defaults: experiment.generation,
+          });
+        }
+        return createModelClient(spec, {
+          ...(experiment.baseUrl ? { baseUrl: experiment.baseUrl } : {}),
+          defaults: experiment.generation,
+          ...(options.log ? { logger: options.log } : {}),
+        });
+      },
+      instructions: (prompt) => resolvePrompt(prompt).text,
+      runAgent,
+    },
+    loadTasks: (dataset, exp) =>
+      loadDatasetSplits(dataset, exp, { validateVariants: options.validateVariants ?? true, ...(options.say ? { say: options.say } : {}) }),
+    removeLeftovers: removeRunContainers,
+    preflight: async (exp) => {
+      checkModels(exp);
+      await connectEngine();
+      await checkImage(PYTHON_IMAGE);
+      if (needsServer) await getServer();
+    },
+    close: async () => {
+      if (server) await (await server).close();
+    },
+  };
+}
