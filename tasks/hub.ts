@@ -65,6 +65,14 @@ function repoCache(repo: string, options: HubOptions): string {
   return join(cacheDir(options.cacheDir), 'hub', 'datasets', ...repo.split('/'));
 }
 
+const VARIANT_ORDER = ['original', 'oneoff', 'conflicting'];
+
+/** The variants first, in their usual order, then every other split by name. */
+export function orderSplits(names: string[]): string[] {
+  const rank = (n: string) => (VARIANT_ORDER.includes(n) ? VARIANT_ORDER.indexOf(n) : VARIANT_ORDER.length);
+  return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
 /** The split a data file belongs to, by the hub's naming conventions; undefined for other files. */
 export function splitOfFile(path: string): string | undefined {
   const name = posix.basename(path);
@@ -116,7 +124,8 @@ export async function hubManifest(repo: string, options: HubOptions = {}): Promi
   }
   if (Object.keys(splits).length === 0) throw new UserError(`hf:${repo}: the dataset has no data files (.parquet, .jsonl, .json)`);
   for (const files of Object.values(splits)) files.sort((a, b) => a.path.localeCompare(b.path));
-  const manifest: HubManifest = { repo, sha: info.data.sha, splits };
+  const ordered = Object.fromEntries(orderSplits(Object.keys(splits)).map((name) => [name, splits[name]!]));
+  const manifest: HubManifest = { repo, sha: info.data.sha, splits: ordered };
   await writeAtomic(join(base, manifest.sha, 'manifest.json'), JSON.stringify(manifest, null, 2));
   await writeAtomic(join(base, 'refs', revision), manifest.sha);
   return { ...manifest, cached: false };

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { UserError } from '../runner/errors.js';
-import { hubManifest, hubSplitFiles, type HubOptions } from './hub.js';
+import { hubManifest, hubSplitFiles, orderSplits, type HubOptions } from './hub.js';
 import { readRows, type RawRows } from './readers.js';
 import { formatProblem, rowKind, rowToTask, type RowKind, type RowProblem } from './rows.js';
 import { loadBuiltinLcb } from './suites/lcb.js';
@@ -217,7 +217,7 @@ class Collector {
       tasks: this.tasks,
       problems: this.problems,
       skipped: this.skipped,
-      splits: [...this.splitStats.values()],
+      splits: orderSplits([...this.splitStats.keys()]).map((name) => this.splitStats.get(name)!),
       fields: [...this.fields],
     };
   }
