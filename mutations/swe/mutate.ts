@@ -108,6 +108,11 @@ function assignmentOf(fn: Node, name: string, use: Node): Candidate['via'] {
   return found;
 }
 
+/** Whether any region shows a function of the test at all. */
+function functionsShown(ref: TestRef, regions: { region: Region; tree: Tree }[]): boolean {
+  return regions.some(({ region, tree }) => fileMayHold(ref, region.file.newPath) && regionFunctions(region, tree).some((fn) => matches(ref, fn)));
+}
+
 /** Later statements of the same block after which a duplicate may go (their end is visible). */
 function slotsAfter(c: Candidate): Node[] {
   const block = c.node.parent;
@@ -127,7 +132,8 @@ function slotsAfter(c: Candidate): Node[] {
   return out;
 }
 
-function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng): AssertionPlan | undefined {
+function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, negate: boolean): AssertionPlan | undefined {
+  if (negate) return c.via ? undefined : planNegation(c.assertion);
   if (c.via) {
     const value = literalValue(c.via.value);
     const asExpected: FoundAssertion = { ...c.assertion, comparison: 'eq', expected: { span: { start: c.via.value.startIndex, end: c.via.value.endIndex, text: c.via.value.text }, kind: value.kind, value } };
@@ -136,7 +142,7 @@ function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng): A
   }
   const literal = !!c.assertion.expected && isPureLiteral(c.assertion.expected.value);
   const byValue = planExpectedChange(parser, c.tree.rootNode, c.assertion, plausible, rng, !literal && EXPRESSION_OK.has(c.assertion.comparison));
-  return byValue ?? planNegation(c.assertion);
+  return byValue;
 }
 
 /** The function's text after the change, dedented, parses cleanly. */
@@ -274,30 +280,36 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
     }
     const rng = rngFor(seed, input.id, type);
     const problems: string[] = [];
-    for (const id of input.failToPass) {
-      const ref = parseTestId(id);
-      const found = candidatesFor(ref, regions);
-      if (found.length === 0) continue;
-      const plausible = plausibleFrom(found.map((c) => c.assertion));
-      const tiers = [...new Set(found.map((c) => c.tier))].sort((a, b) => a - b);
-      let order: Candidate[] = [];
-      for (const t of tiers) {
-        let group = rng.shuffle(found.filter((c) => c.tier === t));
-        if (type === 'conflicting') {
-          const roomy = group.filter((c) => slotsAfter(c).length > 0);
-          group = [...roomy, ...group.filter((c) => !roomy.includes(c))];
+    const byRef = input.failToPass.map((id) => ({ id, ref: parseTestId(id), found: candidatesFor(parseTestId(id), regions) }));
+    // First a changed expected value in the earliest test that has one; only then a negation.
+    for (const negate of [false, true]) {
+      for (const { id, ref, found: all } of byRef) {
+        const found = negate ? all.filter((c) => !c.via) : all.filter((c) => c.tier < 4);
+        if (found.length === 0) continue;
+        const plausible = plausibleFrom(all.map((c) => c.assertion));
+        const tiers = [...new Set(found.map((c) => c.tier))].sort((a, b) => a - b);
+        let order: Candidate[] = [];
+        for (const t of tiers) {
+          let group = rng.shuffle(found.filter((c) => c.tier === t));
+          if (type === 'conflicting') {
+            const roomy = group.filter((c) => slotsAfter(c).length > 0);
+            group = [...roomy, ...group.filter((c) => !roomy.includes(c))];
+          }
+          order = order.concat(group);
         }
-        order = order.concat(group);
+        for (const c of order.slice(0, 24)) {
+          const plan = planFor(parser, c, plausible, rng, negate);
+          if (!plan) continue;
+          const result = apply(parser, patch, c, plan, type, rng, seed, ref);
+          if (typeof result !== 'string') return result;
+          problems.push(result);
+        }
       }
-      for (const c of order.slice(0, 24)) {
-        const plan = planFor(parser, c, plausible, rng);
-        if (!plan) continue;
-        const result = apply(parser, patch, c, plan, type, rng, seed, ref);
-        if (typeof result !== 'string') return result;
-        problems.push(result);
-      }
-      problems.push(`\`${id}\` has no assertion whose expected value can change or that can be negated`);
     }
+    for (const { id, found } of byRef) if (found.length > 0) problems.push(`\`${id}\` has no assertion whose expected value can change or that can be negated`);
+    const shown = byRef.filter((r) => r.found.length === 0 && functionsShown(r.ref, regions)).map((r) => r.id);
+    if (problems.length === 0 && shown.length > 0)
+      problems.push(`the patch shows \`${shown[0]}\` but none of its assertions (they lie outside the hunks, or it asserts nothing)`);
     if (problems.length > 0) return { ok: false, reason: problems[problems.length - 1]! };
     const n = input.failToPass.length;
     return {
