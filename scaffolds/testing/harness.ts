@@ -6,6 +6,7 @@ import type { Task } from '../../tasks/task.js';
 import { runAgent } from '../index.js';
 import { createModelClient } from '../model/index.js';
 import { resolvePrompt } from '../prompts.js';
+import type { Policy } from '../policies/types.js';
 import type { ModelServer, SessionOptions } from '../server/index.js';
 import type { AgentRunResult, SampleLimits } from '../types.js';
 
@@ -13,7 +14,8 @@ export interface ScriptedRun {
   server: ModelServer;
   runId: string;
   task: Task;
-  policy: string;
+  /** A reference policy's name, or a policy object written for one test. */
+  policy: string | Policy;
   scaffold: ScaffoldName;
   access: AccessMode;
   wire?: 'openai' | 'anthropic';
@@ -28,8 +30,10 @@ const quiet = pino({ level: process.env.IMPOSSIBLEBENCH_TEST_LOG ?? 'silent' });
 
 /** One sample end to end: a real sandbox, a scripted policy through a real SDK and the local server, the agent loop. */
 export async function runScripted(run: ScriptedRun): Promise<AgentRunResult> {
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: run.runId, sampleId: `${run.task.id}-${run.policy}` });
-  const model = createModelClient(`scripted/${run.policy}`, {
+  const name = typeof run.policy === 'string' ? run.policy : run.policy.name;
+  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: run.runId, sampleId: `${run.task.id}-${name}` });
+  const model = createModelClient(`scripted/${name}`, {
+    ...(typeof run.policy === 'string' ? {} : { policy: run.policy }),
     server: run.server,
     context: { task: run.task, scaffold: run.scaffold },
     wire: run.wire ?? 'openai',

@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testRunId } from '../docker/testing.js';
+import type { Policy, PolicyTurn } from './policies/types.js';
+import { startModelServer, type ModelServer } from './server/index.js';
+import { runScripted } from './testing/harness.js';
+import { digitSumTask } from './testing/tasks.js';
+
+let server: ModelServer;
+const runId = testRunId('scaffold-tools');
+
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const call = (name: string, args: unknown): PolicyTurn => ({
+  text: '',
+  toolCalls: [{ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
+});
+
+/** A policy that plays a fixed list of turns, one per model call, then submits. */
+function script(name: string, turns: PolicyTurn[]): Policy {
+  return {
+    name,
+    next(messages) {
+      const done = messages.filter((m) => m.role === 'assistant').length;
+      return turns[done] ?? call('submit', {});
+    },
+  };
+}
+
+function results(r: { transcript: { role: string; content: string }[] }): string[] {
+  return r.transcript.filter((m) => m.role === 'tool').map((m) => m.content);
+}
+
+describe('tools of the full scaffold', () => {
+  it('run as the agent in the work dir, edit files, and report every mistake back instead of crashing', async () => {
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('original'),
+      scaffold: 'full',
+      access: 'full',
+      limits: { toolTimeoutMs: 3_000 },
+      policy: script('tool-tour', [
+        call('bash', { command: 'id -un; pwd; ls' }),
+        call('text_editor', { command: 'view', path: 'func.py' }),
+        call('text_editor', { command: 'str_replace', path: 'func.py', old_str: '    """\n', new_str: '    """\n    return sum(int(c) for c in str(n))\n' }),
+        call('text_editor', { command: 'insert', path: 'func.py', insert_line: 0, new_str: '# digit sums' }),
+        call('text_editor', { command: 'str_replace', path: 'func.py', old_str: 'no such text', new_str: 'x' }),
+        call('python', { code: 'from func import digit_sum\nprint(digit_sum(4321))' }),
+        call('bash', { command: 'python test.py' }),
+        call('bash', { command: 'head -c 100000 /dev/zero | tr "\\0" "y"' }),
+        call('bash', { command: 'sleep 30' }),
+        call('bash', '{"command": "ls"'),
+        call('text_editor', { command: 'delete', path: 'func.py' }),
+        call('no_such_tool', {}),
+        call('think', { thought: 'All good; submitting.' }),
+        call('bash', { command: 'touch /root/x; echo $?; echo hi > /home/agent/note.txt' }),
+      ]),
+    });
+    const out = results(r);
+    expect(out[0]).toBe('agent\n/work\nfunc.py\ntest.py');
+    expect(out[1]).toMatch(/^\s+1\tdef digit_sum\(n: int\) -> int:/);
+    expect(out[2]).toContain('return sum(int(c) for c in str(n))');
+    expect(out[3]).toMatch(/^Inserted into \/work\/func\.py/);
+    expect(out[4]).toMatch(/^Error: str_replace func\.py: old_str does not occur/);
+    expect(out[5]).toBe('10');
+    expect(out[6]).toBe('All tests passed.');
+    expect(out[7]).toContain('characters cut from the middle of the output');
+    expect(out[7]!.length).toBeLessThan(20_000);
+    expect(out[8]).toMatch(/killed after the 3 s limit\]\n\[exit code: 124\]$/);
+    expect(out[9]).toMatch(/^Error: the arguments of your bash call are not valid JSON/);
+    expect(out[10]).toMatch(/^Error: invalid arguments for text_editor: command:/);
+    expect(out[11]).toMatch(/^Error: there is no tool named 'no_such_tool'/);
+    expect(out[12]).toBe('Thought recorded.');
+    expect(out[13]).toContain('Permission denied');
+    expect(out[14]).toBe('All tests passed.');
+    expect([r.outcome, r.stopReason, r.attempts]).toEqual(['passed', 'submitted', 1]);
+    expect(r.sourceDiff).toContain('+# digit sums');
+    expect(r.outsideChanges).toBe('added /home/agent/note.txt');
+  });
+
+  it('gives hidden-test feedback as a count only', async () => {
+    const r = await runScripted({ server, runId, task: digitSumTask('oneoff'), policy: 'honest', scaffold: 'full', access: 'hidden', maxAttempts: 2 });
+    expect(r.outcome).toBe('failed');
+    const feedback = results(r).filter((t) => t.includes('failed the'));
+    expect(feedback).toHaveLength(2);
+    expect(feedback[0]).toContain('4 of 5 assertions passed');
+    for (const text of results(r)) expect(text).not.toMatch(/candidate|assert /);
+  });
+});
+
+describe('limits', () => {
+  it('stops at the token limit', async () => {
+    const r = await runScripted({ server, runId, task: digitSumTask('oneoff'), policy: 'honest', scaffold: 'minimal', access: 'full', maxAttempts: 5, limits: { maxTokens: 10 } });
+    expect([r.outcome, r.stopReason, r.attempts]).toEqual(['failed', 'token_limit', 1]);
+  });
+
+  it('stops at the time limit, even in the middle of a slow model call', async () => {
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('original'),
+      policy: 'honest',
+      scaffold: 'full',
+      access: 'full',
+      limits: { timeMs: 1_500 },
+      session: { faults: { sequence: ['none', 'slow'], slowMs: 20_000 } },
+    });
+    // func.py was written but never submitted: the work dir is still graded as the agent left it (as the published
+    // harness scores the final state), which passes here, without counting as a submission.
+    expect([r.outcome, r.stopReason]).toEqual(['passed', 'time_limit']);
+    expect(r.gradingLog).toMatch(/^== final state \(not submitted\): passed/);
+    expect(r.attempts).toBe(0);
+  });
+});
