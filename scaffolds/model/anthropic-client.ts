@@ -9,6 +9,9 @@ import type {
 import { callModel, mergeOptions, type ClientSettings } from './call.js';
 import type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from './types.js';
 
+// SDK notices already logged in this process (clients are made per sample; the notice is per model).
+const NOTICED = new Set<string>();
+
 /** Output budget when none is given; Messages requires one. */
 export const DEFAULT_MAX_TOKENS = 8192;
 
@@ -115,10 +118,12 @@ export class AnthropicMessagesClient implements ModelClient {
       ...(o.reasoningEffort !== undefined ? { output_config: { effort: o.reasoningEffort === 'minimal' ? 'low' : o.reasoningEffort } } : {}),
     };
     const { result, latencyMs } = await callModel(this.settings, o.signal, () =>
-      this.settings.sdk.messages.create(body, {
-        timeout: this.settings.timeoutMs,
-        ...(o.signal ? { signal: o.signal } : {}),
-      }),
+      this.withSdkNotices(() =>
+        this.settings.sdk.messages.create(body, {
+          timeout: this.settings.timeoutMs,
+          ...(o.signal ? { signal: o.signal } : {}),
+        }),
+      ),
     );
     const text: string[] = [];
     const toolCalls: ToolCall[] = [];
@@ -141,6 +146,28 @@ export class AnthropicMessagesClient implements ModelClient {
       stopReason: result.stop_reason ?? 'unknown',
       ...(reasoning.length ? { reasoning } : {}),
     };
+  }
+
+  /**
+   * `messages.create` prints model notices (deprecation, thinking mode) with console.warn on every
+   * call, which would scatter through a run's progress display. It does so synchronously, before
+   * its promise exists, so catching console.warn for exactly that synchronous span is safe; each
+   * distinct notice goes to the logger once per process.
+   */
+  private withSdkNotices<T>(call: () => T): T {
+    const original = console.warn;
+    const notices: string[] = [];
+    console.warn = (...args: unknown[]) => notices.push(args.map(String).join(' '));
+    try {
+      return call();
+    } finally {
+      console.warn = original;
+      for (const notice of notices) {
+        if (NOTICED.has(notice)) continue;
+        NOTICED.add(notice);
+        this.settings.logger?.warn({ model: this.name, notice }, 'notice from the Anthropic SDK');
+      }
+    }
   }
 
   async close(): Promise<void> {

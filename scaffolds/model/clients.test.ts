@@ -188,6 +188,26 @@ describe('provider clients and their options on the wire', () => {
     expect(gen.costUsd).toBeCloseTo((gen.usage.inputTokens * 3 + gen.usage.outputTokens * 15) / 1e6, 12);
   });
 
+  it('log the SDK\'s per-call model notices once, instead of printing them on every call', async () => {
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const { logger, lines } = captureLogger();
+    const printed: unknown[] = [];
+    const original = console.warn;
+    console.warn = (...args: unknown[]) => printed.push(args);
+    try {
+      // The SDK marks this model deprecated.
+      const client = createModelClient('anthropic/claude-sonnet-4-5', { baseUrl: server.anthropicBaseUrl, apiKey: token, logger });
+      await client.generate(START, [BASH]);
+      await client.generate(START, [BASH]);
+    } finally {
+      console.warn = original;
+    }
+    expect(printed).toEqual([]);
+    const notices = lines.filter((l) => l.msg === 'notice from the Anthropic SDK');
+    expect(notices).toHaveLength(1);
+    expect(String(notices[0]?.notice)).toMatch(/deprecated/);
+  });
+
   it('send temperature and effort to Messages when there is no thinking', async () => {
     const token = server.openSession(echoPolicy(), CONTEXT);
     const client = createModelClient('anthropic/claude-haiku-4-5', { baseUrl: server.anthropicBaseUrl, apiKey: token, env: {} });
