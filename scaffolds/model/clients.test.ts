@@ -1,5 +1,8 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startModelServer, type ModelServer } from '../server/index.js';
@@ -233,6 +236,24 @@ describe('openai-compatible models', () => {
     // Nobody's price list knows a self-hosted model: unknown, not free.
     expect(gen.costUsd).toBeNull();
     server.closeSession(token);
+  });
+
+  it('are priced from the file IMPOSSIBLEBENCH_PRICES names', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'prices-'));
+    const file = join(dir, 'prices.json');
+    writeFileSync(file, JSON.stringify({ 'openai-compatible/priced': { input: 1, output: 2 } }));
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const client = createModelClient('openai-compatible/priced', {
+      baseUrl: server.openaiBaseUrl,
+      apiKey: token,
+      env: { IMPOSSIBLEBENCH_PRICES: file },
+    });
+    const gen = await client.generate(START, [BASH]);
+    expect(gen.costUsd).toBeCloseTo((gen.usage.inputTokens * 1 + gen.usage.outputTokens * 2) / 1e6, 12);
+    writeFileSync(join(dir, 'bad.json'), '{"openai-compatible/priced": {"input": "free"}}');
+    expect(() =>
+      createModelClient('openai-compatible/priced', { baseUrl: server.openaiBaseUrl, env: { IMPOSSIBLEBENCH_PRICES: join(dir, 'bad.json') } }),
+    ).toThrow(/bad\.json: "openai-compatible\/priced"\.input/);
   });
 
   it('send no Authorization header without a key, and never the OpenAI key', async () => {

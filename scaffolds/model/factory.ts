@@ -9,7 +9,7 @@ import { AnthropicMessagesClient } from './anthropic-client.js';
 import { DEFAULT_TIMEOUT_MS, type ClientSettings } from './call.js';
 import { providerLimiter } from './limits.js';
 import { OpenAIChatClient } from './openai-client.js';
-import { PriceTable } from './prices.js';
+import { defaultPrices, type PriceTable } from './prices.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { parseModelSpec, type ModelSpec } from './spec.js';
 import type { GenerateOptions, ModelClient } from './types.js';
@@ -29,6 +29,7 @@ export interface ModelClientOptions {
   concurrency?: number;
   /** Per-request timeout. Default 10 minutes. */
   timeoutMs?: number;
+  /** Default: the built-in table, with the file named by IMPOSSIBLEBENCH_PRICES on top. */
   prices?: PriceTable;
 
   /** `scripted/`: the server the conversation runs through. */
@@ -93,7 +94,7 @@ export function createModelClient(specText: string, options: ModelClientOptions 
   const spec = parseModelSpec(specText);
   checkDefaults(spec, options.defaults);
   const env = options.env ?? process.env;
-  const prices = options.prices ?? new PriceTable();
+  const prices = options.prices ?? defaultPrices(env);
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
   const base = {
     name: spec.spec,

@@ -15,7 +15,7 @@ export { createModelClient } from './factory.js';
 export type { ModelClientOptions } from './factory.js';
 export { parseModelSpec, PROVIDERS } from './spec.js';
 export type { ModelSpec, Provider } from './spec.js';
-export { BUILTIN_PRICES, loadPriceFile, PriceFileSchema, PriceTable } from './prices.js';
+export { BUILTIN_PRICES, defaultPrices, loadPriceFile, PRICES_ENV, PriceFileSchema, PriceTable } from './prices.js';
 export type { ModelPrice } from './prices.js';
 export { DEFAULT_RETRY, backoffMs, retryAfterMs } from './retry.js';
 export type { RetryPolicy } from './retry.js';

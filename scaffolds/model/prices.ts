@@ -108,3 +108,21 @@ export function loadPriceFile(path: string, base: PriceTable = new PriceTable())
   }
   return base.with(parsed.data);
 }
+
+/** The environment variable that names a price file applied to every client. */
+export const PRICES_ENV = 'IMPOSSIBLEBENCH_PRICES';
+
+const fromEnv = new Map<string, PriceTable>();
+const builtin = new PriceTable();
+
+/** The built-in table, with the file named by IMPOSSIBLEBENCH_PRICES on top when set (read once per path). */
+export function defaultPrices(env: Record<string, string | undefined> = process.env): PriceTable {
+  const path = env[PRICES_ENV]?.trim();
+  if (!path) return builtin;
+  let table = fromEnv.get(path);
+  if (!table) {
+    table = loadPriceFile(path);
+    fromEnv.set(path, table);
+  }
+  return table;
+}
