@@ -8,6 +8,9 @@
  *   new OpenAI({ baseURL: server.openaiBaseUrl, apiKey: token });
  *   new Anthropic({ baseURL: server.anthropicBaseUrl, apiKey: token });
  *   await server.close();
+ *
+ * Token counts are a deterministic approximation (see tokens.ts), not a real tokenizer's; the
+ * server does not truncate answers at max_tokens. Streaming (`stream: true`) is served on both wires.
  */
 export { startModelServer } from './server.js';
 export type { ModelServer, ModelServerOptions, SessionOptions, SessionStats } from './server.js';
