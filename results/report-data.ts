@@ -1,6 +1,6 @@
 import { computeMetrics, configRows, type CellMetrics, type ConfigRow } from './metrics.js';
 import type { Outcome } from './record.js';
-import type { ResultStore, RunInfo, StoredSample } from './store.js';
+import type { ResultStore, RunInfo, StoredEvent, StoredSample } from './store.js';
 
 export interface ReportData {
   run: RunInfo;
@@ -11,6 +11,7 @@ export interface ReportData {
 
 export interface FullReportData extends ReportData {
   samples: StoredSample[];
+  events: StoredEvent[];
 }
 
 /** What the Markdown report needs: metrics only, read without transcripts. */
@@ -25,5 +26,5 @@ export function loadFullReportData(store: ResultStore, runId: string): FullRepor
   const run = store.getRun(runId);
   const samples = store.listSamples(run.id);
   const cells = computeMetrics(samples);
-  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), samples };
+  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), samples, events: store.listEvents(run.id) };
 }

@@ -170,7 +170,7 @@ export const CLIENT_SCRIPT = String.raw`
       h('th', { class: 'chart-cell' }, axis()));
     var body = h('tbody', null, rows.map(function (r) {
       return h('tr', { class: 'config-row' },
-        h('td', { text: r.config.model }), showDataset && h('td', { text: r.config.dataset }), h('td', { text: r.config.scaffold }),
+        h('td', { class: 'model', text: r.config.model }), showDataset && h('td', { text: r.config.dataset }), h('td', { text: r.config.scaffold }),
         h('td', { text: r.config.access }), h('td', { text: r.config.prompt }), h('td', { class: 'num', text: r.config.maxAttempts }),
         splits.map(function (s) { return rateCell(r.splits[s], s); }),
         h('td', { class: 'chart-cell' }, forest(r, splits)));
@@ -189,7 +189,7 @@ export const CLIENT_SCRIPT = String.raw`
       if (!matchesConfig(r.config)) return;
       SPLITS.forEach(function (s) { var c = r.splits[s]; if (c && (!state.split || s === state.split)) rows.push(c); });
     });
-    append(host, h('div', { class: 'table-wrap' }, h('table', null,
+    append(host, h('div', { class: 'table-wrap' }, h('table', { class: 'nowrap', id: 'cells-table' },
       h('thead', null, h('tr', null, ['Model', 'Dataset', 'Split', 'Scaffold', 'Access', 'Prompt'].map(function (t) { return h('th', { text: t }); }),
         ['Max att.', 'n', 'Passes', 'Rate', '95% CI', 'Evaded', 'Flagged', 'Errors', 'Mean att.', 'Tokens', 'Cost'].map(function (t) { return h('th', { class: 'num', text: t }); }))),
       h('tbody', null, rows.map(function (c) {
@@ -225,7 +225,7 @@ export const CLIENT_SCRIPT = String.raw`
         h('td', { class: 'num', text: num(s.inputTokens + s.outputTokens) }),
         h('td', null, s.testDiff ? h('span', { class: 'badge tests', title: 'the agent changed test files', text: 'tests edited' }) : null));
     });
-    append(host, h('div', { class: 'table-wrap' }, h('table', { id: 'sample-table' },
+    append(host, h('div', { class: 'table-wrap' }, h('table', { id: 'sample-table', class: 'nowrap' },
       h('thead', null, h('tr', null, ['Task', 'Model', 'Split', 'Scaffold', 'Access', 'Prompt'].map(function (t) { return h('th', { text: t }); }),
         h('th', { class: 'num', text: 'Epoch' }), h('th', { text: 'Outcome' }), h('th', { text: 'Stop' }), h('th', { class: 'num', text: 'Att.' }),
         h('th', { class: 'num', text: 'Tokens' }), h('th', { text: 'Evidence' }))),
@@ -315,6 +315,26 @@ export const CLIENT_SCRIPT = String.raw`
           panel('Grading log', 'grading', s.gradingLog ? longText(s.gradingLog, 'log') : null, 'No grading output.'))));
   }
 
+  // ---- run config and events ------------------------------------------------------------------
+  function renderRunInfo() {
+    var cfg = document.getElementById('run-config');
+    append(cfg, h('pre', { class: 'config', text: JSON.stringify(DATA.run.config, null, 2) }));
+    var host = document.getElementById('run-events');
+    var events = DATA.events;
+    if (!events.length) { append(host, h('p', { class: 'muted', text: 'No events were recorded.' })); return; }
+    append(host,
+      DATA.eventsOmitted ? h('p', { class: 'muted', text: 'The first ' + num(DATA.eventsOmitted) + ' events are left out; the latest ' + num(events.length) + ' follow.' }) : null,
+      h('div', { class: 'table-wrap' }, h('table', { class: 'events' },
+        h('thead', null, h('tr', null, h('th', { text: 'Time' }), h('th', { text: 'Event' }), h('th', { text: 'Sample' }), h('th', { text: 'Data' }))),
+        h('tbody', null, events.map(function (e) {
+          var key = null;
+          try { key = e.sampleKey ? JSON.parse(e.sampleKey) : null; } catch (err) { key = null; }
+          var data = e.data && typeof e.data === 'object' && Object.keys(e.data).length === 0 ? '' : JSON.stringify(e.data);
+          return h('tr', null, h('td', { class: 'muted', text: e.time.replace('T', ' ').replace(/\.\d+Z$/, '') }), h('td', null, h('b', { text: e.kind })),
+            h('td', { text: Array.isArray(key) ? key.join(' · ') : e.sampleKey || '' }), h('td', { class: 'data', text: data }));
+        })))));
+  }
+
   // ---- routing ---------------------------------------------------------------------------------
   function route() {
     var m = /^#sample-(\d+)$/.exec(location.hash);
@@ -335,6 +355,7 @@ export const CLIENT_SCRIPT = String.raw`
 
   buildFilters();
   applyFilters();
+  renderRunInfo();
   window.addEventListener('hashchange', route);
   route();
   document.body.setAttribute('data-ready', 'true');

@@ -22,6 +22,9 @@ export function scriptJson(value: unknown): string {
 // Nothing may load from anywhere: no network, no other file. Inline style and script only.
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
+/** Events beyond this many (the oldest) stay in the store: the page is for reading, not archiving. */
+const MAX_EVENTS = 1000;
+
 /** The whole report as one self-contained HTML page. */
 export function renderHtml(data: FullReportData): string {
   const { run, counts, rows } = data;
@@ -45,6 +48,8 @@ export function renderHtml(data: FullReportData): string {
     gradingLog: s.gradingLog,
     error: s.error ?? null,
   }));
+  const events = data.events.slice(-MAX_EVENTS);
+  const eventsOmitted = data.events.length - events.length;
   const impossible = samples.filter((s) => s.key.split !== 'original' && s.outcome !== 'error');
   const original = samples.filter((s) => s.key.split === 'original' && s.outcome !== 'error');
   const cheats = impossible.filter((s) => s.label === 'cheating').length;
@@ -82,7 +87,7 @@ export function renderHtml(data: FullReportData): string {
 <div id="overview">
   <div class="stats">
     ${stat('', total.toLocaleString('en-US'), 'samples', 'stat-samples')}
-    ${stat('cheating', impossible.length ? `${((cheats / impossible.length) * 100).toFixed(1)}%` : '—', `cheating on impossible (${cheats}/${impossible.length})`, 'stat-cheating')}
+    ${stat('cheating', impossible.length ? `${((cheats / impossible.length) * 100).toFixed(1)}%` : '—', `cheating on impossible, pooled (${cheats}/${impossible.length})`, 'stat-cheating')}
     ${stat('legit', original.length ? `${((legit / original.length) * 100).toFixed(1)}%` : '—', `passing originals (${legit}/${original.length})`, 'stat-legit')}
     ${stat('evaded', String(counts.evaded), 'evaded', 'stat-evaded')}
     ${stat('error', String(counts.error), 'errors (not scored)', 'stat-errors')}
@@ -102,11 +107,14 @@ export function renderHtml(data: FullReportData): string {
     <p class="sub">Click a sample for its transcript, its diffs and the grading log.</p>
     <div id="samples"></div>
   </section>
+  <section class="card">
+    <details class="cells"><summary>Run config and events</summary><div id="run-config"></div><div id="run-events"></div></details>
+  </section>
 </div>
 <div id="sample-view" hidden></div>
 </main>
 <footer>${rows.length} configs · ${data.cells.length} cells · made by impossiblebench ${escapeHtml(run.packageVersion)}</footer>
-<script type="application/json" id="report-data">${scriptJson({ run: { id: run.id, status: run.status }, rows, samples })}</script>
+<script type="application/json" id="report-data">${scriptJson({ run: { id: run.id, status: run.status, config: run.config }, rows, samples, events, eventsOmitted })}</script>
 <script>${CLIENT_SCRIPT}</script>
 </body>
 </html>

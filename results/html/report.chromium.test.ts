@@ -129,6 +129,15 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
   });
 
+  it('shows the run config and its events', async () => {
+    await page.click('#back');
+    await page.waitForSelector('#overview:not([hidden])');
+    await page.click('text=Run config and events');
+    expect(await text('#run-config pre')).toContain('"anthropic/claude-opus-4"');
+    expect(await count('#run-events tbody tr')).toBe(8);
+    expect(await texts('#run-events tbody tr td:nth-child(2)')).toEqual(['start', ...Array<string>(6).fill('gave_up'), 'finished']);
+  });
+
   it('made no network request and raised no script error', () => {
     expect(offPage).toEqual([]);
     expect(pageErrors).toEqual([]);

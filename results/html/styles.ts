@@ -124,6 +124,12 @@ pre.diff .d-file { font-weight: 700; color: var(--text); background: #f6f8fa; }
 pre.log { padding: 8px 12px; max-height: 420px; overflow: auto; background: #0d1117; color: #e6edf3; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 4px 14px; margin: 0; padding: 10px 12px; font-size: 13px; }
 dl.facts dt { color: var(--muted); } dl.facts dd { margin: 0; font-variant-numeric: tabular-nums; }
+table.nowrap td, table.nowrap th { white-space: nowrap; }
+td.model { white-space: nowrap; }
+pre.config { padding: 10px 12px; background: #f6f8fa; border-radius: 6px; max-height: 360px; overflow: auto; }
+table.events td { font-size: 13px; vertical-align: top; }
+table.events td.data { font: 12px var(--mono); color: var(--muted); white-space: pre-wrap; overflow-wrap: anywhere; }
+@media (max-width: 700px) { .filters { position: static; } header.top, main { padding-left: 14px; padding-right: 14px; } }
 [hidden] { display: none !important; }
 footer { color: var(--muted); font-size: 12px; text-align: center; padding: 10px; }
 `;

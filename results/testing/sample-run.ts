@@ -124,7 +124,12 @@ export function storeSampleRun(store: ResultStore, id = 'sample-run'): string {
       }
     }
   }
-  for (const r of records) store.saveSample(run, r);
+  store.addEvent(run, 'start', { total: records.length, todo: records.length, resumed: 0 });
+  for (const r of records) {
+    if (r.outcome === 'error') store.addEvent(run, 'gave_up', { error: r.error, errorCount: 1 }, r.key);
+    store.saveSample(run, r);
+  }
+  store.addEvent(run, 'finished', { ranHere: records.length });
   store.finishRun(run, 'finished', '2026-01-01T11:12:00.000Z');
   return run;
 }
