@@ -1,13 +1,129 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UserError } from '../errors.js';
+import { readDataset, type DatasetReport } from '../../tasks/load.js';
+import { formatProblem } from '../../tasks/rows.js';
+import type { Task } from '../../tasks/task.js';
 
-// Placeholder until the `datasets` command lands.
+/** Hub datasets this tool knows how to read, shown by `datasets list`. */
+const KNOWN_HUB = [
+  ['hf:fjzzq2002/impossible_livecodebench', 'Impossible-LiveCodeBench: splits original, oneoff, conflicting'],
+  ['hf:fjzzq2002/impossible_swebench', 'Impossible-SWEbench: splits original, oneoff, conflicting'],
+  ['hf:princeton-nlp/SWE-bench_Verified', 'SWE-bench Verified (originals)'],
+  ['hf:princeton-nlp/SWE-bench_Lite', 'SWE-bench Lite (originals)'],
+] as const;
+
+interface ShowOptions {
+  split?: string;
+  json?: boolean;
+  strict?: boolean;
+  cacheDir?: string;
+  offline?: boolean;
+  hfEndpoint?: string;
+  problems: string;
+}
+
 export function register(program: Command): void {
-  program
-    .command('datasets')
-    .description('(not available yet)')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('`datasets` is not available in this build yet');
+  const datasets = program.command('datasets').description('Inspect the datasets tasks come from');
+
+  datasets
+    .command('show')
+    .description('Load a dataset and show its rows, splits, fields, one example and the problems found')
+    .argument('<dataset>', 'builtin:lcb, builtin:swe, hf:OWNER/NAME[@REVISION], or a .json/.jsonl/.parquet file')
+    .option('--split <name>', 'only this split (a hub split, or a variant: original, oneoff, conflicting)')
+    .option('--json', 'print the report as JSON (every problem, the example task in full)')
+    .option('--strict', 'fail on the first malformed row instead of skipping and counting it')
+    .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories (default: IMPOSSIBLEBENCH_CACHE, else the XDG cache)')
+    .option('--offline', 'use only the cache, never the hub (also HF_HUB_OFFLINE=1)')
+    .option('--hf-endpoint <url>', 'address of the hub (default: HF_ENDPOINT, else https://huggingface.co)')
+    .addOption(new Option('--problems <n>', 'how many problems to list in text output').default('20'))
+    .action(async (dataset: string, options: ShowOptions) => {
+      const limit = Number(options.problems);
+      if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--problems must be a whole number, got ${options.problems}`);
+      const report = await readDataset(dataset, {
+        ...(options.split ? { split: options.split } : {}),
+        strict: options.strict ?? false,
+        ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
+        ...(options.offline ? { offline: true } : {}),
+        ...(options.hfEndpoint ? { endpoint: options.hfEndpoint } : {}),
+        say: (line) => process.stderr.write(`${line}\n`),
+      });
+      if (options.json) console.log(JSON.stringify(toJson(report), null, 2));
+      else console.log(toText(report, limit));
     });
+
+  datasets
+    .command('list')
+    .description('List the built-in datasets and the hub datasets this tool reads')
+    .action(() => {
+      console.log('built in (no network needed):');
+      console.log('  builtin:lcb   LiveCodeBench-style problems with reference solutions');
+      console.log('  builtin:swe   small Python projects as git repositories, with issues and gold patches');
+      console.log('on the HuggingFace hub (downloaded once into the cache):');
+      for (const [name, about] of KNOWN_HUB) console.log(`  ${name.padEnd(40)} ${about}`);
+      console.log('or any .json, .jsonl or .parquet file of such rows');
+    });
+}
+
+function kinds(tasks: Task[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const t of tasks) out[t.kind] = (out[t.kind] ?? 0) + 1;
+  return out;
+}
+
+function toJson(report: DatasetReport) {
+  return {
+    dataset: report.dataset,
+    sources: report.sources,
+    rows: report.rows,
+    loaded: report.tasks.length,
+    skipped: report.skipped,
+    kinds: kinds(report.tasks),
+    splits: report.splits,
+    fields: report.fields,
+    example: report.tasks[0] ?? null,
+    problems: report.problems,
+  };
+}
+
+function firstLines(text: string, n: number, width = 100): string {
+  const lines = text.trim().split('\n');
+  const shown = lines.slice(0, n).map((l) => (l.length > width ? `${l.slice(0, width - 1)}…` : l));
+  if (lines.length > n) shown.push(`… (${lines.length - n} more lines)`);
+  return shown.map((l) => `    ${l}`).join('\n');
+}
+
+function example(task: Task): string[] {
+  const out = [`example   ${task.id} (${task.kind}, ${task.variant})`];
+  if (task.kind === 'lcb') {
+    out.push(`  entry point: ${task.entryPoint}`, `  reference solution: ${task.solution ? 'yes' : 'no'}`);
+    out.push('  prompt:', firstLines(task.prompt, 6), '  test:', firstLines(task.test, 6));
+  } else {
+    out.push(`  repo: ${task.repo} at ${task.baseCommit.slice(0, 12)}`);
+    out.push(`  FAIL_TO_PASS: ${task.failToPass.length} (${task.failToPass[0] ?? 'none'}${task.failToPass.length > 1 ? ', …' : ''})`);
+    out.push(`  PASS_TO_PASS: ${task.passToPass.length}`);
+    out.push('  problem statement:', firstLines(task.problemStatement, 4));
+  }
+  return out;
+}
+
+function toText(report: DatasetReport, limit: number): string {
+  const kindText = Object.entries(kinds(report.tasks))
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
+  const lines = [
+    `dataset   ${report.dataset}`,
+    `source    ${report.sources.join('\n          ')}`,
+    `rows      ${report.rows} read, ${report.tasks.length} loaded, ${report.skipped} skipped`,
+    `kinds     ${kindText || 'none'}`,
+    `splits    ${report.splits.map((s) => `${s.name} ${s.tasks}`).join(', ') || 'none'}`,
+    `fields    ${report.fields.join(', ')}`,
+  ];
+  if (report.tasks[0]) lines.push(...example(report.tasks[0]));
+  if (report.problems.length === 0) lines.push('problems  none');
+  else {
+    lines.push(`problems  ${report.problems.length}`);
+    for (const p of report.problems.slice(0, limit)) lines.push(`  ${formatProblem(p)}`);
+    if (report.problems.length > limit) lines.push(`  … and ${report.problems.length - limit} more (--json lists them all)`);
+  }
+  return lines.join('\n');
 }
