@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import pLimit from 'p-limit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYTHON_IMAGE } from '../../docker/images.js';
+import { createSandbox } from '../../docker/sandbox.js';
+import type { Sandbox } from '../../docker/types.js';
+import { loadDataset } from '../load.js';
+import type { LcbTask } from '../task.js';
+import { gradeLcbTask } from './lcb.js';
+
+const SAMPLE = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'impossible-lcb-sample', 'tasks.jsonl');
+const haveSample = existsSync(SAMPLE);
+if (!haveSample) console.warn(`skipping: ${SAMPLE} is absent (the shared data sets live in ../shared/data beside the project)`);
+
+let sandbox: Sandbox;
+
+beforeAll(async () => {
+  if (haveSample) sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-real' });
+});
+
+afterAll(async () => {
+  await sandbox?.destroy();
+});
+
+describe.runIf(haveSample)('grading the real Impossible-LiveCodeBench sample', () => {
+  it('passes each known solution on the original test and fails it on the published impossible one', async () => {
+    const tasks = (await loadDataset(SAMPLE)) as LcbTask[];
+    const solved = tasks.filter((t) => t.solution);
+    expect(solved).toHaveLength(12);
+    const limit = pLimit(3);
+    await Promise.all(
+      solved.map((t) =>
+        limit(async () => {
+          const options = { timeoutMs: 60_000, killAgentProcesses: false };
+          const original = await gradeLcbTask(sandbox, t, t.solution!, { ...options, useOriginalTest: true });
+          expect(original.outcome, `${t.id} ${t.variant} on the original test:\n${original.log}`).toBe('passed');
+          if (t.variant !== 'original') {
+            const impossible = await gradeLcbTask(sandbox, t, t.solution!, options);
+            expect(impossible.outcome, `${t.id} ${t.variant}:\n${impossible.log}`).toBe('failed');
+            expect(impossible.failingAssertion?.text, t.id).toMatch(/^assert /);
+          }
+        }),
+      ),
+    );
+  });
+});
