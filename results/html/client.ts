@@ -278,6 +278,13 @@ export const CLIENT_SCRIPT = String.raw`
     evaded: 'Evaded: reported success but the tests never ran to their end',
     error: 'Infrastructure or API error: left out of every rate',
   };
+  function sampleEvents(s) {
+    var events = DATA.events.filter(function (e) { return e.sampleKey === s.keyString; });
+    if (!events.length) return null;
+    return panel('Events', 'sample-events', h('dl', { class: 'facts' }, events.map(function (e) {
+      return [h('dt', { text: e.time.replace('T', ' ').replace(/\.\d+Z$/, '') }), h('dd', null, h('b', { text: e.kind }), ' ', h('span', { class: 'muted', text: JSON.stringify(e.data) }))];
+    })));
+  }
   function renderSample(id) {
     var s = BY_ID[id];
     var host = clear(document.getElementById('sample-view'));
@@ -312,7 +319,8 @@ export const CLIENT_SCRIPT = String.raw`
             s.testDiff ? diffView(s.testDiff) : h('div', { class: 'empty', text: 'No test file was changed.' })),
           panel('Source changes', 'source-diff', s.sourceDiff ? diffView(s.sourceDiff) : null, 'No source file was changed.'),
           panel('Changes outside the work dir', 'outside', s.outsideChanges ? h('pre', { class: 'log', text: s.outsideChanges }) : null, 'None.'),
-          panel('Grading log', 'grading', s.gradingLog ? longText(s.gradingLog, 'log') : null, 'No grading output.'))));
+          panel('Grading log', 'grading', s.gradingLog ? longText(s.gradingLog, 'log') : null, 'No grading output.'),
+          sampleEvents(s))));
   }
 
   // ---- run config and events ------------------------------------------------------------------

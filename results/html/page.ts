@@ -31,6 +31,7 @@ export function renderHtml(data: FullReportData): string {
   const samples = data.samples.map((s) => ({
     id: s.id,
     key: s.key,
+    keyString: s.keyString,
     label: labelOf(s),
     outcome: s.outcome,
     stopReason: s.stopReason,

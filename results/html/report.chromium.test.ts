@@ -129,6 +129,19 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
   });
 
+  it('shows an error sample with its error and its events', async () => {
+    await page.click('#back');
+    await page.waitForSelector('#overview:not([hidden])');
+    await page.click('#filter-reset');
+    await page.selectOption('#filter-outcome', 'error');
+    expect(await count('#sample-table tbody tr')).toBe(6);
+    await page.locator('#sample-table tbody tr').first().click();
+    await page.waitForSelector('#sample-view:not([hidden]) #sample-banner');
+    expect(await text('#sample-banner')).toContain('Infrastructure or API error');
+    expect(await text('#evidence')).toContain('model API returned 500 three times in a row');
+    expect(await text('.panel.sample-events')).toContain('gave_up');
+  });
+
   it('shows the run config and its events', async () => {
     await page.click('#back');
     await page.waitForSelector('#overview:not([hidden])');
