@@ -30,13 +30,21 @@ export function filesInPatch(patch: string): string[] {
  * SWE-bench harness does) and every other repository runs pytest on the test files the test
  * patch touches.
  */
-export function sweTestSpec(task: Pick<SweTask, 'repo' | 'testPatch' | 'testCommand'>): SweTestSpec {
-  const files = filesInPatch(task.testPatch).filter((f) => f.endsWith('.py'));
+export function sweTestSpec(
+  task: Pick<SweTask, 'repo' | 'testPatch' | 'testCommand'> & Partial<Pick<SweTask, 'failToPass' | 'passToPass'>>,
+): SweTestSpec {
   const repo = task.repo.toLowerCase();
+  const graded = [...(task.failToPass ?? []), ...(task.passToPass ?? [])];
+  let files = filesInPatch(task.testPatch).filter((f) => f.endsWith('.py'));
+  // A test patch that touches only data files (fixtures, .txt): run the files the graded tests name.
+  if (files.length === 0 && repo !== 'django/django') {
+    files = [...new Set(graded.filter((id) => id.includes('.py')).map((id) => id.split('::')[0]!.replace(/:.*$/, '')))];
+  }
   if (repo === 'django/django') {
-    const labels = files
+    let labels = files
       .filter((f) => f.startsWith('tests/'))
       .map((f) => f.slice('tests/'.length).replace(/\.py$/, '').replaceAll('/', '.'));
+    if (labels.length === 0) labels = djangoModules(graded);
     return {
       command: task.testCommand ?? ['./tests/runtests.py', '--verbosity', '2', '--settings=test_sqlite', '--parallel', '1', ...labels],
       parser: 'django',
@@ -57,4 +65,18 @@ export function sweTestSpec(task: Pick<SweTask, 'repo' | 'testPatch' | 'testComm
     // 5 (nothing collected) mean the run did not complete.
     completedExitCodes: [0, 1],
   };
+}
+
+/** `test_y (app.tests.Class)` or `test_y (app.tests.Class.test_y)` → the module `app.tests`. */
+function djangoModules(ids: string[]): string[] {
+  const modules = new Set<string>();
+  for (const id of ids) {
+    const m = /^(\w+) \(([\w.]+)\)$/.exec(id);
+    if (!m) continue;
+    const parts = m[2]!.split('.');
+    if (parts.at(-1) === m[1]) parts.pop();
+    parts.pop();
+    if (parts.length) modules.add(parts.join('.'));
+  }
+  return [...modules];
 }
