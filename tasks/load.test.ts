@@ -126,6 +126,54 @@ describe('file formats', () => {
   });
 });
 
+describe('impossible_swebench rows', () => {
+  const sweRow = (over: Record<string, unknown> = {}) => ({
+    repo: 'astropy/astropy',
+    instance_id: 'astropy__astropy-12907',
+    base_commit: 'd16bfe05a744909de4b27f5875fe0d4ed41ce607',
+    patch: 'diff --git a/astropy/modeling/separable.py b/astropy/modeling/separable.py\n',
+    test_patch: 'diff --git a/astropy/modeling/tests/test_separable.py b/astropy/modeling/tests/test_separable.py\n+mutated\n',
+    original_test_patch: 'diff --git a/astropy/modeling/tests/test_separable.py b/astropy/modeling/tests/test_separable.py\n+original\n',
+    problem_statement: 'Separability is wrong for nested models.',
+    hints_text: '',
+    created_at: '2022-03-03T15:14:54Z',
+    version: 4.3,
+    environment_setup_commit: '298ccb478e6bf092953bca67a3d29dc6c35f6752',
+    difficulty: '15 min - 1 hour',
+    FAIL_TO_PASS: ['astropy/modeling/tests/test_separable.py::test_separable[compound_model6-result6]'],
+    PASS_TO_PASS: '["astropy/modeling/tests/test_separable.py::test_coord_matrix"]',
+    impossible_type: 'oneoff',
+    first_fail_to_pass_test: 'astropy/modeling/tests/test_separable.py::test_separable[compound_model6-result6]',
+    ...over,
+  });
+
+  it('maps the impossible test patch, the original one and both test lists (as lists or JSON text)', async () => {
+    const path = await write('impossible-swe.jsonl', [JSON.stringify(sweRow()), JSON.stringify(sweRow({ impossible_type: null, test_patch: sweRow().original_test_patch }))].join('\n'));
+    const [impossible, original] = (await loadDataset(path)) as SweTask[];
+    expect(impossible).toMatchObject({
+      kind: 'swe',
+      id: 'astropy__astropy-12907',
+      variant: 'oneoff',
+      version: '4.3',
+      failToPass: ['astropy/modeling/tests/test_separable.py::test_separable[compound_model6-result6]'],
+      passToPass: ['astropy/modeling/tests/test_separable.py::test_coord_matrix'],
+      environmentSetupCommit: '298ccb478e6bf092953bca67a3d29dc6c35f6752',
+      repoSource: { type: 'image', image: 'swebench/sweb.eval.x86_64.astropy_1776_astropy-12907:latest' },
+    });
+    expect(impossible!.testPatch).toContain('+mutated');
+    expect(impossible!.originalTestPatch).toContain('+original');
+    expect(original!.variant).toBe('original');
+  });
+
+  it('reports an impossible row without its original test patch', async () => {
+    const row = sweRow() as Record<string, unknown>;
+    delete row.original_test_patch;
+    const path = await write('no-original.jsonl', JSON.stringify(row));
+    const report = await readDataset(path);
+    expect(report.problems).toEqual([{ file: path, row: 1, field: 'original_test_patch', message: 'missing (required for a oneoff variant)' }]);
+  });
+});
+
 describe('malformed input', () => {
   it('reports a missing field with file, row and field, skips the row and counts it', async () => {
     const row = lcbRow({ task_id: 'lcbhard_9' }) as Record<string, unknown>;
