@@ -70,42 +70,49 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const docker = await getDocker();
   const memory = options.memoryBytes ?? DEFAULT_MEMORY_BYTES;
   const network = options.network ?? false;
-  let container: Docker.Container;
-  try {
-    container = await docker.createContainer({
-      name: `impossiblebench-${slug(options.runId, 40)}-${slug(options.sampleId, 60)}-${randomBytes(3).toString('hex')}`,
-      Image: options.image,
-      // Keep-alive: commands arrive by exec. docker-init as PID 1 reaps orphans and forwards signals.
-      Entrypoint: ['sleep', 'infinity'],
-      Cmd: [],
-      User: ROOT_USER,
-      WorkingDir: options.workdir,
-      Env: envList(options.env),
-      Labels: { [RUN_LABEL]: options.runId, [SAMPLE_LABEL]: options.sampleId },
-      NetworkDisabled: !network,
-      HostConfig: {
-        NetworkMode: network ? 'bridge' : 'none',
-        Memory: memory,
-        // No swap: the memory limit is the whole budget, so an overrun ends in the OOM killer.
-        MemorySwap: memory,
-        NanoCpus: Math.round((options.cpus ?? DEFAULT_CPUS) * 1e9),
-        PidsLimit: options.pidsLimit ?? DEFAULT_PIDS_LIMIT,
-        SecurityOpt: ['no-new-privileges:true'],
-        CapDrop: ['ALL'],
-        CapAdd: ROOT_CAPABILITIES,
-        Init: true,
-        Privileged: false,
-        // The keep-alive prints nothing and command output comes back by exec: skip the log driver.
-        LogConfig: { Type: 'none', Config: {} },
-        Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }],
-      },
-    });
-  } catch (err) {
-    const status = engineStatus(err);
-    if (status === 404) {
-      throw new UserError(`sandbox image ${options.image} is not present`, 'impossiblebench images build');
+  const spec: Docker.ContainerCreateOptions = {
+    name: `impossiblebench-${slug(options.runId, 40)}-${slug(options.sampleId, 60)}`,
+    Image: options.image,
+    // Keep-alive: commands arrive by exec. docker-init as PID 1 reaps orphans and forwards signals.
+    Entrypoint: ['sleep', 'infinity'],
+    Cmd: [],
+    User: ROOT_USER,
+    WorkingDir: options.workdir,
+    Env: envList(options.env),
+    Labels: { [RUN_LABEL]: options.runId, [SAMPLE_LABEL]: options.sampleId },
+    NetworkDisabled: !network,
+    HostConfig: {
+      NetworkMode: network ? 'bridge' : 'none',
+      Memory: memory,
+      // No swap: the memory limit is the whole budget, so an overrun ends in the OOM killer.
+      MemorySwap: memory,
+      NanoCpus: Math.round((options.cpus ?? DEFAULT_CPUS) * 1e9),
+      PidsLimit: options.pidsLimit ?? DEFAULT_PIDS_LIMIT,
+      SecurityOpt: ['no-new-privileges:true'],
+      CapDrop: ['ALL'],
+      CapAdd: ROOT_CAPABILITIES,
+      Init: true,
+      Privileged: false,
+      // The keep-alive prints nothing and command output comes back by exec: skip the log driver.
+      LogConfig: { Type: 'none', Config: {} },
+      Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }],
+    },
+  };
+  let container: Docker.Container | undefined;
+  for (let attempt = 1; !container; attempt++) {
+    try {
+      // A fresh name per attempt: a failed attempt may still have left its container behind.
+      container = await docker.createContainer({ ...spec, name: `${spec.name}-${randomBytes(3).toString('hex')}` });
+    } catch (err) {
+      const status = engineStatus(err);
+      if (status === 404) throw new UserError(`sandbox image ${options.image} is not present`, 'impossiblebench images build');
+      // A busy engine sometimes fails a create with a 5xx; one more try is cheap, more hides trouble.
+      if (attempt < 2 && (status === undefined || status >= 500)) {
+        await delay(250);
+        continue;
+      }
+      throw new SandboxError(`could not create a sandbox from ${options.image}: ${engineMessage(err)}`, { cause: err });
     }
-    throw new SandboxError(`could not create a sandbox from ${options.image}: ${engineMessage(err)}`, { cause: err });
   }
   try {
     await container.start();
@@ -144,6 +151,8 @@ class DockerSandbox implements Sandbox {
     const started = Date.now();
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+    if (!(timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) throw new UserError(`sandbox exec: timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+    if (!(Number.isInteger(maxOutput) && maxOutput >= 0)) throw new UserError(`sandbox exec: output cap must be a whole number of bytes, got ${maxOutput}`);
     const user = options.user ?? ROOT_USER;
     const token = randomBytes(12).toString('hex');
     const hasStdin = options.stdin !== undefined;
@@ -189,23 +198,34 @@ class DockerSandbox implements Sandbox {
     let timedOut = false;
     let aborted = false;
     let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
     const stop = new Promise<'timeout' | 'abort'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
-      options.signal?.addEventListener('abort', () => resolve('abort'), { once: true });
+      onAbort = () => resolve('abort');
+      options.signal?.addEventListener('abort', onAbort, { once: true });
     });
-    const first = await Promise.race([ended.then(() => 'ended' as const), stop]);
+    // The output can close before the command ends (it may close its descriptors): the command
+    // is done only when the engine says so, and the deadline covers both waits.
+    let exitCode: number | null = null;
+    let outcome = await Promise.race([ended.then(() => 'ended' as const), stop]);
+    if (outcome === 'ended') {
+      let settled = false;
+      const polling = this.exitCodeOf(exec, () => settled);
+      polling.catch(() => undefined); // lost the race to the deadline: its result no longer matters
+      const waited = await Promise.race([polling, stop]).finally(() => (settled = true));
+      if (waited === 'timeout' || waited === 'abort') outcome = waited;
+      else exitCode = waited;
+    }
     clearTimeout(timer);
-    if (first !== 'ended') {
-      timedOut = first === 'timeout';
-      aborted = first === 'abort';
+    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+    if (outcome !== 'ended') {
+      timedOut = outcome === 'timeout';
+      aborted = outcome === 'abort';
       await this.killTree(token, user);
       const closed = await Promise.race([ended.then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
       // Something outside the tree still holds the output open: stop listening rather than hang.
       if (!closed) stream.destroy();
     }
-
-    let exitCode: number | null = null;
-    if (!timedOut && !aborted) exitCode = await this.exitCodeOf(exec);
     const oomKilled = exitCode === 137 || exitCode === null ? await this.newOomKills() : false;
     if (aborted) {
       throw options.signal?.reason instanceof Error ? options.signal.reason : new DOMException('the command was aborted', 'AbortError');
@@ -222,16 +242,17 @@ class DockerSandbox implements Sandbox {
     };
   }
 
-  /** The exit code once the engine has recorded it (it can lag the end of the stream slightly). */
-  private async exitCodeOf(exec: Docker.Exec): Promise<number | null> {
-    for (let attempt = 0; attempt < 50; attempt++) {
+  /** The exit code once the engine has recorded it: it can lag the end of the output, or follow it by far. */
+  private async exitCodeOf(exec: Docker.Exec, cancelled: () => boolean): Promise<number | null> {
+    for (let wait = 10; !cancelled(); wait = Math.min(wait * 2, 250)) {
+      let info: Docker.ExecInspectInfo;
       try {
-        const info = await exec.inspect();
-        if (!info.Running && info.ExitCode !== null && info.ExitCode !== undefined) return info.ExitCode;
+        info = await exec.inspect();
       } catch (err) {
         throw await this.explainFailure('lost track of a command', err);
       }
-      await delay(20);
+      if (!info.Running && typeof info.ExitCode === 'number') return info.ExitCode;
+      await delay(wait);
     }
     return null;
   }
