@@ -1,10 +1,11 @@
-import { closeSync, existsSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DEFAULT_STORE_FILE, openStore, type ResultStore } from '../results/store.js';
 import { matrixDifference, mergeSettings, parseExperiment, type Experiment } from './config.js';
 import { UserError } from './errors.js';
 import { runExperiment, type RunSummary } from './experiment.js';
+import { lockRun } from './lock.js';
 import { fileLogger, logPathFor } from './logging.js';
 import type { ProgressOptions } from './progress.js';
 import { runTable } from './table.js';
@@ -65,39 +66,6 @@ function resolveExperiment(input: LaunchInput, store: ResultStore | undefined): 
 }
 
 /**
- * One process per run at a time: a lock file beside the store holds the pid. A lock left by a
- * process that no longer exists (killed) is taken over.
- */
-function lockRun(storePath: string, runId: string): () => void {
-  const path = `${logPathFor(storePath, runId).replace(/\.log$/, '')}.lock`;
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(path, 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(path, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const pid = Number.parseInt(readFileSync(path, 'utf8'), 10);
-      if (Number.isInteger(pid) && pid !== process.pid && processAlive(pid)) {
-        throw new UserError(`run ${runId} is being run right now by process ${pid}`, `wait for it, or stop it (kill ${pid}) and resume`);
-      }
-      rmSync(path, { force: true });
-    }
-  }
-  throw new UserError(`could not lock run ${runId} (${path})`);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
  * The `run` command's body, shared with the demo: settle the experiment, check the machine,
  * create or resume the run, run it, and close everything whatever happens.
  */
@@ -122,6 +90,8 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     const runId = resume ? input.runId! : store.createRun(experiment, input.runId ? { id: input.runId } : {});
     unlock = lockRun(storePath, runId);
     if (resume) store.resumeRun(runId);
+    const stale = await wiring.removeStale?.(store, runId).catch(() => 0);
+    if (stale) say(`removed ${stale} container${stale === 1 ? '' : 's'} left by earlier runs of this store`);
     const logPath = logPathFor(storePath, runId);
     logger = fileLogger(logPath, { run: runId });
     say(`${resume ? 'resuming' : 'starting'} run ${runId} (store ${storePath}, log ${logPath})`);

@@ -14,7 +14,7 @@ import type { Task } from '../tasks/task.js';
 import type { Experiment } from './config.js';
 import { loadDatasetSplits } from './datasets.js';
 import { UserError } from './errors.js';
-import { removeRunContainers } from './leftovers.js';
+import { removeRunContainers, removeStaleContainers } from './leftovers.js';
 import type { PlannedSample } from './matrix.js';
 import type { Wiring } from './wiring.js';
 
@@ -96,6 +96,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
     loadTasks: (dataset, exp) =>
       loadDatasetSplits(dataset, exp, { validateVariants: options.validateVariants ?? true, ...(options.say ? { say: options.say } : {}) }),
     removeLeftovers: removeRunContainers,
+    removeStale: removeStaleContainers,
     preflight: async (exp) => {
       checkModels(exp);
       await connectEngine();

@@ -1,3 +1,4 @@
+import type { ResultStore } from '../results/store.js';
 import type { Experiment } from './config.js';
 import type { TaskLoader } from './experiment.js';
 import type { SampleServices } from './sample.js';
@@ -8,6 +9,8 @@ export interface Wiring {
   loadTasks: TaskLoader;
   /** Removes containers labelled with this run id; returns how many. */
   removeLeftovers(runId: string): Promise<number>;
+  /** Removes containers of the store's other runs that no live process owns; returns how many. */
+  removeStale?(store: ResultStore, except: string): Promise<number>;
   /** Fails early, with the fix, when the engine or an image the run needs is missing. */
   preflight(experiment: Experiment): Promise<void>;
   /** Stops what the wiring started (the local model server). */

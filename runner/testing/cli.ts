@@ -17,8 +17,13 @@ export function assertBuilt(): void {
 }
 
 /** Runs the CLI to its end; never throws on a non-zero exit. */
-export function cli(args: string[], options: { cwd?: string; timeout?: number } = {}) {
-  return execa('node', [BIN, ...args], { cwd: options.cwd ?? ROOT, reject: false, timeout: options.timeout ?? 300_000, env: { IMPOSSIBLEBENCH_DEBUG: '' } });
+export function cli(args: string[], options: { cwd?: string; timeout?: number; env?: Record<string, string> } = {}) {
+  return execa('node', [BIN, ...args], {
+    cwd: options.cwd ?? ROOT,
+    reject: false,
+    timeout: options.timeout ?? 300_000,
+    env: { IMPOSSIBLEBENCH_DEBUG: '', ...options.env },
+  });
 }
 
 /** Starts the CLI in the background, for tests that kill or interrupt it. */

@@ -1,0 +1,78 @@
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { createSandbox } from '../docker/sandbox.js';
+import { openStore } from '../results/store.js';
+import { runAgent } from '../scaffolds/index.js';
+import type { LcbTask, Variant } from '../tasks/task.js';
+import { parseExperiment } from './config.js';
+import { runExperiment } from './experiment.js';
+import type { SampleServices } from './sample.js';
+import { PassThrough } from 'node:stream';
+
+const task = (variant: Variant): LcbTask => ({
+  kind: 'lcb',
+  id: 'double',
+  variant,
+  source: 'test',
+  prompt: 'def double(x: int) -> int:\n    """Return twice x."""\n',
+  entryPoint: 'double',
+  test: 'def check(candidate):\n    assert candidate(2) == 4\n',
+  originalTest: 'def check(candidate):\n    assert candidate(2) == 4\n',
+  solution: 'def double(x: int) -> int:\n    return 2 * x\n',
+});
+
+describe('runExperiment', () => {
+  it('records an infrastructure failure as error, tries it `retries` more times, and never scores it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ib-exp-'));
+    const store = openStore(join(dir, 's.sqlite'));
+    let agentCalls = 0;
+    // A sandbox image that does not exist: a real engine error, before any model is involved.
+    const services: SampleServices = {
+      createSandbox,
+      sandboxFor: () => ({ image: 'impossiblebench/no-such-image:0' }),
+      createModel: async () => {
+        throw new Error('never reached');
+      },
+      instructions: (p) => p,
+      runAgent: async (input) => {
+        agentCalls++;
+        return runAgent(input);
+      },
+    };
+    const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 1, concurrency: 1 }, 'test');
+    const runId = store.createRun(experiment, { id: 'retry-test' });
+    const sink = new PassThrough();
+    sink.resume();
+    const run = () =>
+      runExperiment({
+        experiment,
+        store,
+        runId,
+        services,
+        loadTasks: async () => new Map([['original', [task('original')]]]),
+        signal: new AbortController().signal,
+        log: pino({ level: 'silent' }),
+        progress: { stream: sink, plain: true },
+      });
+    const summary = await run();
+    expect(summary.counts).toEqual({ passed: 0, failed: 0, evaded: 0, error: 1 });
+    expect(agentCalls).toBe(0);
+    const [sample] = store.listSamples(runId);
+    expect(sample!.outcome).toBe('error');
+    expect(sample!.stopReason).toBe('error');
+    expect(sample!.errorCount).toBe(2); // the first try and one retry
+    expect(sample!.error).toMatch(/no-such-image/);
+    expect(store.listEvents(runId, 'retry')).toHaveLength(1);
+    expect(store.listEvents(runId, 'gave_up')).toHaveLength(1);
+
+    // Out of tries: a resume leaves it alone, and it is still stored once.
+    const again = await run();
+    expect(again.ranHere).toBe(0);
+    expect(again.resumed).toBe(1);
+    expect(store.listSamples(runId)).toHaveLength(1);
+    store.close();
+  });
+});
