@@ -124,6 +124,11 @@ describe('hf: datasets', () => {
     // Whole files only: no temporary file is left behind.
     expect((await allFiles(cache)).filter((f) => f.includes('.tmp-'))).toEqual([]);
 
+    // --refresh asks the hub again but downloads nothing it already has for that commit.
+    const refreshed = await readDataset('hf:owner/lcb', { endpoint, cacheDir: cache, split: 'original', offline: false, refresh: true });
+    expect(refreshed.tasks).toEqual(first.tasks);
+    expect(hub.requests.slice(3)).toEqual(['/api/datasets/owner/lcb/revision/main']);
+
     await hub.stop();
     const again = await readDataset('hf:owner/lcb', { endpoint, cacheDir: cache, split: 'original', offline: false });
     expect(again.tasks).toEqual(first.tasks);

@@ -14,7 +14,8 @@ import { cacheDir } from './paths.js';
  *   CACHE/hub/datasets/OWNER/NAME/SHA/manifest.json     every split's data files
  *   CACHE/hub/datasets/OWNER/NAME/SHA/files/PATH        the files, each written whole (temp + rename)
  * A revision already in the cache is used without asking the hub, so runs are reproducible and
- * work offline; offline mode (HF_HUB_OFFLINE=1) never asks and says exactly what is missing.
+ * work offline (`refresh` asks again); offline mode (HF_HUB_OFFLINE=1) never asks and says
+ * exactly what is missing. Files already downloaded for a commit are never fetched twice.
  */
 
 export interface HubOptions {
@@ -31,6 +32,8 @@ export interface HubOptions {
   say?: (line: string) => void;
   /** Per request. Default 60 s. */
   timeoutMs?: number;
+  /** Ask the hub what the revision points to now, even when the cache has an answer. */
+  refresh?: boolean;
 }
 
 const DataFileSchema = z.object({ path: z.string(), url: z.string().optional() });
@@ -91,7 +94,7 @@ export async function hubManifest(repo: string, options: HubOptions = {}): Promi
   checkRepoId(repo);
   const revision = options.revision ?? 'main';
   const base = repoCache(repo, options);
-  const cached = await readCachedManifest(base, revision);
+  const cached = options.refresh && !isOffline(options) ? undefined : await readCachedManifest(base, revision);
   if (cached) return { ...cached, cached: true };
   if (isOffline(options)) {
     throw new UserError(

@@ -19,6 +19,7 @@ interface ShowOptions {
   cacheDir?: string;
   offline?: boolean;
   hfEndpoint?: string;
+  refresh?: boolean;
   problems: string;
 }
 
@@ -35,6 +36,7 @@ export function register(program: Command): void {
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories (default: IMPOSSIBLEBENCH_CACHE, else the XDG cache)')
     .option('--offline', 'use only the cache, never the hub (also HF_HUB_OFFLINE=1)')
     .option('--hf-endpoint <url>', 'address of the hub (default: HF_ENDPOINT, else https://huggingface.co)')
+    .option('--refresh', 'ask the hub for the newest revision even when one is cached')
     .addOption(new Option('--problems <n>', 'how many problems to list in text output').default('20'))
     .action(async (dataset: string, options: ShowOptions) => {
       const limit = Number(options.problems);
@@ -45,6 +47,7 @@ export function register(program: Command): void {
         ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}),
         ...(options.offline ? { offline: true } : {}),
         ...(options.hfEndpoint ? { endpoint: options.hfEndpoint } : {}),
+        ...(options.refresh ? { refresh: true } : {}),
         say: (line) => process.stderr.write(`${line}\n`),
       });
       if (options.json) console.log(JSON.stringify(toJson(report), null, 2));

@@ -37,9 +37,12 @@ describe('builtin:swe', () => {
       expect((await log(a)).trim().split('\n')).toHaveLength(1);
       expect(await simpleGit(repoPath(a)).raw(['status', '--porcelain'])).toBe('');
     }
-    // A second load finds the build in the cache.
+    // A second load finds the build in the cache; a damaged one is rebuilt the same.
+    await rm(join(repoPath(first[0]!), '.git'), { recursive: true, force: true });
     const again = await loadBuiltinSwe({ cacheDir: caches[0] });
     expect(again.map(repoPath)).toEqual(first.map(repoPath));
+    expect(again).toEqual(first);
+    expect(await simpleGit(repoPath(first[0]!)).raw(['rev-parse', 'HEAD'])).toBe(`${first[0]!.baseCommit}\n`);
   });
 
   it('gives each task an issue, a gold patch and a test patch that adds and changes tests', () => {

@@ -61,9 +61,11 @@ export async function buildSweProject(projectDir: string, cacheRoot: string): Pr
   const hash = await hashTree(projectDir);
   const final = join(cacheRoot, 'builtin-swe', `${project.id}-${hash.slice(0, 16)}`);
   let built: Built;
-  if (existsSync(join(final, 'built.json'))) {
+  if (existsSync(join(final, 'built.json')) && existsSync(join(final, 'repo', '.git'))) {
     built = JSON.parse(await readFile(join(final, 'built.json'), 'utf8')) as Built;
   } else {
+    // Nothing there, or a damaged folder (removed by hand, half-deleted): build it afresh.
+    await rm(final, { recursive: true, force: true });
     built = await buildInto(projectDir, final);
   }
   return {
