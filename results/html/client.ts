@@ -244,8 +244,17 @@ export const CLIENT_SCRIPT = String.raw`
     var btn = h('button', { type: 'button', class: 'link', text: 'Show all ' + num(lines.length) + ' lines', onclick: function () { pre.textContent = text; btn.remove(); } });
     return [pre, h('div', { class: 'expand' }, btn)];
   }
-  function prettyArgs(args) {
-    try { return JSON.stringify(JSON.parse(args), null, 2); } catch (e) { return args; }
+  // Tool arguments as their fields, strings shown with their real line breaks (code stays readable).
+  function toolArgs(args) {
+    var parsed;
+    try { parsed = JSON.parse(args); } catch (e) { return longText(args, ''); }
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return longText(JSON.stringify(parsed, null, 2), '');
+    var keys = Object.keys(parsed);
+    if (!keys.length) return [h('pre', { class: 'muted', text: '(no arguments)' })];
+    return keys.map(function (k) {
+      var v = parsed[k];
+      return [h('div', { class: 'arg', text: k }), longText(typeof v === 'string' ? v : JSON.stringify(v, null, 2), '')];
+    });
   }
   function message(m, i) {
     var extra = m.role === 'tool' ? (m.name ? m.name : '') + (m.toolCallId ? '  ← ' + m.toolCallId : '') : m.name || '';
@@ -253,7 +262,7 @@ export const CLIENT_SCRIPT = String.raw`
       h('div', { class: 'head' }, h('span', { text: m.role }), extra ? h('span', { class: 'muted', style: 'text-transform:none;font-weight:500', text: extra }) : null, h('span', { class: 'idx', text: '#' + (i + 1) })),
       m.content ? h('div', { class: 'body' }, longText(m.content, '')) : null,
       (m.toolCalls || []).map(function (tc) {
-        return h('div', { class: 'toolcall' }, h('div', { class: 'tc-head', text: '→ ' + tc.name + '  (' + tc.id + ')' }), longText(prettyArgs(tc.arguments), ''));
+        return h('div', { class: 'toolcall' }, h('div', { class: 'tc-head', text: '→ ' + tc.name + '  (' + tc.id + ')' }), toolArgs(tc.arguments));
       }));
   }
   function diffView(text) {

@@ -54,7 +54,7 @@ td.num, th.num { text-align: right; }
 .rate.impossible.hot .pct { color: var(--cheating); }
 .rate.original .pct { color: var(--legit); }
 .rate.none { color: var(--muted); }
-.chart-cell { min-width: 300px; width: 34%; }
+.chart-cell { min-width: 200px; width: 28%; }
 svg.forest { display: block; width: 100%; height: auto; overflow: visible; }
 svg.forest text { font: 10px var(--sans); fill: var(--muted); }
 .legend { display: flex; gap: 16px; flex-wrap: wrap; font-size: 12px; color: var(--muted); margin: 2px 0 10px; }
@@ -106,6 +106,8 @@ pre { margin: 0; font: 12.5px/1.5 var(--mono); white-space: pre-wrap; overflow-w
 .toolcall { margin: 0 12px 10px; border: 1px dashed #c297ff; border-radius: 6px; background: #fcf8ff; }
 .toolcall .tc-head { font: 600 12px var(--mono); color: #6e40c9; padding: 4px 10px; border-bottom: 1px dashed #e2ccff; }
 .toolcall pre { padding: 6px 10px; }
+.toolcall .arg { padding: 4px 10px 0; font: 600 11px var(--mono); color: #8250df; }
+.toolcall .arg + pre { padding-top: 2px; }
 .expand { margin: 0 12px 10px; }
 .panel { border: 1px solid var(--line); border-radius: 8px; background: #fff; margin-bottom: 14px; overflow: hidden; }
 .panel > h3 { margin: 0; padding: 8px 12px; font-size: 13px; font-weight: 650; background: #f6f8fa; border-bottom: 1px solid var(--line); display: flex; gap: 8px; align-items: center; }
