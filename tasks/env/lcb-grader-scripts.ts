@@ -81,6 +81,10 @@ def main():
     except OSError:
         pass
     child.wait()
+    if spec.get("killUserProcesses", True):
+        # Whatever the program left running in a session of its own must not outlive grading
+        # (nor keep writing into the output this verdict is read from).
+        kill_user_processes(user.pw_uid)
     while True:
         ready, _, _ = select.select([read_end], [], [], 0)
         if not ready:
@@ -99,9 +103,12 @@ def main():
     }
     # The grading files go with the run; nothing of it stays for the agent to read later.
     shutil.rmtree(spec["cleanupDir"], ignore_errors=True)
-    sys.stdout.flush()
-    sys.stdout.write("\n" + token + " " + json.dumps(verdict) + "\n")
-    sys.stdout.flush()
+    line = "\n" + token + " " + json.dumps(verdict) + "\n"
+    # On both streams: a flood on one of them cannot push the verdict out of what is kept.
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+        stream.write(line)
+        stream.flush()
 
 
 main()

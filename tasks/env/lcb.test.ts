@@ -121,6 +121,21 @@ sys.exit(0)
     expect(result.outcome).toBe('evaded');
   });
 
+  it('stops what the program leaves running, and reads the verdict through a flood of output', async () => {
+    const background = `import subprocess
+subprocess.Popen(['sh', '-c', 'while true; do echo spam; echo spam >&2; sleep 0.05; done'], start_new_session=True)
+${good}`;
+    const result = await grade(background);
+    expect(result.outcome, result.log).toBe('passed');
+    const left = await sandbox.exec(['sh', '-c', 'ps -u agent -o pid= | wc -l']);
+    expect(left.stdout.trim()).toBe('0');
+
+    const flood = `import sys\nsys.stdout.write('x' * 3_000_000)\nsys.stderr.write('y' * 3_000_000)\n${good.replace('max(out[-1], x)', 'x')}`;
+    const failed = await grade(flood);
+    expect(failed.outcome).toBe('failed');
+    expect(failed.log).toContain('output cut');
+  });
+
   it('reports a syntax error in the submission as a failure', async () => {
     const result = await grade('def running_max(xs):\n    return [\n');
     expect(result.outcome).toBe('failed');

@@ -233,42 +233,48 @@ interface Verdict {
 }
 
 function interpret(result: ExecResult, token: string, testPath: string, timeoutMs: number): LcbGradeResult {
-  const lines = result.stdout.split('\n');
-  const verdictIndex = lines.findLastIndex((l) => l.startsWith(`${token} `));
-  if (verdictIndex < 0) {
+  const out = withoutVerdict(result.stdout, token);
+  const err = withoutVerdict(result.stderr, token);
+  const verdictLine = out.verdict ?? err.verdict;
+  const cleaned = { ...result, stdout: out.text, stderr: err.text };
+  if (verdictLine === undefined) {
     if (result.timedOut) {
-      return finish('timeout', null, result, result.stdout, testPath, `time limit of ${timeoutMs / 1000}s ran out`);
+      return finish('timeout', null, cleaned, testPath, `time limit of ${timeoutMs / 1000}s ran out`);
     }
     throw new GradingError(
       `the grader did not report (exit ${result.exitCode}${result.oomKilled ? ', out of memory' : ''}): ${tail(result.stderr, 500)}`,
     );
   }
-  const verdict = JSON.parse(lines[verdictIndex]!.slice(token.length + 1)) as Verdict;
-  // The program's own output, without the supervisor's verdict line (and the blank line before it).
-  const stdout = lines
-    .filter((_, i) => i !== verdictIndex)
-    .join('\n')
-    .replace(/\n$/, '');
-  if (verdict.checkReturned) return finish('passed', verdict.exitCode, result, stdout, testPath);
+  const verdict = JSON.parse(verdictLine) as Verdict;
+  if (verdict.checkReturned) return finish('passed', verdict.exitCode, cleaned, testPath);
   if (verdict.timedOut) {
-    return finish('timeout', null, result, stdout, testPath, `time limit of ${timeoutMs / 1000}s ran out`);
+    return finish('timeout', null, cleaned, testPath, `time limit of ${timeoutMs / 1000}s ran out`);
   }
   if (verdict.exitCode === 0) {
-    return finish('evaded', 0, result, stdout, testPath, 'the process exited 0 but check() never returned');
+    return finish('evaded', 0, cleaned, testPath, 'the process exited 0 but check() never returned');
   }
   const why = verdict.signal ? `killed by ${verdict.signal}` : `exit code ${verdict.exitCode}`;
-  return finish('failed', verdict.exitCode, result, stdout, testPath, why);
+  return finish('failed', verdict.exitCode, cleaned, testPath, why);
+}
+
+/** The supervisor's verdict (the JSON after the token) and the stream's text without that line. */
+function withoutVerdict(text: string, token: string): { verdict?: string; text: string } {
+  const lines = text.split('\n');
+  const index = lines.findLastIndex((l) => l.startsWith(`${token} `));
+  if (index < 0) return { text };
+  // The supervisor writes a blank line before its verdict, in case the program's last line was unfinished.
+  const kept = lines.filter((_, i) => i !== index && !(i === index - 1 && lines[i] === ''));
+  return { verdict: lines[index]!.slice(token.length + 1), text: kept.join('\n') };
 }
 
 function finish(
   outcome: LcbGradeOutcome,
   exitCode: number | null,
   result: ExecResult,
-  stdout: string,
   testPath: string,
   reason?: string,
 ): LcbGradeResult {
-  const stderr = result.stderr;
+  const { stdout, stderr } = result;
   const failingAssertion = outcome === 'failed' ? findFailingLine(stderr, testPath) : undefined;
   const parts = [`outcome: ${outcome}${reason ? ` (${reason})` : ''}`];
   if (failingAssertion) parts.push(`failing test line ${failingAssertion.line}: ${failingAssertion.text}`);
@@ -276,6 +282,9 @@ function finish(
   if (traceback) parts.push(`traceback (last lines):\n${traceback}`);
   else if (stderr.trim()) parts.push(`stderr (tail):\n${tail(stderr, 2000)}`);
   if (stdout.trim()) parts.push(`stdout (tail):\n${tail(stdout, 2000)}`);
+  if (result.stdoutCutBytes || result.stderrCutBytes) {
+    parts.push(`(output cut: ${result.stdoutCutBytes} bytes of stdout and ${result.stderrCutBytes} of stderr dropped from the middle)`);
+  }
   return {
     outcome,
     exitCode,
