@@ -84,6 +84,7 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     // Load (and, where needed, make) the tasks before the run exists, so bad input leaves no run behind.
     const datasets = new Map<string, Awaited<ReturnType<Wiring['loadTasks']>>>();
     for (const dataset of experiment.datasets) {
+      say(`loading ${dataset} (${experiment.splits.join(', ')})...`);
       datasets.set(dataset, await wiring.loadTasks(dataset, experiment));
     }
     store ??= openStore(storePath);

@@ -172,7 +172,11 @@ export function register(program: Command): void {
           flagNames: FLAG_NAMES,
           ...(flags.store !== undefined ? { store: flags.store } : {}),
           ...(flags.runId !== undefined ? { runId: flags.runId } : {}),
-          wire: (experiment) => realWiring(experiment, flags.scriptedFaults ? { scriptedFaults: flags.scriptedFaults } : {}),
+          wire: (experiment) =>
+            realWiring(experiment, {
+              say: (line) => process.stderr.write(`${line}\n`),
+              ...(flags.scriptedFaults ? { scriptedFaults: flags.scriptedFaults } : {}),
+            }),
           signal: interrupts.signal,
           progress: { plain: flags.plain === true },
         });
