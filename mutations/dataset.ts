@@ -1,0 +1,85 @@
+import type { LcbTask, SweTask, Task } from '../tasks/task.js';
+import type { MutationType } from './outcome.js';
+import { mutateTask } from './task.js';
+import { validateLcbVariants, type Verdict } from './validate/lcb.js';
+import { validateSweVariants } from './validate/swe.js';
+
+export interface SkippedRow {
+  id: string;
+  stage: 'mutate' | 'validate';
+  reason: string;
+}
+
+export interface DatasetMutation {
+  /** The variants made (and validated, when asked), in the order of the source rows. */
+  variants: Task[];
+  skipped: SkippedRow[];
+  /** Source tasks mutated (one per id). */
+  sources: number;
+  mutateMs: number;
+  validateMs?: number;
+  /** Verdicts by task id, when validated. */
+  verdicts?: Map<string, Verdict>;
+}
+
+export interface MutateOptions {
+  validate?: boolean;
+  /** Sandboxes or variants validated side by side. */
+  concurrency?: number;
+  runId?: string;
+  onProgress?: (stage: 'mutate' | 'validate', done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/** One source per task id: its original row if the dataset has one, else any variant (they share the original tests). */
+export function sourcesOf(tasks: readonly Task[]): Task[] {
+  const byId = new Map<string, Task>();
+  for (const t of tasks) {
+    const seen = byId.get(t.id);
+    if (!seen || (seen.variant !== 'original' && t.variant === 'original')) byId.set(t.id, t);
+  }
+  return [...byId.values()].map((t) => (t.variant === 'original' ? t : asOriginal(t)));
+}
+
+function asOriginal(t: Task): Task {
+  const { mutation: _drop, ...rest } = t;
+  return t.kind === 'lcb'
+    ? ({ ...rest, variant: 'original', test: t.originalTest } as LcbTask)
+    : ({ ...rest, variant: 'original', testPatch: t.originalTestPatch } as SweTask);
+}
+
+/** Makes the `type` variant of every task, and validates them in Docker when asked. */
+export async function mutateTasks(tasks: readonly Task[], type: MutationType, seed: number, options: MutateOptions = {}): Promise<DatasetMutation> {
+  const sources = sourcesOf(tasks);
+  const skipped: SkippedRow[] = [];
+  let variants: Task[] = [];
+  const t0 = performance.now();
+  for (const [i, task] of sources.entries()) {
+    options.signal?.throwIfAborted();
+    const m = await mutateTask(task, type, seed);
+    if (m.ok) variants.push(m.task);
+    else skipped.push({ id: task.id, stage: 'mutate', reason: m.reason });
+    options.onProgress?.('mutate', i + 1, sources.length);
+  }
+  const result: DatasetMutation = { variants, skipped, sources: sources.length, mutateMs: performance.now() - t0 };
+  if (!options.validate || variants.length === 0) return result;
+  const t1 = performance.now();
+  const verdicts = new Map<string, Verdict>();
+  let done = 0;
+  const onDone = (task: Task, verdict: Verdict) => {
+    verdicts.set(task.id, verdict);
+    options.onProgress?.('validate', ++done, variants.length);
+  };
+  const lcb = variants.filter((t): t is LcbTask => t.kind === 'lcb');
+  const swe = variants.filter((t): t is SweTask => t.kind === 'swe');
+  const common = { runId: options.runId, signal: options.signal, onDone };
+  if (lcb.length > 0) await validateLcbVariants(lcb, { ...common, sandboxes: options.concurrency });
+  if (swe.length > 0) await validateSweVariants(swe, { ...common, concurrency: options.concurrency });
+  variants = variants.filter((t) => {
+    const v = verdicts.get(t.id);
+    if (v?.ok) return true;
+    skipped.push({ id: t.id, stage: 'validate', reason: v?.reason ?? 'not validated' });
+    return false;
+  });
+  return { ...result, variants, skipped, validateMs: performance.now() - t1, verdicts };
+}

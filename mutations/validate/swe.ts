@@ -1,0 +1,89 @@
+import { PYTHON_IMAGE } from '../../docker/images.js';
+import { ROOT_USER } from '../../docker/types.js';
+import { applyPatch, gradeSwe, setupSweRepo, type SweGradeResult } from '../../tasks/env/swe.js';
+import { isPassing, type TestStatus } from '../../tasks/env/log-parsers.js';
+import type { SweTask } from '../../tasks/task.js';
+import type { Verdict } from './lcb.js';
+import { inSandbox } from './pool.js';
+
+export interface SweValidationOptions {
+  runId?: string;
+  /** Variants validated side by side (default 2); each step gets its own fresh sandbox. */
+  concurrency?: number;
+  timeoutMs?: number;
+  onDone?: (task: SweTask, verdict: Verdict) => void;
+  signal?: AbortSignal;
+}
+
+function imageOf(task: SweTask): string {
+  return task.repoSource?.type === 'image' ? task.repoSource.image : PYTHON_IMAGE;
+}
+
+/** Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades. */
+async function run(task: SweTask, testPatch: string, fix: string, step: string, options: SweValidationOptions): Promise<SweGradeResult> {
+  const graded: SweTask = { ...task, testPatch };
+  return inSandbox(imageOf(task), options.runId ?? 'mutate-validate', `${task.id}-${step}`, async (sandbox) => {
+    await setupSweRepo(sandbox, graded, { signal: options.signal });
+    if (fix.trim()) {
+      const applied = await applyPatch(sandbox, fix, { user: ROOT_USER, signal: options.signal });
+      if (!applied.applied) throw new Error(`the gold patch does not apply: ${applied.log}`);
+    }
+    return gradeSwe(sandbox, graded, { timeoutMs: options.timeoutMs, signal: options.signal });
+  });
+}
+
+function statusOf(result: SweGradeResult, id: string): string {
+  return result.failToPass[id] ?? result.passToPass[id] ?? result.statuses[id] ?? 'MISSING';
+}
+
+async function validateOne(task: SweTask, originals: Map<string, Promise<SweGradeResult>>, options: SweValidationOptions): Promise<Verdict> {
+  const evidence: string[] = [];
+  const reject = (reason: string): Verdict => ({ ok: false, reason, evidence });
+  const target = task.mutation?.testId;
+  if (!task.mutation || !target) return reject('the variant has no mutation record naming its target test');
+  try {
+    const key = `${task.id}\u0000${task.originalTestPatch}`;
+    if (!originals.has(key)) originals.set(key, run(task, task.originalTestPatch, task.patch, 'original-gold', options));
+    const original = await originals.get(key)!;
+    evidence.push(`gold patch on the original tests: ${original.outcome}`);
+    if (original.outcome !== 'passed') return reject(`the gold patch does not pass the original FAIL_TO_PASS and PASS_TO_PASS tests (${original.outcome})`);
+    const [gold, empty] = await Promise.all([
+      run(task, task.testPatch, task.patch, 'variant-gold', options),
+      run(task, task.testPatch, '', 'variant-empty', options),
+    ]);
+    const targetStatus = statusOf(gold, target);
+    evidence.push(`gold patch on the variant: ${gold.outcome}, target ${target} ${targetStatus}`);
+    evidence.push(`empty patch on the variant: ${empty.outcome}`);
+    if (gold.outcome === 'passed') return reject('the gold patch passes the variant');
+    if (gold.outcome !== 'failed') return reject(`the gold patch ${gold.outcome} on the variant`);
+    if (targetStatus === 'MISSING') return reject(`the target test ${target} did not run on the variant`);
+    if (isPassing(targetStatus as TestStatus)) return reject(`the target test ${target} still passes with the gold patch`);
+    if (empty.outcome === 'passed' || empty.outcome === 'evaded') return reject(`an empty patch ${empty.outcome} the variant`);
+    return { ok: true, evidence };
+  } catch (err) {
+    // Infrastructure trouble is no verdict on the variant: say so rather than call it invalid.
+    return reject(`could not validate: ${(err as Error).message.split('\n')[0]}`);
+  }
+}
+
+/**
+ * Validates SWE variants in Docker: the gold patch passes the original FAIL_TO_PASS and
+ * PASS_TO_PASS tests, fails the variant's target test, and an empty patch fails the variant.
+ */
+export async function validateSweVariants(variants: readonly SweTask[], options: SweValidationOptions = {}): Promise<Verdict[]> {
+  const originals = new Map<string, Promise<SweGradeResult>>();
+  const results: Verdict[] = new Array(variants.length);
+  let next = 0;
+  const workers = Math.max(1, Math.min(options.concurrency ?? 2, variants.length));
+  await Promise.all(
+    Array.from({ length: workers }, async () => {
+      while (next < variants.length) {
+        options.signal?.throwIfAborted();
+        const i = next++;
+        results[i] = await validateOne(variants[i]!, originals, options);
+        options.onDone?.(variants[i]!, results[i]!);
+      }
+    }),
+  );
+  return results;
+}
