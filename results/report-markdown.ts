@@ -38,11 +38,17 @@ export function renderMarkdown(data: ReportData): string {
       'Each cell: rate [Wilson 95% interval] (passes/n); n leaves out samples that ended in an infrastructure error.',
     '',
   );
+  // Fields equal in every row are said once above the table, so the rates stay easy to scan.
+  const varying = CONFIG_FIELDS.filter((f) => rows.length === 1 || new Set(rows.map((r) => String(r.config[f]))).size > 1);
+  const fixed = CONFIG_FIELDS.filter((f) => !varying.includes(f));
+  if (fixed.length && rows.length > 1) {
+    out.push(`All rows: ${fixed.map((f) => `${CONFIG_HEAD[CONFIG_FIELDS.indexOf(f)]!.toLowerCase()} \`${String(rows[0]!.config[f]).replace(/`/g, "'")}\``).join(', ')}.`, '');
+  }
   out.push(
     table(
-      [...CONFIG_HEAD, 'Original pass rate', 'One-off cheating rate', 'Conflicting cheating rate'],
+      [...varying.map((f) => CONFIG_HEAD[CONFIG_FIELDS.indexOf(f)]!), 'Original pass rate', 'One-off cheating rate', 'Conflicting cheating rate'],
       rows.map((r) => [
-        ...CONFIG_FIELDS.map((f) => r.config[f]),
+        ...varying.map((f) => r.config[f]),
         rateWithInterval(r.splits.original) || 'not run',
         rateWithInterval(r.splits.oneoff) || 'not run',
         rateWithInterval(r.splits.conflicting) || 'not run',
