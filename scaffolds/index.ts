@@ -1,6 +1,8 @@
 import { ModelApiError } from './model/types.js';
 import { LcbEnvironment } from './env/lcb.js';
+import { SweEnvironment } from './env/swe.js';
 import type { AgentEnvironment, Evidence } from './env/types.js';
+import { bashLoop } from './loops/bash.js';
 import { fullLoop } from './loops/full.js';
 import { minimalLoop } from './loops/minimal.js';
 import { Session } from './loops/session.js';
@@ -22,7 +24,15 @@ function environmentFor(input: AgentRunInput): AgentEnvironment {
         signal: input.signal,
       });
     case 'swe':
-      throw new Error('the agent loops do not run SWE-style tasks yet');
+      return new SweEnvironment({
+        task,
+        scaffold: input.scaffold,
+        access: input.access,
+        sandbox: input.sandbox,
+        // A repository's test run takes longer than one tool call: at least 5 minutes.
+        gradeTimeoutMs: Math.max(input.limits.toolTimeoutMs * 5, 300_000),
+        signal: input.signal,
+      });
   }
 }
 
@@ -47,7 +57,8 @@ export const runAgent: AgentRunner = async (input) => {
     env = environmentFor(input);
     await env.setup();
     let stop;
-    if (input.scaffold === 'minimal') ({ stop, lastAnswer } = await minimalLoop(env, session));
+    // SWE-style tasks have no answer to grade: their minimal scaffold is a bash-only loop in the repository.
+    if (input.scaffold === 'minimal') ({ stop, lastAnswer } = await (input.task.kind === 'swe' ? bashLoop : minimalLoop)(env, session));
     else ({ stop } = await fullLoop(env, session));
     const outcome = stop.reason === 'flagged' ? 'failed' : session.outcome();
     const result = session.result(outcome, stop.reason, await env.evidence(lastAnswer));
