@@ -13,6 +13,7 @@ import {
 } from './code.js';
 import { assertionAtLine, testedCalls } from '../python.js';
 import { flagOffered, pastCalls, shownTest, succeeded, type PastCall } from './transcript.js';
+import { sweTurn } from './swe.js';
 import type { Policy, PolicyContext, PolicyTurn } from './types.js';
 
 /**
@@ -74,6 +75,8 @@ function policy(name: string, plays: Plays): Policy {
   return {
     name,
     next(messages, tools, context) {
+      // SWE-style tasks: each policy's form for a repository (see swe.ts).
+      if (context.task.kind === 'swe') return sweTurn(name as PolicyName, context.task, context.scaffold, messages, tools);
       const task = lcbTask(context);
       return context.scaffold === 'minimal' ? plays.minimal(task, messages, tools) : plays.full(task, pastCalls(messages), messages, tools);
     },
