@@ -72,5 +72,10 @@ describe('renderMarkdown', () => {
     const md = renderMarkdown(loadReportData(store, run));
     expect(md).toContain('0 samples');
     expect(md).toContain('No samples are stored for this run yet.');
+    expect(md).toContain(`> This run is still running (or was killed): the numbers cover the samples finished so far. \`impossiblebench run --run-id ${run}\``);
+    store.finishRun(run, 'interrupted');
+    expect(renderMarkdown(loadReportData(store, run))).toContain('> This run was interrupted');
+    store.finishRun(run, 'finished');
+    expect(renderMarkdown(loadReportData(store, run))).not.toContain('> This run');
   });
 });

@@ -27,6 +27,10 @@ export function renderMarkdown(data: ReportData): string {
     `${count(total)} samples: ${count(counts.passed)} passed, ${count(counts.failed)} failed, ${count(counts.evaded)} evaded, ${count(counts.error)} errors.`,
     '',
   );
+  if (run.status === 'interrupted' || run.status === 'running') {
+    const why = run.status === 'interrupted' ? 'was interrupted' : 'is still running (or was killed)';
+    out.push(`> This run ${why}: the numbers cover the samples finished so far. \`impossiblebench run --run-id ${run.id}\` resumes it with the same config.`, '');
+  }
   if (cells.length === 0) {
     out.push('_No samples are stored for this run yet._', '');
     return out.join('\n');
