@@ -1,13 +1,90 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { existsSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import { mutateTasks } from '../../mutations/dataset.js';
+import { MUTATION_TYPES, type MutationType } from '../../mutations/outcome.js';
+import { progressLine } from '../../mutations/progress.js';
+import { taskRow } from '../../mutations/rows.js';
+import { writeLinesAtomic } from '../../results/atomic-write.js';
+import { readDataset } from '../../tasks/load.js';
+import { formatProblem } from '../../tasks/rows.js';
 import { UserError } from '../errors.js';
+import { handleInterrupts } from '../interrupt.js';
 
-// Placeholder until the `mutate` command lands.
+interface MutateFlags {
+  dataset: string;
+  type: MutationType;
+  seed: number;
+  validate?: boolean;
+  out: string;
+  limit?: number;
+  concurrency: number;
+  cacheDir?: string;
+  offline?: boolean;
+}
+
+function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}, got "${value}"`);
+    return n;
+  };
+}
+
 export function register(program: Command): void {
   program
     .command('mutate')
-    .description('(not available yet)')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('`mutate` is not available in this build yet');
+    .description('Make the one-off or conflicting variant of every task of a dataset, optionally validated in Docker, as JSONL rows')
+    .requiredOption('--dataset <dataset>', 'builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (original tests are read from every row)')
+    .addOption(new Option('--type <type>', 'which impossible variant to make').choices(MUTATION_TYPES as string[]).makeOptionMandatory())
+    .option('--seed <n>', 'seed of the choices (same input and seed: byte-identical output)', integer(0), 0)
+    .option('--validate', 'check every variant in Docker and leave out the ones that fail (LCB: the reference solution passes the original and fails the variant at the mutated assertion, a stub fails; SWE: the gold patch passes the original tests and fails the target, an empty patch fails)')
+    .requiredOption('--out <file.jsonl>', 'where to write the variants (written whole or not at all)')
+    .option('--limit <n>', 'only the first N tasks', integer(1))
+    .option('--concurrency <n>', 'sandboxes used side by side when validating', integer(1), 2)
+    .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
+    .option('--offline', 'use only the cache, never the hub')
+    .action(async (flags: MutateFlags) => {
+      if (extname(flags.out) !== '.jsonl') throw new UserError(`--out must name a .jsonl file, got ${flags.out}`);
+      const outDir = dirname(resolve(flags.out));
+      if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
+      const report = await readDataset(flags.dataset, {
+        ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
+        ...(flags.offline ? { offline: true } : {}),
+        say: (line) => process.stderr.write(`${line}\n`),
+      });
+      for (const p of report.problems.slice(0, 10)) process.stderr.write(`skipped row: ${formatProblem(p)}\n`);
+      if (report.problems.length > 10) process.stderr.write(`… and ${report.problems.length - 10} more skipped rows\n`);
+      const tasks = flags.limit ? report.tasks.slice(0, flags.limit) : report.tasks;
+      if (tasks.length === 0) throw new UserError(`${flags.dataset} has no usable rows to mutate`);
+      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; nothing is written\n') });
+      const bars = { mutate: progressLine('mutating', 0), validate: progressLine('validating', 0) };
+      let current: 'mutate' | 'validate' | undefined;
+      try {
+        const result = await mutateTasks(tasks, flags.type, flags.seed, {
+          validate: flags.validate ?? false,
+          concurrency: flags.concurrency,
+          runId: `mutate-${process.pid}`,
+          signal: interrupts.signal,
+          onProgress: (stage, done, total) => {
+            if (current !== stage) {
+              if (current) bars[current].end();
+              current = stage;
+              bars[stage] = progressLine(stage === 'mutate' ? 'mutating' : 'validating in Docker', total);
+            }
+            bars[stage].tick(done);
+          },
+        });
+        if (current) bars[current].end();
+        const lines = result.variants.map((t) => JSON.stringify(taskRow(t)));
+        await writeLinesAtomic(flags.out, lines);
+        for (const s of result.skipped) console.log(`left out ${s.id} (${s.stage === 'mutate' ? 'not mutable' : 'failed validation'}): ${s.reason}`);
+        const validated = flags.validate ? `, validated in ${((result.validateMs ?? 0) / 1000).toFixed(1)}s` : '';
+        console.log(
+          `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
+        );
+      } finally {
+        interrupts.dispose();
+      }
     });
 }
