@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../../docker/images.js';
+import { getDocker } from '../../docker/engine.js';
 import { createSandbox } from '../../docker/sandbox.js';
 import { AGENT_USER } from '../../docker/types.js';
 import { loadBuiltinSwe } from '../suites/swe.js';
@@ -97,6 +98,33 @@ describe('builtin:swe in the sandbox', () => {
       expect(graded.exitCode).toBe(0);
       expect(graded.outcome).toBe('evaded');
     });
+  });
+
+  it('uses a prepared image that already holds the repository at /testbed, keeping its untracked build products', async () => {
+    const task = tasks.find((t) => t.id === 'spans-1')!;
+    const docker = await getDocker();
+    const image = `impossiblebench/test-prepared:${process.pid}`;
+    await withSandbox('prepare-image', async (sandbox) => {
+      await setupSweRepo(sandbox, task, { applyTestPatch: false });
+      await sandbox.writeFiles([{ path: `${TESTBED}/build/_speedups.so`, content: 'compiled', uid: 1000, gid: 1000 }]);
+      await docker.getContainer(sandbox.id).commit({ repo: 'impossiblebench/test-prepared', tag: String(process.pid) });
+    });
+    try {
+      const prepared: SweTask = { ...task, repoSource: { type: 'image', image } };
+      const sandbox = await createSandbox({ image, runId: 'test-tasks-env', sampleId: 'prepared' });
+      try {
+        await setupSweRepo(sandbox, prepared);
+        const kept = await sandbox.exec(['cat', `${TESTBED}/build/_speedups.so`]);
+        expect(kept.stdout).toBe('compiled');
+        expect((await applyPatch(sandbox, task.patch, { user: AGENT_USER })).applied).toBe(true);
+        const graded = await gradeSwe(sandbox, prepared, { timeoutMs: 120_000 });
+        expect(graded.outcome, graded.log).toBe('passed');
+      } finally {
+        await sandbox.destroy();
+      }
+    } finally {
+      await docker.getImage(image).remove({ force: true }).catch(() => undefined);
+    }
   });
 
   it('reports a patch that does not apply', async () => {

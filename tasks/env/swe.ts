@@ -41,7 +41,10 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
     await mustRun(sandbox, ['rm', '-f', bundlePath], 'remove the bundle', options);
   }
   // Detach at the base commit, then drop every other ref so later history is unreachable.
-  await mustRun(sandbox, ['sh', '-c', PRUNE_TO_BASE, 'prune', task.baseCommit], `reset to ${task.baseCommit}`, options);
+  // A prepared image keeps its untracked and ignored build products (compiled extensions,
+  // editable installs): only a fresh clone is cleaned.
+  const clean = source.type === 'git' ? 'clean' : 'keep';
+  await mustRun(sandbox, ['sh', '-c', PRUNE_TO_BASE, 'prune', task.baseCommit, clean], `reset to ${task.baseCommit}`, options);
   if (options.applyTestPatch ?? true) {
     if (task.testPatch.trim()) {
       const applied = await applyPatch(sandbox, task.testPatch, { user: ROOT_USER, signal: options.signal });
@@ -58,13 +61,13 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   await mustRun(sandbox, ['chown', '-R', `${AGENT_USER}:${AGENT_USER}`, TESTBED], 'hand /testbed to the agent', options);
 }
 
-// $1 = base commit. Runs as root inside the sandbox; no agent text reaches it.
+// $1 = base commit, $2 = clean|keep. Runs as root inside the sandbox; no agent text reaches it.
 const PRUNE_TO_BASE = [
   'set -e',
   `cd ${TESTBED}`,
   'g() { git -c safe.directory=* "$@"; }',
   'g checkout -q -f --detach "$1"',
-  'g clean -q -fdx',
+  'if [ "$2" = clean ]; then g clean -q -fdx; fi',
   'g for-each-ref --format="%(refname)" | while read -r ref; do g update-ref -d "$ref"; done',
   'g checkout -q -B main',
   'g remote | while read -r r; do g remote remove "$r"; done',
@@ -157,6 +160,8 @@ export async function gradeSwe(sandbox: Sandbox, task: SweTask, options: SweGrad
     user: AGENT_USER,
     env: { HOME: '/home/agent', PYTHONDONTWRITEBYTECODE: '1', LANG: 'C.UTF-8' },
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
+    // Per-test lines come early in a long run: keep them all rather than only head and tail.
+    maxOutputBytes: 64 * 1024 * 1024,
     signal: options.signal,
   });
   return gradeSweLog(task, spec, run);
@@ -199,6 +204,9 @@ export function gradeSweLog(task: SweTask, spec: SweTestSpec, run: ExecResult): 
       : `the runner did not complete (exit code ${run.exitCode}${run.oomKilled ? ', out of memory' : ''})`;
   }
   const summary = [`outcome: ${outcome} (${reason})`, `command: ${spec.command.join(' ')}`, `exit code: ${run.exitCode}`];
+  if (run.stdoutCutBytes || run.stderrCutBytes) {
+    summary.push(`output cut: ${run.stdoutCutBytes} bytes of stdout and ${run.stderrCutBytes} of stderr dropped from the middle`);
+  }
   return {
     outcome,
     resolved: outcome === 'passed',
@@ -208,7 +216,9 @@ export function gradeSweLog(task: SweTask, spec: SweTestSpec, run: ExecResult): 
     statuses: Object.fromEntries(parsed.statuses),
     completed,
     command: spec.command,
-    log: `${summary.join('\n')}\n\n${tailText(output.trim(), 20_000)}`,
+    log: [summary.join('\n'), tailText(run.stdout.trim(), 16_000), run.stderr.trim() ? `stderr:\n${tailText(run.stderr.trim(), 4_000)}` : '']
+      .filter(Boolean)
+      .join('\n\n'),
     durationMs: run.durationMs,
   };
 }
