@@ -116,7 +116,10 @@ function chooseHubSplits(available: string[], options: LoadOptions, repo: string
 }
 
 async function readBuiltin(dataset: string, name: 'lcb' | 'swe', options: LoadOptions): Promise<DatasetReport> {
-  const all = name === 'lcb' ? await loadBuiltinLcb() : await loadBuiltinSwe(options.cacheDir ? { cacheDir: options.cacheDir } : {});
+  const all =
+    name === 'lcb'
+      ? await loadBuiltinLcb()
+      : await loadBuiltinSwe({ ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), ...(options.say ? { say: options.say } : {}) });
   const report: DatasetReport = {
     dataset,
     sources: [`${dataset} (written for this project)`],

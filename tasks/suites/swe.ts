@@ -40,19 +40,19 @@ export function sweProjectsDir(): string {
 }
 
 /** Loads every built-in SWE task, building repositories that are not in the cache yet. */
-export async function loadBuiltinSwe(options: { cacheDir?: string } = {}): Promise<SweTask[]> {
+export async function loadBuiltinSwe(options: { cacheDir?: string; say?: (line: string) => void } = {}): Promise<SweTask[]> {
   const dir = sweProjectsDir();
   const names = (await readdir(dir, { withFileTypes: true }))
     .filter((e) => e.isDirectory())
     .map((e) => e.name)
     .sort();
   const tasks: SweTask[] = [];
-  for (const name of names) tasks.push(await buildSweProject(join(dir, name), cacheDir(options.cacheDir)));
+  for (const name of names) tasks.push(await buildSweProject(join(dir, name), cacheDir(options.cacheDir), options.say));
   return tasks;
 }
 
 /** Builds (or finds in the cache) one project's repository and returns its task. */
-export async function buildSweProject(projectDir: string, cacheRoot: string): Promise<SweTask> {
+export async function buildSweProject(projectDir: string, cacheRoot: string, say?: (line: string) => void): Promise<SweTask> {
   const where = `${projectDir}${sep}task.json`;
   const parsed = ProjectSchema.safeParse(JSON.parse(await readFile(where, 'utf8')));
   if (!parsed.success) throw new Error(`${where}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
@@ -66,6 +66,7 @@ export async function buildSweProject(projectDir: string, cacheRoot: string): Pr
   } else {
     // Nothing there, or a damaged folder (removed by hand, half-deleted): build it afresh.
     await rm(final, { recursive: true, force: true });
+    say?.(`building the repository of builtin:swe ${project.id} in ${final}`);
     built = await buildInto(projectDir, final);
   }
   return {
