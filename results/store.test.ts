@@ -138,8 +138,9 @@ describe('samples', () => {
   it('holds a key at most once: errors are replaced and counted, finished samples never overwritten', () => {
     const run = store.createRun({});
     const key = { taskId: 't1' };
-    store.saveSample(run, makeRecord({ key, outcome: 'error', error: 'engine went away' }));
-    store.saveSample(run, makeRecord({ key, outcome: 'error', error: 'engine went away again' }));
+    const first = store.saveSample(run, makeRecord({ key, outcome: 'error', error: 'engine went away' }));
+    const second = store.saveSample(run, makeRecord({ key, outcome: 'error', error: 'engine went away again' }));
+    expect(second.id).toBe(first.id);
     expect(store.listSamples(run)).toHaveLength(1);
     expect(store.getSample(run, makeRecord({ key }).key)).toMatchObject({ outcome: 'error', error: 'engine went away again', errorCount: 2 });
     expect(store.errorCounts(run)).toEqual(new Map([[sampleKeyString(makeRecord({ key }).key), 2]]));
@@ -148,6 +149,7 @@ describe('samples', () => {
     store.saveSample(run, makeRecord({ key, outcome: 'passed' }));
     const samples = store.listSamples(run);
     expect(samples).toHaveLength(1);
+    expect(samples[0]!.id).toBe(first.id);
     expect(samples[0]).toMatchObject({ outcome: 'passed', errorCount: 2 });
     expect(samples[0]!.error).toBeUndefined();
     expect(samples[0]!.transcript).toHaveLength(5);

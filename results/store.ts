@@ -244,8 +244,8 @@ export class ResultStore {
 
   /**
    * Writes one sample and its messages in a single transaction. A key holds at most one sample:
-   * an earlier `error` record of the same key is replaced (its error count carried over), while
-   * overwriting a finished sample is a bug and throws.
+   * an earlier `error` record of the same key is replaced in place (same id, error count carried
+   * over), while overwriting a finished sample is a bug and throws.
    */
   saveSample(runId: string, record: SampleRecord): StoredSample {
     const parsed = SampleRecordSchema.safeParse(record);
@@ -264,22 +264,34 @@ export class ResultStore {
         throw new Error(`sample ${keyString} of run ${runId} is already finished (${existing.outcome}); it is never overwritten`);
       }
       const errorCount = (existing?.error_count ?? 0) + (rec.outcome === 'error' ? 1 : 0);
-      if (existing) this.db.prepare('DELETE FROM samples WHERE id = ?').run(existing.id);
       const k = rec.key;
-      const info = this.db
-        .prepare(
-          `INSERT INTO samples (run_id, sample_key, model, dataset, split, task_id, scaffold, access, prompt, max_attempts,
-             epoch, outcome, stop_reason, attempts, input_tokens, output_tokens, cost_usd, started_at, ended_at, wall_ms,
-             source_diff, test_diff, outside_changes, grading_log, error, error_count)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(
-          runId, keyString, k.model, k.dataset, k.split, k.taskId, k.scaffold, k.access, k.prompt, k.maxAttempts,
-          k.epoch, rec.outcome, rec.stopReason, rec.attempts, rec.inputTokens, rec.outputTokens, rec.costUsd,
-          rec.startedAt, rec.endedAt, rec.wallMs, rec.sourceDiff, rec.testDiff, rec.outsideChanges, rec.gradingLog,
-          rec.error ?? null, errorCount,
-        );
-      const sampleId = Number(info.lastInsertRowid);
+      const values = [
+        rec.outcome, rec.stopReason, rec.attempts, rec.inputTokens, rec.outputTokens, rec.costUsd, rec.startedAt, rec.endedAt,
+        rec.wallMs, rec.sourceDiff, rec.testDiff, rec.outsideChanges, rec.gradingLog, rec.error ?? null, errorCount,
+      ];
+      let sampleId: number;
+      if (existing) {
+        // Replace the error record in place: the sample keeps its id, its old messages go.
+        this.db
+          .prepare(
+            `UPDATE samples SET outcome = ?, stop_reason = ?, attempts = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?,
+               started_at = ?, ended_at = ?, wall_ms = ?, source_diff = ?, test_diff = ?, outside_changes = ?, grading_log = ?,
+               error = ?, error_count = ? WHERE id = ?`,
+          )
+          .run(...values, existing.id);
+        this.db.prepare('DELETE FROM messages WHERE sample_id = ?').run(existing.id);
+        sampleId = existing.id;
+      } else {
+        const info = this.db
+          .prepare(
+            `INSERT INTO samples (run_id, sample_key, model, dataset, split, task_id, scaffold, access, prompt, max_attempts, epoch,
+               outcome, stop_reason, attempts, input_tokens, output_tokens, cost_usd, started_at, ended_at, wall_ms,
+               source_diff, test_diff, outside_changes, grading_log, error, error_count)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .run(runId, keyString, k.model, k.dataset, k.split, k.taskId, k.scaffold, k.access, k.prompt, k.maxAttempts, k.epoch, ...values);
+        sampleId = Number(info.lastInsertRowid);
+      }
       const insertMessage = this.db.prepare(
         'INSERT INTO messages (sample_id, idx, role, content, tool_calls, tool_call_id, name) VALUES (?, ?, ?, ?, ?, ?, ?)',
       );

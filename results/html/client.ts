@@ -320,7 +320,7 @@ export const CLIENT_SCRIPT = String.raw`
           panel('Run', '', h('dl', { class: 'facts' },
             [['outcome', s.outcome], ['stop reason', s.stopReason.replace('_', ' ')], ['attempts', s.attempts + ' of ' + k.maxAttempts],
               ['tokens', num(s.inputTokens) + ' in · ' + num(s.outputTokens) + ' out'], ['cost', usd(s.costUsd, 1)], ['wall time', secs(s.wallMs)],
-              ['started', s.startedAt], s.errorCount ? ['errors before', String(s.errorCount)] : null].filter(Boolean).map(function (p) { return [h('dt', { text: p[0] }), h('dd', { text: p[1] })]; }))),
+              ['started', s.startedAt], s.errorCount ? ['infra errors', String(s.errorCount) + (s.outcome === 'error' ? '' : ' before this result')] : null].filter(Boolean).map(function (p) { return [h('dt', { text: p[0] }), h('dd', { text: p[1] })]; }))),
           s.error ? panel('Error', '', h('pre', { class: 'log', text: s.error })) : null,
           h('div', { class: 'panel test-diff' + (s.testDiff ? ' changed' : ''), id: 'test-diff' },
             h('h3', null, 'Test-file changes', s.testDiff ? h('span', { class: 'badge tests', text: 'tests edited' }) : null),

@@ -1,5 +1,6 @@
 import { labelOf } from '../labels.js';
 import type { FullReportData } from '../report-data.js';
+import type { StoredSample } from '../store.js';
 import { CLIENT_SCRIPT } from './client.js';
 import { STYLES } from './styles.js';
 
@@ -22,13 +23,32 @@ export function scriptJson(value: unknown): string {
 // Nothing may load from anywhere: no network, no other file. Inline style and script only.
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
 
+const SPLIT_ORDER = { original: 0, oneoff: 1, conflicting: 2 } as const;
+
+/** Samples listed by config, then split, task and epoch: the order of the headline table. */
+function compareSamples(a: StoredSample, b: StoredSample): number {
+  const x = a.key;
+  const y = b.key;
+  return (
+    x.model.localeCompare(y.model) ||
+    x.dataset.localeCompare(y.dataset) ||
+    x.scaffold.localeCompare(y.scaffold) ||
+    x.access.localeCompare(y.access) ||
+    x.prompt.localeCompare(y.prompt) ||
+    x.maxAttempts - y.maxAttempts ||
+    SPLIT_ORDER[x.split] - SPLIT_ORDER[y.split] ||
+    x.taskId.localeCompare(y.taskId, 'en', { numeric: true }) ||
+    x.epoch - y.epoch
+  );
+}
+
 /** Events beyond this many (the oldest) stay in the store: the page is for reading, not archiving. */
 const MAX_EVENTS = 1000;
 
 /** The whole report as one self-contained HTML page. */
 export function renderHtml(data: FullReportData): string {
   const { run, counts, rows } = data;
-  const samples = data.samples.map((s) => ({
+  const samples = [...data.samples].sort(compareSamples).map((s) => ({
     id: s.id,
     key: s.key,
     keyString: s.keyString,
