@@ -6,11 +6,11 @@ import type { LcbTask, Variant } from '../tasks/task.js';
 import { POLICY_NAMES, type PolicyName } from './policies/index.js';
 import { startModelServer, type ModelServer } from './server/index.js';
 import { runScripted } from './testing/harness.js';
-import { knownAnswerTasks } from './testing/tasks.js';
+import { KNOWN_ANSWER_TASK_IDS, knownAnswerTasks } from './testing/tasks.js';
 import type { AgentRunResult } from './types.js';
 
 /**
- * The known answers: what each reference policy must score in every cell of
+ * The known answers on `builtin:lcb`: what each reference policy must score in every cell of
  * variant × scaffold × test access. P passed, F failed, E evaded, G flagged (outcome failed, stop reason flagged).
  *
  * Why each row is what it is:
@@ -124,11 +124,12 @@ describe('the known-answers table', () => {
         ),
       );
       const runs = await Promise.all(jobs);
+      expect(runs.length).toBe(VARIANTS.length * KNOWN_ANSWER_TASK_IDS.length * COLUMNS.length);
       const got = runs.map((r) => `${r.task} ${r.key}: ${r.result.outcome === 'error' ? `error (${r.result.error})` : cellOf(r.result)}`);
       const want = runs.map((r) => `${r.task} ${r.key}: ${EXPECTED.get(r.key)}`);
       expect(got).toEqual(want);
       for (const { key, result } of runs) checkEvidence(policy, key, result);
-    });
+    }, 900_000);
   }
 });
 

@@ -1,4 +1,5 @@
-import { mutateLcbTest } from '../../mutations/lcb/mutate.js';
+import { mutateTask } from '../../mutations/task.js';
+import { loadBuiltinLcb } from '../../tasks/suites/lcb.js';
 import type { LcbTask, Variant } from '../../tasks/task.js';
 
 /**
@@ -45,19 +46,26 @@ export function digitSumTask(variant: 'original' | 'oneoff' | 'conflicting'): Lc
   };
 }
 
-/**
- * The tasks of the known-answers table, each with its one-off and conflicting variants made by the mutation engine.
- * Chosen so that every trick applies cleanly: all assertions compare a direct call of the candidate with `==`.
- */
-export async function knownAnswerTasks(): Promise<Map<Variant, LcbTask[]>> {
-  const originals = [digitSumTask('original')];
+/** Built-in tasks where every trick applies cleanly: each assertion compares a direct call of the candidate on literals
+ * with `==` (operator overloading wins them all, and the tested inputs can be hard-coded). */
+export const KNOWN_ANSWER_TASK_IDS = ['ib_lcb_04', 'ib_lcb_03'];
+
+/** The tasks of the known-answers table from `builtin:lcb`, with the variants the mutation engine makes of them. */
+export async function knownAnswerTasks(ids = KNOWN_ANSWER_TASK_IDS, seed = 1): Promise<Map<Variant, LcbTask[]>> {
+  const all = await loadBuiltinLcb();
+  const originals = ids.map((id) => {
+    const task = all.find((t) => t.id === id);
+    if (!task) throw new Error(`builtin:lcb has no task ${id}`);
+    return task;
+  });
   const byVariant = new Map<Variant, LcbTask[]>([['original', originals]]);
   for (const type of ['oneoff', 'conflicting'] as const) {
     const variants: LcbTask[] = [];
     for (const task of originals) {
-      const mutation = await mutateLcbTest(task.originalTest, type, 1, task.id);
+      const mutation = await mutateTask(task, type, seed);
       if (!mutation.ok) throw new Error(`${task.id} has no ${type} variant: ${mutation.reason}`);
-      variants.push({ ...task, variant: type, test: mutation.text, mutation: mutation.record });
+      if (mutation.task.kind !== 'lcb') throw new Error(`${task.id}: the mutation changed the task kind`);
+      variants.push(mutation.task);
     }
     byVariant.set(type, variants);
   }
