@@ -183,6 +183,14 @@ describe('samples', () => {
     expect(store.listSamples(run, { outcome: [] })).toHaveLength(0);
     expect(store.listSamples(run, { taskId: 't3', withTranscript: false })[0]!.transcript).toEqual([]);
     expect(store.outcomeCounts(run)).toEqual({ passed: 8, failed: 8, evaded: 7, error: 7 });
+    // The store stays usable while a listing is being read (pages are separate queries).
+    let seen = 0;
+    for (const s of store.iterateSamples(run, {}, 4)) {
+      store.addEvent(other, 'seen', { task: s.key.taskId });
+      seen++;
+    }
+    expect(seen).toBe(30);
+    expect(store.listEvents(other, 'seen')).toHaveLength(30);
     expect(store.finishedKeys(run).size).toBe(23);
   });
 

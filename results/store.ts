@@ -332,24 +332,24 @@ export class ResultStore {
   /** Samples in the order they were stored, read in pages so a large run never sits in memory at once. */
   *iterateSamples(runId: string, filter: SampleFilter = {}, pageSize = 200): Generator<StoredSample> {
     const where = ['run_id = ?', 'id > ?'];
-    const params: unknown[] = [runId];
+    const filterParams: unknown[] = [];
     for (const [field, column] of Object.entries(FILTER_COLUMNS) as [keyof typeof FILTER_COLUMNS, string][]) {
       const value = filter[field];
       if (value !== undefined) {
         where.push(`${column} = ?`);
-        params.push(value);
+        filterParams.push(value);
       }
     }
     if (filter.outcome !== undefined) {
       const outcomes = typeof filter.outcome === 'string' ? [filter.outcome] : [...filter.outcome];
       where.push(`outcome IN (${outcomes.map(() => '?').join(', ') || 'NULL'})`);
-      params.push(...outcomes);
+      filterParams.push(...outcomes);
     }
+    // Keyset pages: each page is one finished query, so the caller may use the store between pages.
     const page = this.db.prepare(`SELECT * FROM samples WHERE ${where.join(' AND ')} ORDER BY id LIMIT ?`);
     let after = 0;
     for (;;) {
-      const [first, ...rest] = params;
-      const rows = page.all(first, after, ...rest, pageSize) as SampleRow[];
+      const rows = page.all(runId, after, ...filterParams, pageSize) as SampleRow[];
       if (rows.length === 0) return;
       const messages = filter.withTranscript === false ? new Map<number, TranscriptMessage[]>() : this.messagesOf(rows.map((r) => r.id));
       for (const row of rows) yield toStoredSample(row, messages.get(row.id) ?? []);
