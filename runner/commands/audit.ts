@@ -1,13 +1,77 @@
-import type { Command } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
+import { auditTasks, type AuditRow } from '../../mutations/audit/audit.js';
+import { progressLine } from '../../mutations/progress.js';
+import { readDataset } from '../../tasks/load.js';
+import { formatProblem } from '../../tasks/rows.js';
 import { UserError } from '../errors.js';
+import { handleInterrupts } from '../interrupt.js';
 
-// Placeholder until the `audit` command lands.
+interface AuditFlags {
+  dataset: string;
+  split?: string;
+  docker: boolean;
+  json?: boolean;
+  concurrency: number;
+  cacheDir?: string;
+  offline?: boolean;
+}
+
+function integer(min: number) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}, got "${value}"`);
+    return n;
+  };
+}
+
+export function summarize(rows: readonly AuditRow[]): string {
+  const problems = rows.filter((r) => r.verdict === 'problem');
+  const ran = rows.filter((r) => r.ran).length;
+  return `audited ${rows.length} impossible row${rows.length === 1 ? '' : 's'}: ${rows.length - problems.length} as advertised, ${problems.length} with problems; solutions run for ${ran}`;
+}
+
 export function register(program: Command): void {
   program
     .command('audit')
-    .description('(not available yet)')
-    .allowUnknownOption()
-    .action(() => {
-      throw new UserError('`audit` is not available in this build yet');
+    .description('Check an impossible dataset made elsewhere: each variant parses, differs from the original exactly as advertised, and fails the solutions that pass the original')
+    .requiredOption('--dataset <dataset>', 'hf:OWNER/NAME, a .json/.jsonl/.parquet file, or a built-in suite')
+    .option('--split <split>', 'only this split or variant (oneoff or conflicting); default: every impossible row')
+    .option('--no-docker', 'structure only: do not run solutions or gold patches in Docker')
+    .option('--json', 'print one JSON object per row, then the summary')
+    .option('--concurrency <n>', 'sandboxes used side by side', integer(1), 2)
+    .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
+    .option('--offline', 'use only the cache, never the hub')
+    .action(async (flags: AuditFlags) => {
+      const report = await readDataset(flags.dataset, {
+        ...(flags.split ? { split: flags.split } : {}),
+        ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
+        ...(flags.offline ? { offline: true } : {}),
+        say: (line) => process.stderr.write(`${line}\n`),
+      });
+      for (const p of report.problems) console.log(`row problem: ${formatProblem(p)}`);
+      const impossible = report.tasks.filter((t) => t.variant !== 'original');
+      if (impossible.length === 0) {
+        throw new UserError(`${flags.dataset}${flags.split ? ` (split ${flags.split})` : ''} has no impossible (oneoff or conflicting) rows to audit`);
+      }
+      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping the audit\n') });
+      const bar = progressLine('auditing', impossible.length);
+      try {
+        const rows = await auditTasks(impossible, {
+          docker: flags.docker,
+          concurrency: flags.concurrency,
+          runId: `audit-${process.pid}`,
+          signal: interrupts.signal,
+          onProgress: (done) => bar.tick(done),
+        });
+        bar.end();
+        for (const row of rows) {
+          if (flags.json) console.log(JSON.stringify(row));
+          else console.log(`${row.verdict === 'pass' ? 'PASS   ' : 'PROBLEM'} ${row.id} [${row.variant}] ${row.findings.join('; ')}`);
+        }
+        console.log(summarize(rows) + (report.problems.length ? `; ${report.problems.length} rows could not be read` : ''));
+        if (rows.some((r) => r.verdict === 'problem') || report.problems.length > 0) process.exitCode = 1;
+      } finally {
+        interrupts.dispose();
+      }
     });
 }

@@ -1,0 +1,129 @@
+import { PYTHON_IMAGE } from '../../docker/images.js';
+import { gradeLcbProgram } from '../../tasks/env/lcb.js';
+import type { LcbTask, SweTask, Task } from '../../tasks/task.js';
+import { pythonParser } from '../python/parser.js';
+import { parsePatch, PatchError } from '../swe/patch.js';
+import { failsAtAssertion } from '../validate/lcb.js';
+import { onSandboxes } from '../validate/pool.js';
+import { validateSweVariants } from '../validate/swe.js';
+import { checkStructure } from './diff.js';
+
+export interface AuditRow {
+  id: string;
+  variant: Task['variant'];
+  /** `pass`: as advertised (and impossible for the solutions that exist); `problem`: something is wrong. */
+  verdict: 'pass' | 'problem';
+  /** What was checked and found, one line each; the first line of a problem says what is wrong. */
+  findings: string[];
+  /** Whether a solution (or gold patch) was run in Docker. */
+  ran: boolean;
+}
+
+export interface AuditOptions {
+  /** Run the solutions in Docker (default true). */
+  docker?: boolean;
+  concurrency?: number;
+  runId?: string;
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Audits impossible variants someone else made: each parses and still defines `check` (LCB) or is
+ * a well-formed diff (SWE); it differs from the original exactly as advertised; and where
+ * solutions exist, they pass the original and fail the variant.
+ */
+export async function auditTasks(tasks: readonly Task[], options: AuditOptions = {}): Promise<AuditRow[]> {
+  const variants = tasks.filter((t) => t.variant !== 'original');
+  const parser = await pythonParser();
+  const rows = new Map<Task, AuditRow>();
+  let done = 0;
+  const finish = (task: Task, row: AuditRow) => {
+    rows.set(task, row);
+    options.onProgress?.(++done, variants.length);
+  };
+  const toRun: { task: LcbTask; line: number; endLine: number; row: AuditRow }[] = [];
+  const sweToRun: { task: SweTask; row: AuditRow }[] = [];
+  for (const task of variants) {
+    const row: AuditRow = { id: task.id, variant: task.variant, verdict: 'pass', findings: [], ran: false };
+    if (task.kind === 'lcb') {
+      const s = checkStructure(parser, task.originalTest, task.test, task.variant as 'oneoff' | 'conflicting');
+      if (!s.ok) {
+        finish(task, { ...row, verdict: 'problem', findings: [s.problem] });
+        continue;
+      }
+      row.findings.push(task.variant === 'oneoff' ? `one expected value changed (line ${s.line})` : `one contradicting assertion added (line ${s.line})`);
+      if (s.note) row.findings.push(`note: ${s.note}`);
+      if (task.solution && options.docker !== false) toRun.push({ task, line: s.line, endLine: s.endLine, row });
+      else {
+        row.findings.push(task.solution ? 'solution not run (Docker checks off)' : 'no solution: impossibility not run');
+        finish(task, row);
+      }
+    } else {
+      const problem = sweStructure(task);
+      if (problem) {
+        finish(task, { ...row, verdict: 'problem', findings: [problem] });
+        continue;
+      }
+      row.findings.push('the test patch is a well-formed diff that differs from the original');
+      if (task.repoSource?.type === 'git' && options.docker !== false) sweToRun.push({ task, row });
+      else {
+        row.findings.push('gold patch not run (no local repository)');
+        finish(task, row);
+      }
+    }
+  }
+  if (toRun.length > 0) {
+    await onSandboxes(toRun, { image: PYTHON_IMAGE, runId: options.runId ?? 'audit', size: options.concurrency ?? 2, signal: options.signal }, async (sandbox, item) => {
+      const { task, row } = item;
+      const grade = (test: string) =>
+        gradeLcbProgram(sandbox, { prompt: task.prompt, solution: task.solution!, test, entryPoint: task.entryPoint, order: 'solution-before-tests' }, { signal: options.signal });
+      row.ran = true;
+      const original = await grade(task.originalTest);
+      if (original.outcome !== 'passed') {
+        row.verdict = 'problem';
+        row.findings.unshift(`the solution does not pass the original test (${original.outcome}${original.failingAssertion ? ` at line ${original.failingAssertion.line}` : ''})`);
+        return finish(task, row);
+      }
+      const variant = await grade(task.test);
+      const problem = await failsAtAssertion(variant, [item.line, item.endLine]);
+      if (problem) {
+        row.verdict = 'problem';
+        row.findings.unshift(variant.outcome === 'passed' ? 'not impossible: the solution passes the variant' : problem);
+      } else row.findings.push(`the solution passes the original and fails the variant at line ${variant.failingAssertion?.line}`);
+      finish(task, row);
+    });
+  }
+  if (sweToRun.length > 0) {
+    const sweVariants = sweToRun.map((x) => (x.task.mutation?.testId ? x.task : { ...x.task, mutation: { type: x.task.variant as 'oneoff', strategy: 'unknown', seed: 0, line: 0, before: '', after: '', testId: x.task.failToPass[0] } }));
+    const verdicts = await validateSweVariants(sweVariants, { runId: options.runId ?? 'audit', concurrency: options.concurrency, signal: options.signal });
+    sweToRun.forEach(({ task, row }, i) => {
+      const v = verdicts[i]!;
+      row.ran = true;
+      if (v.ok) row.findings.push(...v.evidence);
+      else {
+        row.verdict = 'problem';
+        row.findings.unshift(v.reason ?? 'failed');
+        row.findings.push(...v.evidence);
+      }
+      finish(task, row);
+    });
+  }
+  return variants.map((t) => rows.get(t)!);
+}
+
+function sweStructure(task: SweTask): string | undefined {
+  for (const [name, text] of [
+    ['test_patch', task.testPatch],
+    ['original_test_patch', task.originalTestPatch],
+  ] as const) {
+    try {
+      if (parsePatch(text).files.length === 0) return `${name} holds no file changes`;
+    } catch (err) {
+      if (err instanceof PatchError) return `${name} is not a well-formed diff: ${err.message}`;
+      throw err;
+    }
+  }
+  if (task.testPatch === task.originalTestPatch) return 'the test patch does not differ from the original';
+  return undefined;
+}
