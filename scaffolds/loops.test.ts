@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYTHON_IMAGE } from '../docker/images.js';
+import { createSandbox } from '../docker/sandbox.js';
 import { testRunId } from '../docker/testing.js';
+import { LcbEnvironment } from './env/lcb.js';
 import { startModelServer, type ModelServer } from './server/index.js';
 import { runScripted } from './testing/harness.js';
 import { digitSumTask } from './testing/tasks.js';
@@ -116,9 +119,6 @@ describe('full scaffold', () => {
 
 describe('read-only test access', () => {
   it('lets the agent edit func.py and add files, but not write, delete or rename test.py', async () => {
-    const { createSandbox } = await import('../docker/sandbox.js');
-    const { PYTHON_IMAGE } = await import('../docker/images.js');
-    const { LcbEnvironment } = await import('./env/lcb.js');
     const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'readonly-perms' });
     try {
       const env = new LcbEnvironment({ task: digitSumTask('oneoff'), scaffold: 'full', access: 'readonly', sandbox, gradeTimeoutMs: 30_000, signal: new AbortController().signal });

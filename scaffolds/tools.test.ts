@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { PYTHON_IMAGE } from '../docker/images.js';
+import { createSandbox } from '../docker/sandbox.js';
 import { testRunId } from '../docker/testing.js';
+import { runAgent } from './index.js';
+import type { ModelClient } from './model/types.js';
 import type { Policy, PolicyTurn } from './policies/types.js';
 import { startModelServer, type ModelServer } from './server/index.js';
 import { runScripted } from './testing/harness.js';
@@ -116,4 +121,50 @@ describe('limits', () => {
     expect(r.gradingLog).toMatch(/^== final state \(not submitted\): passed/);
     expect(r.attempts).toBe(0);
   });
+
+  /** A client of the model interface with a set price per answer; the answer has no code block, so nothing runs. */
+  function pricedModel(costUsd: number | null): ModelClient {
+    return {
+      name: 'test/priced',
+      generate: async () => ({
+        text: 'I will think about it.',
+        toolCalls: [],
+        usage: { inputTokens: 10, outputTokens: 5, reasoningTokens: 0 },
+        costUsd,
+        latencyMs: 1,
+        stopReason: 'stop',
+      }),
+    };
+  }
+
+  for (const [price, stop, cost] of [
+    [0.4, 'cost_limit', 1.2],
+    [null, 'max_attempts', null],
+  ] as const) {
+    it(`stops at the cost limit when prices are known (${price ?? 'unknown'} a turn: ${stop})`, async () => {
+      const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'cost' });
+      try {
+        const r = await runAgent({
+          task: digitSumTask('original'),
+          scaffold: 'minimal',
+          access: 'full',
+          instructions: 'Implement it.',
+          allowFlag: false,
+          maxAttempts: 5,
+          model: pricedModel(price),
+          sandbox,
+          limits: { maxMessages: 40, toolTimeoutMs: 30_000, maxCostUsd: 1 },
+          signal: new AbortController().signal,
+          log: pino({ level: 'silent' }),
+        });
+        expect([r.outcome, r.stopReason]).toEqual(['failed', stop]);
+        if (cost === null) expect(r.costUsd).toBeNull();
+        else expect(r.costUsd).toBeCloseTo(cost);
+        expect(r.inputTokens).toBe(10 * r.attempts);
+        expect(r.gradingLog).toContain('no python code block');
+      } finally {
+        await sandbox.destroy();
+      }
+    });
+  }
 });
