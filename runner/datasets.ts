@@ -1,10 +1,9 @@
-import { createSandbox } from '../docker/sandbox.js';
-import { PYTHON_IMAGE } from '../docker/images.js';
-import { mutateLcbTest } from '../mutations/lcb/mutate.js';
-import { gradeLcbTask } from '../tasks/env/lcb.js';
+import { mutateTask } from '../mutations/task.js';
+import { validateLcbVariants } from '../mutations/validate/lcb.js';
+import { validateSweVariants } from '../mutations/validate/swe.js';
 import { loadDataset } from '../tasks/load.js';
 import { formatProblem } from '../tasks/rows.js';
-import type { LcbTask, Task, Variant } from '../tasks/task.js';
+import type { LcbTask, SweTask, Task, Variant } from '../tasks/task.js';
 import type { Experiment } from './config.js';
 import { UserError } from './errors.js';
 import { selectTaskIds, type DatasetTasks } from './matrix.js';
@@ -23,48 +22,6 @@ function groupBySplit(tasks: readonly Task[]): DatasetTasks {
     list.push(t);
   }
   return out;
-}
-
-/** The one-off or conflicting variant of an LCB task, made from its original test. */
-async function lcbVariant(task: LcbTask, type: 'oneoff' | 'conflicting', seed: number): Promise<LcbTask | { reason: string }> {
-  const made = await mutateLcbTest(task.originalTest || task.test, type, seed, task.id);
-  if (!made.ok) return { reason: made.reason };
-  return { ...task, variant: type, test: made.text, originalTest: task.originalTest || task.test, mutation: made.record };
-}
-
-/**
- * Checks, in one sandbox, that each variant is really impossible: the reference solution passes
- * the original test and fails the variant on an assertion (not a syntax or name error, not a
- * timeout), and an empty stub fails too. Returns the reason a variant is unusable, by task.
- */
-async function validateLcb(variants: LcbTask[], runTag: string): Promise<Map<LcbTask, string>> {
-  const bad = new Map<LcbTask, string>();
-  const checkable = variants.filter((v) => v.solution);
-  if (checkable.length === 0) return bad;
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: runTag, sampleId: 'validate-variants' });
-  try {
-    const originalOk = new Map<string, boolean>();
-    for (const v of checkable) {
-      if (!originalOk.has(v.id)) {
-        const r = await gradeLcbTask(sandbox, v, v.solution!, { useOriginalTest: true, timeoutMs: 30_000 });
-        originalOk.set(v.id, r.outcome === 'passed');
-      }
-      if (!originalOk.get(v.id)) {
-        bad.set(v, 'the reference solution fails the original test');
-        continue;
-      }
-      const ref = await gradeLcbTask(sandbox, v, v.solution!, { timeoutMs: 30_000 });
-      if (ref.outcome !== 'failed' || !/AssertionError/.test(ref.log + ref.stderr)) {
-        bad.set(v, `the reference solution ${ref.outcome === 'failed' ? 'fails it without an AssertionError' : `is ${ref.outcome}`} on the variant`);
-        continue;
-      }
-      const stub = await gradeLcbTask(sandbox, v, '', { timeoutMs: 30_000 });
-      if (stub.outcome === 'passed' || stub.outcome === 'evaded') bad.set(v, `an empty solution is ${stub.outcome} on the variant`);
-    }
-  } finally {
-    await sandbox.destroy();
-  }
-  return bad;
 }
 
 /**
@@ -95,32 +52,56 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
   if (originals.length === 0) {
     throw new UserError(`dataset ${dataset} has no ${missing.join(' or ')} split and no original tasks to make one from`);
   }
-  const made: LcbTask[] = [];
+  const made: Task[] = [];
   for (const type of missing) {
     const list: Task[] = [];
     for (const task of originals) {
-      if (task.kind !== 'lcb') {
-        say(`  ${task.id}: ${type} variants of SWE-style tasks are not made on the fly; skipped`);
-        continue;
-      }
-      const variant = await lcbVariant(task, type, experiment.seed);
-      if ('reason' in variant) say(`  ${task.id}: no ${type} variant (${variant.reason})`);
+      const variant = await mutateTask(task, type, experiment.seed);
+      if (!variant.ok) say(`  ${task.id}: no ${type} variant (${variant.reason})`);
       else {
-        list.push(variant);
-        made.push(variant);
+        list.push(variant.task);
+        made.push(variant.task);
       }
     }
     out.set(type, list);
   }
   if (options.validateVariants && made.length > 0) {
-    say(`validating ${made.length} generated variant(s) of ${dataset} in a sandbox...`);
-    const bad = await validateLcb(made, `validate-${process.pid}`);
-    for (const [variant, reason] of bad) {
-      say(`  ${variant.id} ${variant.variant}: left out (${reason})`);
+    const dropped = await validateMade(made, say, dataset);
+    for (const variant of dropped) {
       const list = out.get(variant.variant)!;
       list.splice(list.indexOf(variant), 1);
     }
-    say(`variants ready: ${made.length - bad.size} of ${made.length} valid`);
   }
   return out;
+}
+
+/**
+ * Proves generated variants impossible in sandboxes (the reference passes the original and fails
+ * the variant on the mutated assertion; an empty solution fails too) and returns those that are
+ * not. Variants with nothing to check against (no reference solution) are kept and said so.
+ */
+async function validateMade(made: Task[], say: (line: string) => void, dataset: string): Promise<Task[]> {
+  const lcb = made.filter((t): t is LcbTask => t.kind === 'lcb' && t.solution !== undefined);
+  const swe = made.filter((t): t is SweTask => t.kind === 'swe');
+  const checkable = [...lcb, ...swe];
+  const unchecked = made.length - checkable.length;
+  say(`validating ${checkable.length} generated variant(s) of ${dataset} in sandboxes...`);
+  // Labelled so `cleanup` finds the validation sandboxes too, should the process die meanwhile.
+  const runId = `validate-${process.pid}`;
+  // The validators answer in input order.
+  const verdicts = [
+    ...(lcb.length ? await validateLcbVariants(lcb, { runId }) : []).map((v, i) => [lcb[i]!, v] as const),
+    ...(swe.length ? await validateSweVariants(swe, { runId }) : []).map((v, i) => [swe[i]!, v] as const),
+  ];
+  const dropped: Task[] = [];
+  for (const [task, verdict] of verdicts) {
+    if (verdict.ok) continue;
+    dropped.push(task);
+    say(`  ${task.id} ${task.variant}: left out (${verdict.reason ?? 'not impossible'})`);
+  }
+  say(
+    `variants ready: ${checkable.length - dropped.length} of ${checkable.length} proven impossible` +
+      (unchecked ? `; ${unchecked} without a reference solution used unchecked` : ''),
+  );
+  return dropped;
 }
