@@ -36,8 +36,9 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     dir = mkdtempSync(join(tmpdir(), 'ib-chromium-'));
     const store = openStore(join(dir, 'results.sqlite'));
     const html = renderHtml(loadFullReportData(store, storeSampleRun(store)));
-    store.close();
     writeFileAtomic(join(dir, 'report.html'), html);
+    writeFileAtomic(join(dir, 'empty.html'), renderHtml(loadFullReportData(store, store.createRun({}, { id: 'empty' }))));
+    store.close();
 
     context = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: CHROMIUM,
@@ -48,7 +49,7 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     // Every request other than the report file itself is recorded and refused.
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (url.startsWith('file:') && url.endsWith('/report.html')) return route.continue();
+      if (url.startsWith('file:') && /\/(report|empty)\.html$/.test(url)) return route.continue();
       offPage.push(url);
       return route.abort();
     });
@@ -149,6 +150,17 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     expect(await text('#run-config pre')).toContain('"anthropic/claude-opus-4"');
     expect(await count('#run-events tbody tr')).toBe(8);
     expect(await texts('#run-events tbody tr td:nth-child(2)')).toEqual(['start', ...Array<string>(6).fill('gave_up'), 'finished']);
+  });
+
+  it('explains an empty run instead of drawing empty tables', async () => {
+    const empty = await context.newPage();
+    empty.on('pageerror', (err) => pageErrors.push(err.message));
+    await empty.goto(pathToFileURL(join(dir, 'empty.html')).href);
+    await empty.waitForSelector('body[data-ready="true"]');
+    expect(await empty.locator('#headline').textContent()).toBe('No samples are stored for this run yet.');
+    expect(await empty.locator('#samples').textContent()).toBe('No samples are stored for this run yet.');
+    expect(await empty.locator('#filter-count').textContent()).toBe('showing 0 of 0 samples');
+    await empty.close();
   });
 
   it('made no network request and raised no script error', () => {
