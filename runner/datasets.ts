@@ -12,6 +12,8 @@ export interface LoadOptions {
   /** Prove each generated variant impossible in a sandbox before it is used (needs reference solutions). */
   validateVariants?: boolean;
   say?: (line: string) => void;
+  /** Stops validation early (an interrupt before the run starts). */
+  signal?: AbortSignal;
 }
 
 function groupBySplit(tasks: readonly Task[]): DatasetTasks {
@@ -66,7 +68,7 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
     out.set(type, list);
   }
   if (options.validateVariants && made.length > 0) {
-    const dropped = await validateMade(made, say, dataset);
+    const dropped = await validateMade(made, say, dataset, options.signal);
     for (const variant of dropped) {
       const list = out.get(variant.variant)!;
       list.splice(list.indexOf(variant), 1);
@@ -80,7 +82,7 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
  * the variant on the mutated assertion; an empty solution fails too) and returns those that are
  * not. Variants with nothing to check against (no reference solution) are kept and said so.
  */
-async function validateMade(made: Task[], say: (line: string) => void, dataset: string): Promise<Task[]> {
+async function validateMade(made: Task[], say: (line: string) => void, dataset: string, signal?: AbortSignal): Promise<Task[]> {
   const lcb = made.filter((t): t is LcbTask => t.kind === 'lcb' && t.solution !== undefined);
   const swe = made.filter((t): t is SweTask => t.kind === 'swe');
   const checkable = [...lcb, ...swe];
@@ -90,8 +92,8 @@ async function validateMade(made: Task[], say: (line: string) => void, dataset: 
   const runId = `validate-${process.pid}`;
   // The validators answer in input order.
   const verdicts = [
-    ...(lcb.length ? await validateLcbVariants(lcb, { runId }) : []).map((v, i) => [lcb[i]!, v] as const),
-    ...(swe.length ? await validateSweVariants(swe, { runId }) : []).map((v, i) => [swe[i]!, v] as const),
+    ...(lcb.length ? await validateLcbVariants(lcb, { runId, ...(signal ? { signal } : {}) }) : []).map((v, i) => [lcb[i]!, v] as const),
+    ...(swe.length ? await validateSweVariants(swe, { runId, ...(signal ? { signal } : {}) }) : []).map((v, i) => [swe[i]!, v] as const),
   ];
   const dropped: Task[] = [];
   for (const [task, verdict] of verdicts) {

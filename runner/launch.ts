@@ -85,7 +85,12 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     const datasets = new Map<string, Awaited<ReturnType<Wiring['loadTasks']>>>();
     for (const dataset of experiment.datasets) {
       say(`loading ${dataset} (${experiment.splits.join(', ')})...`);
-      datasets.set(dataset, await wiring.loadTasks(dataset, experiment));
+      try {
+        datasets.set(dataset, await wiring.loadTasks(dataset, experiment));
+      } catch (err) {
+        if (input.signal.aborted) throw new UserError(`interrupted while preparing ${dataset}; no run was ${resume ? 'changed' : 'created'}`);
+        throw err;
+      }
     }
     store ??= openStore(storePath);
     const runId = resume ? input.runId! : store.createRun(experiment, input.runId ? { id: input.runId } : {});

@@ -26,6 +26,8 @@ export interface RealWiringOptions {
   validateVariants?: boolean;
   /** Where progress of loading and validation is told. */
   say?: (line: string) => void;
+  /** The run's interrupt signal, so an interrupt also stops the preparation of tasks. */
+  signal?: AbortSignal;
 }
 
 /** The image and limits a task's sandbox gets. */
@@ -94,7 +96,11 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
       runAgent,
     },
     loadTasks: (dataset, exp) =>
-      loadDatasetSplits(dataset, exp, { validateVariants: options.validateVariants ?? true, ...(options.say ? { say: options.say } : {}) }),
+      loadDatasetSplits(dataset, exp, {
+        validateVariants: options.validateVariants ?? true,
+        ...(options.say ? { say: options.say } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      }),
     removeLeftovers: removeRunContainers,
     removeStale: removeStaleContainers,
     preflight: async (exp) => {

@@ -76,7 +76,7 @@ export function register(program: Command): void {
           flags: experiment as Record<string, unknown>,
           flagNames: {},
           store: storePath,
-          wire: (exp) => realWiring(exp, { validateVariants: true, say }),
+          wire: (exp) => realWiring(exp, { validateVariants: true, say, signal: interrupts.signal }),
           signal: interrupts.signal,
           progress: { plain: flags.plain === true },
           say,

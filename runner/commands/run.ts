@@ -175,6 +175,7 @@ export function register(program: Command): void {
           wire: (experiment) =>
             realWiring(experiment, {
               say: (line) => process.stderr.write(`${line}\n`),
+              signal: interrupts.signal,
               ...(flags.scriptedFaults ? { scriptedFaults: flags.scriptedFaults } : {}),
             }),
           signal: interrupts.signal,
