@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../results/store.js';
+import { parseExperiment } from './config.js';
 import { assertBuilt, cli, runContainers, spawnCli, waitFor } from './testing/cli.js';
 
 let dir: string;
@@ -59,6 +60,16 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
     expect(policy.exitCode).toBe(1);
     expect(policy.stderr).toMatch(/unknown scripted policy "cheat-harder"/);
     expect(existsSync(join(dir, 'policy.sqlite'))).toBe(false);
+  });
+
+  it('refuses to resume a run with a different matrix, naming the field', async () => {
+    const path = join(dir, 'resume-mismatch.sqlite');
+    const store = openStore(path);
+    store.createRun(parseExperiment({ models: ['scripted/honest'], splits: ['original'] }, 'test'), { id: 'r1' });
+    store.close();
+    const r = await cli(['run', '--model', 'scripted/honest', '--split', 'oneoff', '--store', path, '--run-id', 'r1']);
+    expect(r.exitCode).toBe(1);
+    expect(r.stderr).toMatch(/^impossiblebench: run r1 was started with a different `splits` \(\["original"\]\)\n\s+fix: resume it with the same settings/);
   });
 
   it('documents every flag in its help', async () => {
