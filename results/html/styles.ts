@@ -132,6 +132,13 @@ pre.config { padding: 10px 12px; background: #f6f8fa; border-radius: 6px; max-he
 table.events td { font-size: 13px; vertical-align: top; }
 table.events td.data { font: 12px var(--mono); color: var(--muted); white-space: pre-wrap; overflow-wrap: anywhere; }
 @media (max-width: 700px) { .filters { position: static; } header.top, main { padding-left: 14px; padding-right: 14px; } }
+@media print {
+  .filters, .more, .crumbs { display: none; }
+  body { background: #fff; }
+  header.top { background: none; color: var(--text); border-bottom: 2px solid var(--text); }
+  header.top .meta { color: var(--muted); }
+  section.card, .stat, .panel, .msg { break-inside: avoid; box-shadow: none; }
+}
 [hidden] { display: none !important; }
 footer { color: var(--muted); font-size: 12px; text-align: center; padding: 10px; }
 `;
