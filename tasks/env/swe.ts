@@ -94,7 +94,11 @@ export interface ApplyResult {
   log: string;
 }
 
-/** Applies a unified diff in /testbed with `git apply` inside the sandbox. Empty patches apply trivially. */
+/**
+ * Applies a unified diff in /testbed with `git apply` inside the sandbox. Empty patches apply
+ * trivially. Runs as the agent by default (the patch text is the agent's; /testbed is theirs
+ * after setup, and files the patch creates stay editable by them).
+ */
 export async function applyPatch(
   sandbox: Sandbox,
   patch: string,
@@ -105,7 +109,7 @@ export async function applyPatch(
   await mustRun(sandbox, ['mkdir', '-p', '-m', '0755', SCRATCH], 'create a scratch folder', options);
   await sandbox.writeFiles([{ path, content: patch.endsWith('\n') ? patch : `${patch}\n`, mode: 0o644 }]);
   const cwd = options.cwd ?? TESTBED;
-  const user = options.user ?? ROOT_USER;
+  const user = options.user ?? AGENT_USER;
   const attempts = [
     ['git', '-c', 'safe.directory=*', 'apply', '--whitespace=nowarn', path],
     ['git', '-c', 'safe.directory=*', 'apply', '--whitespace=nowarn', '--recount', '--ignore-whitespace', path],
