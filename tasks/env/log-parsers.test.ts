@@ -32,6 +32,11 @@ ERROR tests/test_b.py::test_setup - RuntimeError: boom
     expect(parsed.completed).toBe(true);
   });
 
+  it('knows the closing line of older pytest versions', () => {
+    expect(parsePytestLog('PASSED a.py::t\n===== 1 passed in 0.12 seconds =====\n').completed).toBe(true);
+    expect(parsePytestLog('===== 2 failed, 1 passed, 3 warnings in 12.50s (0:00:12) =====').completed).toBe(true);
+  });
+
   it('does not call a run complete without its closing line', () => {
     const cut = log.split('\n').slice(0, 8).join('\n');
     expect(parsePytestLog(cut).completed).toBe(false);

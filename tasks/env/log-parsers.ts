@@ -38,7 +38,8 @@ export function parsePytestLog(log: string): ParsedLog {
       // A parametrized id may contain spaces; cut only pytest's own " - reason" suffix.
       statuses.set(id, m[1] as TestStatus);
     }
-    if (/^=+ .*\bin \d+(\.\d+)?s\b.*=+$/.test(text) && !/^=+ short test summary/.test(text)) completed = true;
+    // `=== 3 passed in 0.05s ===` (older pytest: `in 0.05 seconds`).
+    if (/^=+ .*\bin \d+(\.\d+)?( ?s| seconds)\b.*=+$/.test(text) && !/^=+ short test summary/.test(text)) completed = true;
   }
   return { statuses, completed };
 }
