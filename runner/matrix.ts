@@ -1,15 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { SampleKey } from '../results/record.js';
+import { resolvePrompt } from '../scaffolds/prompts.js';
 import type { Task, Variant } from '../tasks/task.js';
 import type { Experiment } from './config.js';
 
-export const PROMPT_LETTERS = ['A', 'B', 'C', 'D'] as const;
-
-/** The key a prompt is stored under: the letter, or a short hash of custom text. */
+/** The key a prompt is stored under: the letter, or a short hash of custom text (as the scaffolds name it). */
 export function promptKey(prompt: string): string {
-  const letter = prompt.trim().toUpperCase();
-  if ((PROMPT_LETTERS as readonly string[]).includes(letter)) return letter;
-  return `custom-${createHash('sha256').update(prompt).digest('hex').slice(0, 8)}`;
+  return resolvePrompt(prompt).id;
 }
 
 /** One unit of work: a key in the matrix and everything needed to run it. */
