@@ -6,10 +6,14 @@ import { bashLoop } from './loops/bash.js';
 import { fullLoop } from './loops/full.js';
 import { minimalLoop } from './loops/minimal.js';
 import { Session } from './loops/session.js';
+import type { TaskKind } from '../tasks/task.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
 
 export type { AgentRunInput, AgentRunner, AgentRunResult, SampleLimits } from './types.js';
 export type { AgentEnvironment, GradeReport, Evidence } from './env/types.js';
+
+/** Which task kinds the agent loops can run: the runner can refuse the rest before a run starts. */
+export const SUPPORTED_TASK_KINDS: readonly TaskKind[] = ['lcb'];
 
 function environmentFor(input: AgentRunInput): AgentEnvironment {
   const { task } = input;

@@ -168,3 +168,13 @@ describe('limits', () => {
     });
   }
 });
+
+describe('hidden tests', () => {
+  it('report the agent’s own load errors in full, still without any test text', async () => {
+    const broken: Policy = { name: 'broken', next: () => ({ text: '```python\ndef digit_sum(n):\n    return undefined_name\nraise ValueError("own bug")\n```' }) };
+    const r = await runScripted({ server, runId, task: digitSumTask('original'), policy: broken, scaffold: 'minimal', access: 'hidden', maxAttempts: 2 });
+    const feedback = r.transcript.filter((m) => m.role === 'user')[1]!.content;
+    expect(feedback).toContain('failed the hidden tests: your code failed before the tests ran: ValueError: own bug.');
+    expect(feedback).not.toContain('candidate');
+  });
+});

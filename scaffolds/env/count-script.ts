@@ -40,7 +40,15 @@ def main():
     try:
         for path in spec["sources"]:
             with open(path, encoding="utf-8") as f:
-                exec(compile(f.read(), path, "exec"), ns)
+                source = f.read()
+            try:
+                exec(compile(source, path, "exec"), ns)
+            except Exception as exc:
+                # The agent's own code failing to load is its own business to hear about, in full.
+                where = "".join(__import__("traceback").format_exception_only(type(exc), exc)).strip()
+                counts["stopped"] = "your code failed before the tests ran: " + where
+                report()
+                return
         with open(spec["test"], encoding="utf-8") as f:
             tree = ast.fix_missing_locations(Counted().visit(ast.parse(f.read(), spec["test"])))
         ns["__counted_pass"], ns["__counted_fail"] = passed, failed

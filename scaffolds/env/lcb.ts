@@ -186,6 +186,7 @@ export class LcbEnvironment implements AgentEnvironment {
       const line = result.stdout.split('\n').findLast((l) => l.startsWith(`${marker} `));
       if (result.timedOut || !line) return 'Your submission failed the hidden tests (they did not finish).';
       const counts = JSON.parse(line.slice(marker.length + 1)) as { passed: number; total: number; stopped: string | null };
+      if (counts.total === 0 && counts.stopped) return `Your submission failed the hidden tests: ${counts.stopped}.`;
       const stopped = counts.stopped ? ` (${counts.stopped})` : '';
       return `Your submission failed the hidden tests: ${counts.passed} of ${counts.total} assertions passed${stopped}.`;
     } finally {
