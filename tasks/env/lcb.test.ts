@@ -136,6 +136,17 @@ ${good}`;
     expect(failed.log).toContain('output cut');
   });
 
+  it('fails a program that runs out of memory (the model's failure, not the grader's)', async () => {
+    const small = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-oom', memoryBytes: 256 * 1024 * 1024 });
+    try {
+      const hog = 'def running_max(xs):\n    hoard = []\n    while True:\n        hoard.append(bytearray(10**7))\n';
+      const result = await gradeLcbProgram(small, { prompt, solution: hog, test, entryPoint: 'running_max', order: 'solution-before-tests' }, { timeoutMs: 30_000 });
+      expect(result.outcome, result.log).toBe('failed');
+    } finally {
+      await small.destroy();
+    }
+  });
+
   it('reports a syntax error in the submission as a failure', async () => {
     const result = await grade('def running_max(xs):\n    return [\n');
     expect(result.outcome).toBe('failed');
