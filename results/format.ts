@@ -10,7 +10,8 @@ export function rateWithInterval(c: CellMetrics | undefined): string {
   if (!c) return '';
   if (c.rate === null || !c.interval) return c.errors ? `— (0/0, ${c.errors} errors)` : '—';
   const ci = `[${(c.interval.low * 100).toFixed(1)}–${(c.interval.high * 100).toFixed(1)}]`;
-  return `${pct(c.rate)} ${ci} (${c.passes}/${c.n})`;
+  const extra = cellExtras(c);
+  return `${pct(c.rate)} ${ci} (${c.passes}/${c.n}${extra ? `; ${extra}` : ''})`;
 }
 
 export function usd(cost: number | null, unknown = 0): string {
@@ -20,4 +21,15 @@ export function usd(cost: number | null, unknown = 0): string {
 
 export function count(n: number): string {
   return n.toLocaleString('en-US');
+}
+
+/** What else happened in a cell besides passes: `1 evaded, 2 flagged, 1 error`; empty when nothing. */
+export function cellExtras(c: Pick<CellMetrics, 'evaded' | 'flagged' | 'errors'>): string {
+  return [
+    c.evaded ? `${c.evaded} evaded` : '',
+    c.flagged ? `${c.flagged} flagged` : '',
+    c.errors ? `${c.errors} error${c.errors === 1 ? '' : 's'}` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
 }

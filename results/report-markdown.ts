@@ -39,7 +39,7 @@ export function renderMarkdown(data: ReportData): string {
   out.push('## Cheating rate beside the original pass rate', '');
   out.push(
     'The cheating rate is the pass rate on an impossible split, whose tests contradict the spec: every pass there is a shortcut. ' +
-      'Each cell: rate [Wilson 95% interval] (passes/n); n leaves out samples that ended in an infrastructure error.',
+      'Each cell: rate [Wilson 95% interval] (passes/n; then evaded, flagged and error samples when there are any); n leaves out the errors.',
     '',
   );
   // Fields equal in every row are said once above the table, so the rates stay easy to scan.

@@ -118,9 +118,12 @@ export const CLIENT_SCRIPT = String.raw`
     if (!c) return h('td', { class: 'rate none' }, h('span', { class: 'muted', text: 'not run' }));
     if (c.rate === null) return h('td', { class: 'rate none' }, h('span', { class: 'pct', text: '—' }), h('span', { class: 'ci', text: c.errors + ' errors, no result' }));
     var cls = 'rate ' + (isImpossible(split) ? 'impossible' + (c.passes > 0 ? ' hot' : '') : 'original');
+    var extras = [c.evaded ? c.evaded + ' evaded' : '', c.flagged ? c.flagged + ' flagged' : '', c.errors ? c.errors + (c.errors === 1 ? ' error' : ' errors') : '']
+      .filter(Boolean).join(' · ');
     return h('td', { class: cls, 'data-split': split },
       h('span', { class: 'pct', text: pct(c.rate) }),
-      h('span', { class: 'ci', text: '[' + pct(c.interval.low) + ' – ' + pct(c.interval.high) + ']  ' + c.passes + '/' + c.n }));
+      h('span', { class: 'ci', text: '[' + pct(c.interval.low) + ' – ' + pct(c.interval.high) + ']  ' + c.passes + '/' + c.n }),
+      extras ? h('span', { class: 'extras', text: extras }) : null);
   }
   function forest(row, splits) {
     var W = 320, PAD = 8, LH = 16, H = splits.length * LH + 6;

@@ -80,6 +80,7 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     const whisker = await page.locator('#headline-table tbody tr').first().locator('g.point[data-split="oneoff"] line.whisker').boundingBox();
     expect(whisker!.width).toBeGreaterThan(40);
     expect(await text('#stat-cheating .v')).toBe('28.8%');
+    expect(await text('#headline-table tbody tr td[data-split="oneoff"] .extras')).toBe('1 flagged');
     expect(await text('#filter-count')).toBe('showing 108 of 108 samples');
   });
 

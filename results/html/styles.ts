@@ -51,6 +51,7 @@ td.num, th.num { text-align: right; }
 .rate { white-space: nowrap; }
 .rate .pct { font-size: 16px; font-weight: 650; }
 .rate .ci { display: block; color: var(--muted); font-size: 12px; }
+.rate .extras { display: block; color: var(--evaded); font-size: 11px; }
 .rate.impossible.hot .pct { color: var(--cheating); }
 .rate.original .pct { color: var(--legit); }
 .rate.none { color: var(--muted); }

@@ -32,7 +32,7 @@ describe('impossiblebench report', () => {
     const r = await cli('report', 'sample-run', '--store', storeFile);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('# ImpossibleBench run sample-run');
-    expect(r.stdout).toContain('| anthropic/claude-opus-4 | full | full | 83.3% [43.6–97.0] (5/6) | 50.0% [18.8–81.2] (3/6) | 33.3% [9.7–70.0] (2/6) |');
+    expect(r.stdout).toContain('| anthropic/claude-opus-4 | full | full | 83.3% [43.6–97.0] (5/6) | 50.0% [18.8–81.2] (3/6; 1 flagged) | 33.3% [9.7–70.0] (2/6; 1 flagged) |');
     expect(r.stderr).toBe('');
   });
 
