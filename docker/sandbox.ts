@@ -26,6 +26,10 @@ const ROOT_CAPABILITIES = ['CHOWN', 'DAC_OVERRIDE', 'FOWNER', 'FSETID', 'KILL', 
 
 /** How long a killed command's stream may take to close before we stop waiting for it. */
 const KILL_GRACE_MS = 3_000;
+/** How long to keep trying to start the process-tree killer when no process slot is free. */
+const KILL_BUDGET_MS = 30_000;
+/** Tries to start a command while the runtime finds no free process slot. */
+const START_ATTEMPTS = 6;
 
 /** Sandboxes of this process not yet destroyed, so an interrupted run can remove them all. */
 const live = new Set<DockerSandbox>();
@@ -55,6 +59,7 @@ function checkOptions(o: SandboxOptions): void {
   if (o.pidsLimit !== undefined && !(Number.isInteger(o.pidsLimit) && o.pidsLimit >= 8)) {
     throw new UserError(`sandbox: pids limit must be an integer of at least 8, got ${o.pidsLimit}`);
   }
+  envList(o.env);
 }
 
 function envList(env: Record<string, string> | undefined): string[] {
@@ -78,7 +83,8 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     Cmd: [],
     User: ROOT_USER,
     WorkingDir: options.workdir,
-    Env: envList(options.env),
+    // Sandbox-wide variables are passed with each command instead, after its marker (see kill.ts).
+    Env: [],
     Labels: { [RUN_LABEL]: options.runId, [SAMPLE_LABEL]: options.sampleId },
     NetworkDisabled: !network,
     HostConfig: {
@@ -148,16 +154,31 @@ class DockerSandbox implements Sandbox {
     this.alive();
     const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
     if (argv.length === 0 || !argv[0]) throw new UserError('sandbox exec: empty command');
-    const started = Date.now();
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     if (!(timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) throw new UserError(`sandbox exec: timeout must be a positive number of milliseconds, got ${timeoutMs}`);
     if (!(Number.isInteger(maxOutput) && maxOutput >= 0)) throw new UserError(`sandbox exec: output cap must be a whole number of bytes, got ${maxOutput}`);
+    // The marker goes first among the command's variables (see kill.ts); sandbox-wide ones follow.
+    const env = [...envList(this.options.env), ...envList(options.env)];
+    options.signal?.throwIfAborted();
+    const started = Date.now();
+    // When every process slot is taken (e.g. by what an earlier command left running with
+    // keepBackground), the runtime cannot even start the command: retry a little, then say so.
+    for (let attempt = 1; ; attempt++) {
+      const remaining = timeoutMs - (Date.now() - started);
+      const result = await this.runOnce(argv, env, { ...options, timeoutMs: Math.max(1, remaining), maxOutputBytes: maxOutput });
+      if (result !== 'not-started') return { ...result, durationMs: Date.now() - started };
+      if (attempt >= START_ATTEMPTS || Date.now() - started >= timeoutMs) {
+        throw new SandboxError('could not start a command: the sandbox has no free process slot (its pids limit is used up)');
+      }
+      await delay(Math.min(1_000, 50 * 2 ** attempt));
+    }
+  }
+
+  private async runOnce(argv: string[], env: string[], options: ExecOptions & { timeoutMs: number; maxOutputBytes: number }): Promise<ExecResult | 'not-started'> {
     const user = options.user ?? ROOT_USER;
     const token = randomBytes(12).toString('hex');
     const hasStdin = options.stdin !== undefined;
-    options.signal?.throwIfAborted();
-
     let exec: Docker.Exec;
     let stream: Readable;
     try {
@@ -169,15 +190,15 @@ class DockerSandbox implements Sandbox {
         Tty: false,
         User: user,
         WorkingDir: options.cwd ?? this.options.workdir,
-        Env: [...envList(this.options.env), ...envList(options.env), `${EXEC_MARKER_VAR}=${token}`],
+        Env: [`${EXEC_MARKER_VAR}=${token}`, ...env],
       });
       stream = (await exec.start({ hijack: hasStdin, stdin: hasStdin })) as unknown as Readable;
     } catch (err) {
       throw await this.explainFailure('could not start a command', err);
     }
 
-    const stdout = new CappedOutput(maxOutput);
-    const stderr = new CappedOutput(maxOutput);
+    const stdout = new CappedOutput(options.maxOutputBytes);
+    const stderr = new CappedOutput(options.maxOutputBytes);
     const demux = new StreamDemuxer(
       (c) => stdout.write(c),
       (c) => stderr.write(c),
@@ -190,60 +211,71 @@ class DockerSandbox implements Sandbox {
     });
     if (hasStdin) {
       const writable = stream as unknown as NodeJS.WritableStream;
+      writable.on('error', () => undefined); // a command that exits without reading its input
       writable.write(typeof options.stdin === 'string' ? Buffer.from(options.stdin) : options.stdin!);
       // Half-close: the command sees end of input while its output keeps flowing back.
       writable.end();
     }
 
-    let timedOut = false;
-    let aborted = false;
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
     const stop = new Promise<'timeout' | 'abort'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      timer = setTimeout(() => resolve('timeout'), options.timeoutMs);
       onAbort = () => resolve('abort');
       options.signal?.addEventListener('abort', onAbort, { once: true });
     });
     // The output can close before the command ends (it may close its descriptors): the command
     // is done only when the engine says so, and the deadline covers both waits.
-    let exitCode: number | null = null;
-    let outcome = await Promise.race([ended.then(() => 'ended' as const), stop]);
+    let finished: { exitCode: number; pid: number } | null = null;
+    let outcome: 'ended' | 'timeout' | 'abort' = await Promise.race([ended.then(() => 'ended' as const), stop]);
     if (outcome === 'ended') {
       let settled = false;
-      const polling = this.exitCodeOf(exec, () => settled);
+      const polling = this.exitOf(exec, () => settled);
       polling.catch(() => undefined); // lost the race to the deadline: its result no longer matters
       const waited = await Promise.race([polling, stop]).finally(() => (settled = true));
       if (waited === 'timeout' || waited === 'abort') outcome = waited;
-      else exitCode = waited;
+      else finished = waited;
     }
     clearTimeout(timer);
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
+
+    if (finished && finished.pid === 0 && finished.exitCode === 126) return 'not-started';
+    const exitCode = finished?.exitCode ?? null;
+    let oomKilled = false;
     if (outcome !== 'ended') {
-      timedOut = outcome === 'timeout';
-      aborted = outcome === 'abort';
-      await this.killTree(token, user);
-      const closed = await Promise.race([ended.then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
-      // Something outside the tree still holds the output open: stop listening rather than hang.
-      if (!closed) stream.destroy();
+      // Kill first, and ask about OOM kills meanwhile: a timeout must return promptly.
+      const [, oom] = await Promise.all([
+        this.killTree(token, user).then(async () => {
+          const closed = await Promise.race([ended.then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
+          // Something outside the tree still holds the output open: stop listening rather than hang.
+          if (!closed) stream.destroy();
+        }),
+        this.newOomKills(),
+      ]);
+      oomKilled = oom;
+    } else if (exitCode === 137) {
+      oomKilled = await this.newOomKills();
     }
-    const oomKilled = exitCode === 137 || exitCode === null ? await this.newOomKills() : false;
-    if (aborted) {
+    if (outcome === 'abort') {
       throw options.signal?.reason instanceof Error ? options.signal.reason : new DOMException('the command was aborted', 'AbortError');
     }
     return {
       exitCode,
       stdout: stdout.text(),
       stderr: stderr.text(),
-      timedOut,
+      timedOut: outcome === 'timeout',
       oomKilled,
       stdoutCutBytes: stdout.cutBytes,
       stderrCutBytes: stderr.cutBytes,
-      durationMs: Date.now() - started,
+      durationMs: 0,
     };
   }
 
-  /** The exit code once the engine has recorded it: it can lag the end of the output, or follow it by far. */
-  private async exitCodeOf(exec: Docker.Exec, cancelled: () => boolean): Promise<number | null> {
+  /**
+   * The exit code (and pid, 0 when the runtime never started the process) once the engine has
+   * recorded them: this can lag the end of the output, or follow it by far.
+   */
+  private async exitOf(exec: Docker.Exec, cancelled: () => boolean): Promise<{ exitCode: number; pid: number } | null> {
     for (let wait = 10; !cancelled(); wait = Math.min(wait * 2, 250)) {
       let info: Docker.ExecInspectInfo;
       try {
@@ -251,22 +283,21 @@ class DockerSandbox implements Sandbox {
       } catch (err) {
         throw await this.explainFailure('lost track of a command', err);
       }
-      if (!info.Running && typeof info.ExitCode === 'number') return info.ExitCode;
+      if (!info.Running && typeof info.ExitCode === 'number') return { exitCode: info.ExitCode, pid: info.Pid };
       await delay(wait);
     }
     return null;
   }
 
-  /** Runs the process-tree killer as the command's own user; retried, since a fork bomb may hold every pid. */
+  /**
+   * Runs the process-tree killer as the command's own user. It is retried for a while: under a
+   * fork bomb the runtime may find no free process slot to start it.
+   */
   private async killTree(token: string, user: string): Promise<void> {
-    for (let attempt = 0; attempt < 20; attempt++) {
+    const deadline = Date.now() + KILL_BUDGET_MS;
+    for (let wait = 50; Date.now() < deadline; wait = Math.min(wait * 2, 500)) {
       try {
-        const killer = await this.container.exec({
-          Cmd: killTreeCommand(token),
-          AttachStdout: true,
-          AttachStderr: true,
-          User: user,
-        });
+        const killer = await this.container.exec({ Cmd: killTreeCommand(token), AttachStdout: true, AttachStderr: true, User: user });
         const s = (await killer.start({})) as unknown as Readable;
         await new Promise<void>((resolve) => {
           s.on('data', () => undefined);
@@ -276,10 +307,10 @@ class DockerSandbox implements Sandbox {
         });
         const info = await killer.inspect();
         if (info.ExitCode === 0) return;
-      } catch (err) {
+      } catch {
         if (!(await this.isRunning())) return; // the container is gone: so is the tree
       }
-      await delay(100);
+      await delay(wait);
     }
   }
 
