@@ -136,7 +136,7 @@ ${good}`;
     expect(failed.log).toContain('output cut');
   });
 
-  it('fails a program that runs out of memory (the model's failure, not the grader's)', async () => {
+  it('fails a program that runs out of memory: a model failure, not a grading error', async () => {
     const small = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-oom', memoryBytes: 256 * 1024 * 1024 });
     try {
       const hog = 'def running_max(xs):\n    hoard = []\n    while True:\n        hoard.append(bytearray(10**7))\n';
