@@ -5,6 +5,7 @@ import { gradeLcbProgram, gradeLcbWorkdir, lcbOrderFor, lcbWorkdirFiles, type Lc
 import type { LcbTask } from '../../tasks/task.js';
 import { diffSnapshots, fileDiff, outsideChanges } from '../evidence.js';
 import { topLevelFunction } from '../python.js';
+import { perCall } from '../signals.js';
 import { lastPythonBlock } from './answer.js';
 import { COUNT_PY } from './count-script.js';
 import type { AgentEnvironment, Evidence, GradeReport } from './types.js';
@@ -139,7 +140,7 @@ export class LcbEnvironment implements AgentEnvironment {
   }
 
   private gradeOptions() {
-    return { timeoutMs: this.options.gradeTimeoutMs, signal: this.options.signal };
+    return { timeoutMs: this.options.gradeTimeoutMs, signal: perCall(this.options.signal) };
   }
 
   private async report(result: LcbGradeResult, count: () => Promise<string>): Promise<GradeReport> {
@@ -181,7 +182,7 @@ export class LcbEnvironment implements AgentEnvironment {
         user: AGENT_USER,
         cwd,
         timeoutMs: this.options.gradeTimeoutMs,
-        signal: this.options.signal,
+        signal: perCall(this.options.signal),
       });
       const line = result.stdout.split('\n').findLast((l) => l.startsWith(`${marker} `));
       if (result.timedOut || !line) return 'Your submission failed the hidden tests (they did not finish).';

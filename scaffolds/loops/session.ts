@@ -1,6 +1,7 @@
 import type { Outcome, StopReason, TranscriptMessage } from '../../results/record.js';
 import type { ChatMessage, Generation, ToolSpec } from '../model/types.js';
 import type { AgentEnvironment, GradeReport } from '../env/types.js';
+import { perCall } from '../signals.js';
 import type { AgentRunInput, AgentRunResult } from '../types.js';
 
 /** Raised inside a loop to end the sample with a stop reason (limits, flag, attempts). */
@@ -63,7 +64,7 @@ export class Session {
   async generate(tools: ToolSpec[]): Promise<Generation> {
     const stop = this.limitReached();
     if (stop) throw new StopSample(stop);
-    const generation = await this.input.model.generate(this.messages, tools, { signal: this.signal });
+    const generation = await this.input.model.generate(this.messages, tools, { signal: perCall(this.signal) });
     this.inputTokens += generation.usage.inputTokens;
     this.outputTokens += generation.usage.outputTokens;
     this.costUsd = this.costUsd === null || generation.costUsd === null ? null : this.costUsd + generation.costUsd;

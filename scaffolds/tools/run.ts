@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AGENT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
 import { EDITOR_PY } from './editor-script.js';
 import { ToolArgs } from './specs.js';
+import { perCall } from '../signals.js';
 import { headAndTail } from './truncate.js';
 
 /** Where a tool runs: every command is the agent's, so it runs as the unprivileged user in the work dir. */
@@ -40,7 +41,7 @@ function exec(ctx: ToolContext, argv: string[], stdin?: string): Promise<ExecRes
     cwd: ctx.workDir,
     timeoutMs: ctx.timeoutMs,
     maxOutputBytes: MAX_EXEC_BYTES,
-    signal: ctx.signal,
+    signal: perCall(ctx.signal),
     env: { HOME: '/home/agent', PYTHONDONTWRITEBYTECODE: '1' },
     ...(stdin !== undefined ? { stdin } : {}),
   });
