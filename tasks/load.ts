@@ -136,7 +136,11 @@ async function readBuiltin(dataset: string, name: 'lcb' | 'swe', options: LoadOp
 function onlyVariant(report: DatasetReport, split: string): DatasetReport {
   const split_ = report.splits.find((s) => s.name === split);
   if (!split_) {
-    throw new UserError(`${report.dataset}: no split named ${split} (splits: ${report.splits.map((s) => s.name).join(', ')})`);
+    const impossible = split === 'oneoff' || split === 'conflicting';
+    throw new UserError(
+      `${report.dataset}: no split named ${split} (splits: ${report.splits.map((s) => s.name).join(', ')})`,
+      impossible ? `make ${split} variants from the originals: impossiblebench mutate --dataset ${report.dataset} --type ${split} --out FILE.jsonl` : undefined,
+    );
   }
   return { ...report, tasks: report.tasks.filter((t) => t.variant === split), splits: [split_] };
 }
