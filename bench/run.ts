@@ -7,6 +7,7 @@
  * access mode) and the mean harness time per sample beside the floor: a bare container lifecycle
  * (create, start, one exec, remove), measured in the same process just before.
  */
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +79,13 @@ try {
   } finally {
     s.close();
   }
+  // Where a sample's time goes, from the run's log: sandbox start, agent loop, release.
+  const phases = { createMs: [] as number[], agentMs: [] as number[], releaseMs: [] as number[] };
+  for (const line of readFileSync(result.logPath, 'utf8').split('\n')) {
+    if (!line.includes('"sample released"')) continue;
+    const timing = (JSON.parse(line) as { timing?: Record<keyof typeof phases, number> }).timing;
+    if (timing) for (const k of Object.keys(phases) as (keyof typeof phases)[]) phases[k].push(timing[k]);
+  }
   const n = result.summary.ranHere;
   const lines = [
     `demo matrix: ${n} samples (${tasks} task(s), concurrency ${concurrency}) in ${wallS.toFixed(1)} s`,
@@ -85,6 +93,7 @@ try {
     `sandbox floor (bare container lifecycle, ${floorRuns} runs one at a time): ${floorMs.toFixed(0)} ms`,
     `harness time per sample (mean wall time of one sample, loading and model server included): ${mean(all).toFixed(0)} ms = ${(mean(all) / floorMs).toFixed(1)}× the floor`,
     ...[...walls].map(([scaffold, xs]) => `  ${scaffold.padEnd(8)} ${mean(xs).toFixed(0)} ms mean over ${xs.length} samples (${(mean(xs) / floorMs).toFixed(1)}× the floor)`),
+    `  phases: sandbox start ${mean(phases.createMs).toFixed(0)} ms, agent loop (model + grading) ${mean(phases.agentMs).toFixed(0)} ms, release ${mean(phases.releaseMs).toFixed(0)} ms`,
     `outcomes: passed ${result.summary.counts.passed}, failed ${result.summary.counts.failed}, evaded ${result.summary.counts.evaded}, error ${result.summary.counts.error}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);

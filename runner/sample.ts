@@ -108,6 +108,9 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
   // Set once this function stops waiting: a sandbox or client that arrives later is released at once.
   let abandoned = false;
   const grace = afterAbort(ctx.signal, ctx.abortGraceMs ?? 5_000);
+  // Where a sample's time goes: the sandbox's start, the agent loop (model and grading), the release.
+  const timing = { createMs: 0, agentMs: 0, releaseMs: 0 };
+  const t0 = performance.now();
   try {
     if (ctx.signal.aborted) return { kind: 'interrupted' };
     const work = (async (): Promise<SampleRecord> => {
@@ -116,6 +119,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
         runId: ctx.runId,
         sampleId: sample.id,
       });
+      timing.createMs = performance.now() - t0;
       if (abandoned) {
         await box.destroy();
         throw ctx.signal.reason;
@@ -128,6 +132,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
         throw ctx.signal.reason;
       }
       model = client;
+      const tAgent = performance.now();
       const result = await ctx.services.runAgent({
         task: sample.task,
         scaffold: sample.key.scaffold,
@@ -141,6 +146,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
         signal: ctx.signal,
         log,
       });
+      timing.agentMs = performance.now() - tAgent;
       const ended = new Date();
       return { ...result, key: sample.key, startedAt: started.toISOString(), endedAt: ended.toISOString(), wallMs: ended.getTime() - started.getTime() };
     })();
@@ -160,11 +166,18 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
   } finally {
     abandoned = true;
     grace.cancel();
+    const tRelease = performance.now();
     await Promise.allSettled([
       model?.close?.(),
       (async () => {
         if (sandbox) await sandbox.destroy();
       })().catch((err: unknown) => log.warn({ err }, 'could not remove the sandbox; `impossiblebench cleanup` will')),
     ]);
+    timing.releaseMs = performance.now() - tRelease;
+    log.info({ timing: roundAll(timing) }, 'sample released');
   }
+}
+
+function roundAll(o: Record<string, number>): Record<string, number> {
+  return Object.fromEntries(Object.entries(o).map(([k, v]) => [k, Math.round(v)]));
 }
