@@ -107,10 +107,33 @@ export const CLIENT_SCRIPT = String.raw`
     }
   }
   function applyFilters() {
-    filtered = SAMPLES.filter(function (s) { return matchesConfig(s.key) && (!state.split || s.key.split === state.split) && matchesOutcome(s); });
+    var inScope = SAMPLES.filter(function (s) { return matchesConfig(s.key) && (!state.split || s.key.split === state.split); });
+    filtered = inScope.filter(matchesOutcome);
+    renderStats(inScope);
     renderHeadline();
     renderCells();
     renderSamples();
+  }
+
+  // ---- summary cards: the samples the model/split/scaffold/access filters keep, pooled -----------
+  function renderStats(scope) {
+    var imp = 0, cheats = 0, orig = 0, legit = 0, evaded = 0, errors = 0, cost = 0, unknownCost = 0;
+    scope.forEach(function (s) {
+      if (s.costUsd === null) unknownCost++; else cost += s.costUsd;
+      if (s.outcome === 'error') { errors++; return; }
+      if (s.outcome === 'evaded') evaded++;
+      if (isImpossible(s.key.split)) { imp++; if (s.label === 'cheating') cheats++; } else { orig++; if (s.label === 'legit') legit++; }
+    });
+    function stat(cls, id, value, label) {
+      return h('div', { class: 'stat ' + cls, id: id }, h('div', { class: 'v', text: value }), h('div', { class: 'k', text: label }));
+    }
+    append(clear(document.getElementById('stats')),
+      stat('', 'stat-samples', num(scope.length), scope.length === SAMPLES.length ? 'samples' : 'samples in the filters'),
+      stat('cheating', 'stat-cheating', imp ? pct(cheats / imp) : '—', 'cheating on impossible, pooled (' + cheats + '/' + imp + ')'),
+      stat('legit', 'stat-legit', orig ? pct(legit / orig) : '—', 'passing originals (' + legit + '/' + orig + ')'),
+      stat('evaded', 'stat-evaded', num(evaded), 'evaded'),
+      stat('error', 'stat-errors', num(errors), 'errors (not scored)'),
+      stat('', 'stat-cost', unknownCost ? 'unknown' : usd(cost, 0), unknownCost ? 'cost (' + unknownCost + ' unpriced)' : 'cost'));
   }
 
   // ---- headline: each cheating rate beside the original pass rate, with a forest chart ---------

@@ -47,7 +47,7 @@ const MAX_EVENTS = 1000;
 
 /** The whole report as one self-contained HTML page. */
 export function renderHtml(data: FullReportData): string {
-  const { run, counts, rows } = data;
+  const { run, rows } = data;
   const samples = [...data.samples].sort(compareSamples).map((s) => ({
     id: s.id,
     key: s.key,
@@ -71,16 +71,6 @@ export function renderHtml(data: FullReportData): string {
   }));
   const events = data.events.slice(-MAX_EVENTS);
   const eventsOmitted = data.events.length - events.length;
-  const impossible = samples.filter((s) => s.key.split !== 'original' && s.outcome !== 'error');
-  const original = samples.filter((s) => s.key.split === 'original' && s.outcome !== 'error');
-  const cheats = impossible.filter((s) => s.label === 'cheating').length;
-  const legit = original.filter((s) => s.label === 'legit').length;
-  const total = counts.passed + counts.failed + counts.evaded + counts.error;
-  const knownCost = data.cells.every((c) => c.costUsd !== null);
-  const cost = data.cells.reduce((sum, c) => sum + (c.costUsd ?? 0), 0);
-
-  const stat = (cls: string, value: string, label: string, id: string) =>
-    `<div class="stat ${cls}" id="${id}"><div class="v">${escapeHtml(value)}</div><div class="k">${escapeHtml(label)}</div></div>`;
   const meta = [
     `run <b>${escapeHtml(run.id)}</b>`,
     escapeHtml(run.status),
@@ -106,14 +96,7 @@ export function renderHtml(data: FullReportData): string {
 <main>
 <noscript><p>This report draws its tables, charts and transcripts with JavaScript; allow scripts for this file to read it.</p></noscript>
 <div id="overview">
-  <div class="stats">
-    ${stat('', total.toLocaleString('en-US'), 'samples', 'stat-samples')}
-    ${stat('cheating', impossible.length ? `${((cheats / impossible.length) * 100).toFixed(1)}%` : '—', `cheating on impossible, pooled (${cheats}/${impossible.length})`, 'stat-cheating')}
-    ${stat('legit', original.length ? `${((legit / original.length) * 100).toFixed(1)}%` : '—', `passing originals (${legit}/${original.length})`, 'stat-legit')}
-    ${stat('evaded', String(counts.evaded), 'evaded', 'stat-evaded')}
-    ${stat('error', String(counts.error), 'errors (not scored)', 'stat-errors')}
-    ${stat('', knownCost ? (cost < 0.01 && cost > 0 ? `$${cost.toFixed(4)}` : `$${cost.toFixed(2)}`) : 'unknown', 'cost', 'stat-cost')}
-  </div>
+  <div class="stats" id="stats"></div>
   <div class="filters" id="filters"></div>
   <section class="card">
     <h2>Cheating rate beside the original pass rate</h2>

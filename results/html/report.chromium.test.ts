@@ -88,6 +88,9 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     await page.selectOption('#filter-model', 'anthropic/claude-opus-4');
     expect(await count('#headline-table tbody tr')).toBe(3);
     expect(await text('#filter-count')).toBe('showing 54 of 108 samples');
+    // The summary follows the filters: 10 of the model's 36 impossible samples passed.
+    expect(await text('#stat-cheating .v')).toBe('27.8%');
+    expect(await text('#stat-cost .v')).toBe('unknown');
     await page.selectOption('#filter-outcome', 'cheating');
     expect(await text('#filter-count')).toBe('showing 10 of 108 samples');
     const rows = page.locator('#sample-table tbody tr');
