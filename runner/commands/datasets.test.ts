@@ -64,4 +64,10 @@ describe('impossiblebench datasets show', () => {
     expect(report.example.solution).toBeTruthy();
     expect(report.problems).toEqual([]);
   });
+
+  it('lists the built-in and known hub datasets', async () => {
+    const r = await cli(['datasets', 'list']);
+    expect(r.exitCode).toBe(0);
+    for (const name of ['builtin:lcb', 'builtin:swe', 'hf:fjzzq2002/impossible_livecodebench', 'hf:fjzzq2002/impossible_swebench']) expect(r.stdout).toContain(name);
+  });
 });
