@@ -25,6 +25,35 @@ export interface Leaf {
   path: string[];
 }
 
+/**
+ * An expected built-in exception and one that is neither its base nor its subclass, so
+ * `pytest.raises(ValueError)` becomes `pytest.raises(TypeError)` and can no longer catch it.
+ */
+const EXCEPTION_SWAP: Record<string, string> = {
+  ValueError: 'TypeError',
+  TypeError: 'ValueError',
+  KeyError: 'ValueError',
+  IndexError: 'KeyError',
+  AttributeError: 'TypeError',
+  RuntimeError: 'ValueError',
+  NotImplementedError: 'ValueError',
+  ZeroDivisionError: 'ValueError',
+  OverflowError: 'TypeError',
+  AssertionError: 'ValueError',
+  LookupError: 'ValueError',
+  ArithmeticError: 'TypeError',
+  FileNotFoundError: 'ValueError',
+  PermissionError: 'ValueError',
+  OSError: 'ValueError',
+  UnicodeDecodeError: 'TypeError',
+  UnicodeEncodeError: 'TypeError',
+  RecursionError: 'ValueError',
+  StopIteration: 'ValueError',
+  ImportError: 'ValueError',
+  ModuleNotFoundError: 'ValueError',
+  NameError: 'TypeError',
+};
+
 const LEAF_TYPES = new Set(['integer', 'float', 'string', 'concatenated_string', 'true', 'false', 'none']);
 
 function isNumberLeaf(n: Node): boolean {
@@ -47,6 +76,10 @@ export function mutableLeaves(node: Node, insideExpressions = false): Leaf[] {
   const out: Leaf[] = [];
   const visit = (raw: Node, path: string[], inExpr: boolean) => {
     const n = unwrapParens(raw);
+    if (n.type === 'identifier' && path.length === 0 && EXCEPTION_SWAP[n.text]) {
+      out.push({ node: n, path });
+      return;
+    }
     if (isNumberLeaf(n) || LEAF_TYPES.has(n.type)) {
       if ((n.type === 'string' || n.type === 'concatenated_string') && !(n.type === 'string' ? isPlainString(n) : kids(n).every(isPlainString))) return;
       if (n.type === 'integer' && parseIntToken(n.text) === undefined) return;
@@ -235,6 +268,7 @@ export function changeLeaf(leaf: Leaf, ctx: ValueContext): { edit: Edit; strateg
     return at(choices.length > 0 ? ctx.rng.pick(choices) : '0', 'none-to-value');
   }
   if (n.type === 'string' || n.type === 'concatenated_string') return changeString(n, ctx.rng);
+  if (n.type === 'identifier' && EXCEPTION_SWAP[n.text]) return at(EXCEPTION_SWAP[n.text]!, 'exception-swap');
   return undefined;
 }
 

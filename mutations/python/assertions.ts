@@ -116,6 +116,8 @@ const BINARY_OPPOSITE: Record<string, string> = {
   assertNotContains: 'assertContains',
   assertNotEqual: 'assertEqual',
   assertNotEquals: 'assertEqual',
+  assertIsInstance: 'assertNotIsInstance',
+  assertNotIsInstance: 'assertIsInstance',
 };
 
 function lineOf(node: Node): number {
@@ -269,8 +271,19 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
   const raises = RAISES[name];
   if (raises && a) {
     const message = raises.message === 'match' ? args.keywords.get('match') : args.positional[raises.message];
-    if (!message || isSubject(message)) return undefined;
-    return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(message) };
+    // A message held in a variable still names the expectation (its assignment can change).
+    if (message) return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(message) };
+    // No message: the exception type itself is the expectation (`pytest.raises(ValueError)`).
+    if (!message && (name === 'raises' || name === 'assertRaises') && unwrapParens(a).type === 'identifier')
+      return { method: name, comparison: 'eq', subject: span(call), expected: expectedOf(a) };
+    return undefined;
+  }
+  // pytest's own result checks: `result.stdout.fnmatch_lines([...])`, `result.assert_outcomes(passed=1)`.
+  if (LINE_MATCHERS.has(name) && a && !isSubject(a)) return { method: name, comparison: 'eq', subject: span(call), expected: expectedOf(a) };
+  if (!a && name.startsWith('assert_') && args.keywords.size > 0) {
+    const literal = [...args.keywords.values()].filter((v) => isPureLiteral(literalValue(v)));
+    const last = literal[literal.length - 1];
+    return last ? { method: name, comparison: 'eq', subject: span(call), expected: expectedOf(last) } : undefined;
   }
   if (!a || !b) return undefined;
   if (CLOSE_METHODS.has(name)) {
@@ -312,20 +325,28 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     const o = inLike ? (name.includes('Contains') ? { subject: a, expected: b } : { subject: b, expected: a }) : orient(a, b, isSubject);
     if (!o || !isSubject(o.subject)) return undefined;
     const comparison: ComparisonKind =
-      name === 'assertIs' ? 'is' : name === 'assertIsNot' ? 'is-not' : name.includes('Not') ? 'not-in' : 'in';
+      name === 'assertIs' || name === 'assertIsInstance' ? 'is' : name === 'assertIsNot' || name === 'assertNotIsInstance' ? 'is-not' : name.includes('Not') ? 'not-in' : 'in';
     return { method: name, comparison, subject: span(o.subject), expected: expectedOf(o.expected), negation: rename(BINARY_OPPOSITE[name]!) };
   }
   // A project's own assertion helper (`self.assertNumberMigrations(changes, 'app', 1)`,
   // `assert_node(tree, [...])`): the tested value comes first, a literal expectation last.
   if (/^assert[A-Z_]/.test(name) && !NOT_A_COMPARISON.has(name)) {
+    const literalish = (n: Node) => {
+      const value = literalValue(n);
+      return value.kind !== 'expression' && (isPureLiteral(value) || value.kind === 'list' || value.kind === 'tuple' || value.kind === 'dict');
+    };
+    if (!isSubject(a)) return undefined;
     const last = args.positional[args.positional.length - 1]!;
-    const value = literalValue(last);
-    const literalish = value.kind !== 'expression' && (isPureLiteral(value) || value.kind === 'list' || value.kind === 'tuple' || value.kind === 'dict');
-    if (!literalish || !isSubject(a)) return undefined;
-    return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(last) };
+    if (literalish(last)) return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(last) };
+    // `assertRedirects(response, url, status_code=301)`: a literal keyword is the expectation then.
+    const keyword = [...args.keywords.values()].filter(literalish).pop();
+    return keyword ? { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(keyword) } : undefined;
   }
   return undefined;
 }
+
+/** Methods that check output lines against patterns; the patterns are the expectation. */
+const LINE_MATCHERS = new Set(['fnmatch_lines', 're_match_lines', 'fnmatch_lines_random', 're_match_lines_random']);
 
 /** Assertions on a raised exception or warning, and which argument holds the expected message. */
 const RAISES: Record<string, { message: number | 'match' }> = {
@@ -335,19 +356,22 @@ const RAISES: Record<string, { message: number | 'match' }> = {
   assertRaisesRegexp: { message: 1 },
   assertWarnsRegex: { message: 1 },
   raises: { message: 'match' },
+  assertRaises: { message: 'match' },
   warns: { message: 'match' },
 };
 
 /** Helpers whose last argument is not an expectation. */
-const NOT_A_COMPARISON = new Set(['assertRaises', 'assertWarns', 'assertLogs', 'assertNoLogs', 'assertNumQueries', 'assertTemplateUsed', 'assertTemplateNotUsed', 'assertRedirects', 'assert_called_with', 'assert_called_once_with', 'assert_any_call', 'assert_has_calls']);
+const NOT_A_COMPARISON = new Set(['assertRaises', 'assertWarns', 'assertLogs', 'assertNoLogs', 'assertNumQueries', 'assertTemplateUsed', 'assertTemplateNotUsed', 'assert_called_with', 'assert_called_once_with', 'assert_any_call', 'assert_has_calls']);
 
 /** `with self.assertRaisesMessage(E, 'msg'):`, `with pytest.raises(E, match='msg'):`, `with self.assertNumQueries(2):`. */
 function assertFromWith(stmt: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
   const clause = kids(stmt).find((c) => c.type === 'with_clause');
   const items = clause ? kids(clause).filter((c) => c.type === 'with_item') : [];
-  if (items.length !== 1) return undefined;
-  const call = items[0]!.childForFieldName('value');
-  if (!call || call.type !== 'call') return undefined;
+  // `with connection.schema_editor() as editor, self.assertNumQueries(0):` — the asserting item.
+  const call = items
+    .map((i) => i.childForFieldName('value'))
+    .find((v): v is Node => !!v && v.type === 'call' && (RAISES[calleeName(v) ?? ''] !== undefined || calleeName(v) === 'assertNumQueries'));
+  if (!call) return undefined;
   const name = calleeName(call);
   const args = callArgs(call);
   if (!name || !args) return undefined;
@@ -383,7 +407,7 @@ function assertionOf(stmt: Node, isSubject: SubjectTest): Partial<FoundAssertion
     const fn = call.childForFieldName('function');
     const style = fn?.type === 'attribute' && fn.childForFieldName('object')?.text === 'self' ? 'method' : 'function';
     const name = calleeName(call) ?? '';
-    if (style === 'function' && !name.startsWith('assert') && !RAISES[name]) return undefined;
+    if (style === 'function' && !name.startsWith('assert') && !RAISES[name] && !LINE_MATCHERS.has(name)) return undefined;
     const found = assertFromCall(call, isSubject, style);
     return found ? { ...found, style } : undefined;
   }

@@ -67,7 +67,7 @@ function rowOf(region: Region, offset: number): number {
 /** The statement node an assertion was read from. */
 function statementNode(tree: Tree, a: FoundAssertion): Node | undefined {
   let n: Node | null = tree.rootNode.descendantForIndex(a.statement.start, a.statement.end);
-  while (n && !(n.startIndex === a.statement.start && n.endIndex === a.statement.end && (n.type === 'assert_statement' || n.type === 'expression_statement'))) n = n.parent;
+  while (n && !(n.startIndex === a.statement.start && n.endIndex === a.statement.end && (n.type === 'assert_statement' || n.type === 'expression_statement' || n.type === 'with_statement'))) n = n.parent;
   return n ?? undefined;
 }
 
@@ -113,6 +113,13 @@ function functionsShown(ref: TestRef, regions: { region: Region; tree: Tree }[])
   return regions.some(({ region, tree }) => fileMayHold(ref, region.file.newPath) && regionFunctions(region, tree).some((fn) => matches(ref, fn)));
 }
 
+const SIMPLE = new Set(['assert_statement', 'expression_statement', 'return_statement', 'pass_statement', 'delete_statement', 'raise_statement']);
+
+/** A complete simple statement ends where it ends; a compound one only when the hunk shows what follows it. */
+function endsSurely(region: Region, s: Node): boolean {
+  return (SIMPLE.has(s.type) && !s.hasError) || closedAfter(region, s.endPosition.row, s.startPosition.column);
+}
+
 /** Later statements of the same block after which a duplicate may go (their end is visible). */
 function slotsAfter(c: Candidate): Node[] {
   const block = c.node.parent;
@@ -127,7 +134,7 @@ function slotsAfter(c: Candidate): Node[] {
     if (boundNames(s).some((n) => reads.has(n))) break;
     const next = siblings[j + 1];
     if (next && next.startPosition.row === s.endPosition.row) continue;
-    if (closedAfter(c.region, s.endPosition.row, s.startPosition.column)) out.push(s);
+    if (endsSurely(c.region, s)) out.push(s);
   }
   return out;
 }
@@ -190,7 +197,7 @@ function apply(parser: Parser, patch: Patch, c: Candidate, plan: AssertionPlan, 
     line = rl.newLine;
   } else {
     const slots = slotsAfter(c);
-    const target = slots.length > 0 ? rng.pick(slots) : closedAfter(region, c.node.endPosition.row, c.node.startPosition.column) ? c.node : undefined;
+    const target = slots.length > 0 ? rng.pick(slots) : endsSurely(region, c.node) ? c.node : undefined;
     if (!target) return 'no visible place after the assertion to add its duplicate';
     const firstRow = region.lines[c.node.startPosition.row - region.prefixLines]!.text;
     const indent = firstRow.slice(0, c.node.startPosition.column);
