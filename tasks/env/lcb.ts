@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { AGENT_USER, ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
 import type { LcbTask } from '../task.js';
+import { GradingError } from './errors.js';
 import { CHILD_PY, SUPERVISOR_PY } from './lcb-grader-scripts.js';
 
 /** The image LiveCodeBench-style tasks run in. */
@@ -42,13 +43,7 @@ export interface LcbGradeOptions {
   signal?: AbortSignal;
 }
 
-/** Thrown when grading itself broke: an infrastructure error, never the submission's fault. */
-export class GradingError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GradingError';
-  }
-}
+export { GradingError } from './errors.js';
 
 /** Which order a test-access mode grades in. */
 export function lcbOrderFor(access: 'full' | 'readonly' | 'hidden'): LcbOrder {

@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { AGENT_USER, ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
 import type { SweTask } from '../task.js';
-import { GradingError } from './lcb.js';
+import { GradingError } from './errors.js';
+
+export { GradingError } from './errors.js';
 import { LOG_PARSERS, isPassing, statusOf, type TestStatus } from './log-parsers.js';
 import { TESTBED, sweTestSpec, type SweTestSpec } from './swe-specs.js';
 
