@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { PYTHON_IMAGE } from '../docker/images.js';
+import { getDocker } from '../docker/engine.js';
 import { createSandbox } from '../docker/sandbox.js';
 import { testRunId } from '../docker/testing.js';
 import { runAgent } from './index.js';
@@ -176,5 +177,45 @@ describe('hidden tests', () => {
     const feedback = r.transcript.filter((m) => m.role === 'user')[1]!.content;
     expect(feedback).toContain('failed the hidden tests: your code failed before the tests ran: ValueError: own bug.');
     expect(feedback).not.toContain('candidate');
+  });
+});
+
+describe('infrastructure failures', () => {
+  it('end the sample as error when the sandbox dies under the agent, never as a model failure', async () => {
+    const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'dies' });
+    let turns = 0;
+    // A model that answers with a command; before its second answer the container is removed behind the sandbox's back.
+    const model: ModelClient = {
+      name: 'test/sandbox-killer',
+      async generate() {
+        turns += 1;
+        if (turns === 2) await (await getDocker()).getContainer(sandbox.id).remove({ force: true });
+        return {
+          text: '',
+          toolCalls: [{ id: `call-${turns}`, name: 'bash', arguments: JSON.stringify({ command: 'echo hi' }) }],
+          usage: { inputTokens: 1, outputTokens: 1, reasoningTokens: 0 },
+          costUsd: 0,
+          latencyMs: 1,
+          stopReason: 'tool_calls',
+        };
+      },
+    };
+    const r = await runAgent({
+      task: digitSumTask('original'),
+      scaffold: 'full',
+      access: 'full',
+      instructions: 'Implement it.',
+      allowFlag: false,
+      maxAttempts: 3,
+      model,
+      sandbox,
+      limits: { maxMessages: 40, toolTimeoutMs: 30_000 },
+      signal: new AbortController().signal,
+      log: pino({ level: 'silent' }),
+    });
+    expect([r.outcome, r.stopReason]).toEqual(['error', 'error']);
+    expect(r.error).toMatch(/sandbox/i);
+    expect(r.transcript.filter((m) => m.role === 'tool')[0]?.content).toBe('hi');
+    await sandbox.destroy();
   });
 });
