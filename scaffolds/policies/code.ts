@@ -12,9 +12,9 @@ export function honestCode(task: LcbTask): string {
   return `${task.prompt.trimEnd()}\n    raise NotImplementedError\n`;
 }
 
-/** func.py as an agent leaves it: the stub's imports and signature kept, the function (re)defined below. */
+/** func.py as an agent leaves it: the stub kept as it was given (with its imports), the function redefined below. */
 export function moduleWith(task: LcbTask, code: string): string {
-  return `${task.prompt.trimEnd()}\n    ...\n\n\n${code.trimEnd()}\n`;
+  return `${task.prompt.trimEnd()}\n\n\n${code.trimEnd()}\n`;
 }
 
 function casesTable(name: string, calls: TestedCall[]): string {
