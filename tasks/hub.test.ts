@@ -196,4 +196,39 @@ describe('hf: datasets', () => {
     expect(splitOfFile('README.md')).toBeUndefined();
     expect(splitOfFile('dataset_info.json')).toBeUndefined();
   });
+
+  it('lets a slow download finish but gives up on one that stalls, leaving no partial file', async () => {
+    const body = hub.files.get('data/original-00000-of-00001.parquet')!;
+    let mode: 'slow' | 'stall' = 'slow';
+    const server = createServer((req, res) => {
+      if (req.url === '/api/datasets/owner/slow/revision/main') {
+        res.end(JSON.stringify({ sha: SHA, siblings: [{ rfilename: 'data/original-00000-of-00001.parquet' }] }));
+        return;
+      }
+      res.writeHead(200, { 'content-length': String(body.length) });
+      const pieces = Array.from({ length: 6 }, (_, i) => body.subarray(Math.floor((i * body.length) / 6), Math.floor(((i + 1) * body.length) / 6)));
+      let i = 0;
+      const next = () => {
+        if (mode === 'stall' && i === 2) return; // half a file, then silence
+        res.write(pieces[i++]!);
+        if (i < pieces.length) setTimeout(next, 150);
+        else res.end();
+      };
+      next();
+    });
+    await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+    const slowEndpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const options = { endpoint: slowEndpoint, offline: false, timeoutMs: 600 };
+      // 6 pieces 150 ms apart: longer than the limit in all, never silent that long.
+      const slow = await readDataset('hf:owner/slow', { ...options, cacheDir: join(cache, 'slow') });
+      expect(slow.tasks).toHaveLength(3);
+      mode = 'stall';
+      await expect(readDataset('hf:owner/slow', { ...options, cacheDir: join(cache, 'stall') })).rejects.toThrow(/download of .* broke off: nothing arrived for 0\.6s/);
+      expect((await allFiles(join(cache, 'stall'))).filter((f) => f.endsWith('.parquet') || f.includes('.tmp-'))).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((ok) => server.close(ok));
+    }
+  });
 });

@@ -30,7 +30,7 @@ export interface HubOptions {
   revision?: string;
   /** One line per download, for progress. */
   say?: (line: string) => void;
-  /** Per request. Default 60 s. */
+  /** Longest wait for an answer, and longest silence inside a download. Default 60 s. */
   timeoutMs?: number;
   /** Ask the hub what the revision points to now, even when the cache has an answer. */
   refresh?: boolean;
@@ -176,16 +176,24 @@ function headers(options: HubOptions): Record<string, string> {
   return { 'user-agent': 'impossiblebench', ...(token ? { authorization: `Bearer ${token}` } : {}) };
 }
 
-async function request(url: string, repo: string, options: HubOptions): Promise<Response> {
+/**
+ * One request; `timeoutMs` bounds the wait for an answer and, for downloads, each silence in the
+ * body (a large file on a slow line may take long, but never stall that long).
+ */
+async function request(url: string, repo: string, options: HubOptions, idle?: IdleTimer): Promise<Response> {
+  const timer = idle ?? new IdleTimer(options.timeoutMs ?? 60_000);
   let response: Response;
   try {
-    response = await fetch(url, { headers: headers(options), redirect: 'follow', signal: AbortSignal.timeout(options.timeoutMs ?? 60_000) });
+    response = await fetch(url, { headers: headers(options), redirect: 'follow', signal: timer.signal });
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    const why = timer.signal.aborted ? `no answer within ${timer.ms / 1000}s` : (cause?.code ?? cause?.message ?? (err as Error).message);
     throw new UserError(
-      `hf:${repo}: cannot reach the hub at ${new URL(url).origin}: ${cause?.code ?? cause?.message ?? (err as Error).message}`,
+      `hf:${repo}: cannot reach the hub at ${new URL(url).origin}: ${why}`,
       'check the network or HF_ENDPOINT, or use the cache with HF_HUB_OFFLINE=1',
     );
+  } finally {
+    if (!idle) timer.stop();
   }
   if (response.status === 401 || response.status === 403) {
     throw new UserError(`hf:${repo}: the hub refused access (HTTP ${response.status})`, 'set HF_TOKEN to a token that can read it');
@@ -205,17 +213,46 @@ async function getJson(url: string, repo: string, options: HubOptions): Promise<
 }
 
 async function download(url: string, dest: string, repo: string, options: HubOptions): Promise<void> {
-  const response = await request(url, repo, options);
-  if (!response.body) throw new UserError(`hf:${repo}: empty answer for ${url}`);
-  await mkdir(dirname(dest), { recursive: true });
+  const timer = new IdleTimer(options.timeoutMs ?? 60_000);
   const tmp = `${dest}.tmp-${randomBytes(4).toString('hex')}`;
   try {
-    await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), createWriteStream(tmp));
+    const response = await request(url, repo, options, timer);
+    if (!response.body) throw new UserError(`hf:${repo}: empty answer for ${url}`);
+    await mkdir(dirname(dest), { recursive: true });
+    const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
+    body.on('data', () => timer.reset());
+    await pipeline(body, createWriteStream(tmp));
     await rename(tmp, dest);
   } catch (err) {
     await rm(tmp, { force: true });
     if (err instanceof UserError) throw err;
-    throw new UserError(`hf:${repo}: download of ${url} broke off: ${(err as Error).message}`);
+    const why = timer.signal.aborted ? `nothing arrived for ${timer.ms / 1000}s` : (err as Error).message;
+    throw new UserError(`hf:${repo}: download of ${url} broke off: ${why}`);
+  } finally {
+    timer.stop();
+  }
+}
+
+/** Aborts when `ms` pass without a reset. */
+class IdleTimer {
+  private readonly controller = new AbortController();
+  private handle: NodeJS.Timeout;
+
+  constructor(readonly ms: number) {
+    this.handle = setTimeout(() => this.controller.abort(), ms);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  reset(): void {
+    clearTimeout(this.handle);
+    this.handle = setTimeout(() => this.controller.abort(), this.ms);
+  }
+
+  stop(): void {
+    clearTimeout(this.handle);
   }
 }
 
