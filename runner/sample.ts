@@ -75,6 +75,13 @@ export function describeError(error: unknown): string {
   return String(error);
 }
 
+/** How far past its time limit a sample may run before the runner gives up on it. */
+const OVERRUN_MS = 60_000;
+
+function overrunMessage(timeMs: number): string {
+  return `the sample ran more than ${Math.round((timeMs + OVERRUN_MS) / 1000)} s, past its ${Math.round(timeMs / 1000)} s time limit, and was stopped`;
+}
+
 /** Resolves when the signal aborts and then `graceMs` more pass; never rejects. */
 function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<'gone'>; cancel: () => void } {
   let timer: NodeJS.Timeout | undefined;
@@ -107,7 +114,11 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
   let model: ModelClient | undefined;
   // Set once this function stops waiting: a sandbox or client that arrives later is released at once.
   let abandoned = false;
-  const grace = afterAbort(ctx.signal, ctx.abortGraceMs ?? 5_000);
+  // The agent stops on an interrupt, or (a safety net behind the loop's own time limit) when it
+  // overruns that limit by a minute: a hung sample must not hold the run forever.
+  const timeMs = ctx.experiment.limits.timeLimitS === undefined ? undefined : ctx.experiment.limits.timeLimitS * 1000;
+  const agentSignal = timeMs === undefined ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(timeMs + OVERRUN_MS)]);
+  const grace = afterAbort(agentSignal, ctx.abortGraceMs ?? 5_000);
   // Where a sample's time goes: the sandbox's start, the agent loop (model and grading), the release.
   const timing = { createMs: 0, agentMs: 0, releaseMs: 0 };
   const t0 = performance.now();
@@ -143,7 +154,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
         model,
         sandbox,
         limits: sampleLimits(ctx.experiment),
-        signal: ctx.signal,
+        signal: agentSignal,
         log,
       });
       timing.agentMs = performance.now() - tAgent;
@@ -153,14 +164,16 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
     // Keep an abandoned agent's late rejection from surfacing as an unhandled one.
     work.catch(() => {});
     const end = await Promise.race([work, grace.promise]);
+    if (!ctx.signal.aborted && agentSignal.aborted) throw new Error(overrunMessage(timeMs!));
     if (end === 'gone' || ctx.signal.aborted) {
       log.info('sample interrupted; left unfinished');
       return { kind: 'interrupted' };
     }
     log.info({ outcome: end.outcome, stopReason: end.stopReason, attempts: end.attempts, wallMs: end.wallMs }, 'sample ended');
     return { kind: 'record', record: end };
-  } catch (error) {
+  } catch (caught) {
     if (ctx.signal.aborted) return { kind: 'interrupted' };
+    const error = agentSignal.aborted ? new Error(overrunMessage(timeMs!)) : caught;
     log.warn({ err: error }, 'sample failed for a reason outside the model');
     return { kind: 'record', record: errorRecord(sample, started, error) };
   } finally {
