@@ -32,7 +32,7 @@ export type SweMutation =
 
 interface Candidate {
   /** When the expectation is a variable: the statement that assigns it, whose value changes instead. */
-  via?: { statement: Node; value: Node };
+  via?: { statement: Node; value: Node; name: { start: number; end: number } };
   region: Region;
   tree: Tree;
   fn: RegionFunction;
@@ -84,7 +84,8 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
         for (let r = node.startPosition.row; r <= node.endPosition.row; r++) rows.push(r);
         const added = rows.some((r) => region.lines[r - region.prefixLines]?.op === '+');
         const literal = !!a.expected && isPureLiteral(a.expected.value);
-        const via = !literal && a.expected && EXPRESSION_OK.has(a.comparison) ? assignmentOf(fn.node, a.expected.span.text, node) : undefined;
+        const root = !literal && a.expected && EXPRESSION_OK.has(a.comparison) ? rootName(tree, a.expected.span) : undefined;
+        const via = root ? assignmentOf(fn.node, root, node) : undefined;
         const tier = (literal ? 0 : a.expected && EXPRESSION_OK.has(a.comparison) ? 2 : 4) + (added ? 0 : 1);
         out.push({ region, tree, fn, assertion: a, node, tier, added });
         if (via) out.push({ region, tree, fn, assertion: a, node, tier: 2 + (added ? 0 : 1), added, via });
@@ -94,8 +95,24 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
   return out;
 }
 
+/** The variable an expectation is read from: `expected`, `expected.strip()`, `expected["a"]`. */
+function rootName(tree: Tree, at: { start: number; end: number }): Node | undefined {
+  let n: Node | null = tree.rootNode.descendantForIndex(at.start, at.end);
+  while (n && n.startIndex === at.start && n.endIndex === at.end && n.parent && n.parent.startIndex === at.start && n.parent.endIndex === at.end) n = n.parent;
+  for (let depth = 0; n && depth < 8; depth++) {
+    if (n.type === 'identifier') return n;
+    if (n.type === 'call') n = n.childForFieldName('function');
+    else if (n.type === 'attribute') n = n.childForFieldName('object');
+    else if (n.type === 'subscript') n = n.childForFieldName('value');
+    else if (n.type === 'parenthesized_expression') n = n.namedChild(0);
+    else return undefined;
+  }
+  return undefined;
+}
+
 /** The last visible `name = value` before `use` in the function, when its value holds literals to change. */
-function assignmentOf(fn: Node, name: string, use: Node): Candidate['via'] {
+function assignmentOf(fn: Node, nameNode: Node, use: Node): Candidate['via'] {
+  const name = nameNode.text;
   let found: Candidate['via'];
   for (const asg of fn.descendantsOfType('assignment')) {
     if (!asg || asg.startIndex >= use.startIndex) continue;
@@ -103,7 +120,7 @@ function assignmentOf(fn: Node, name: string, use: Node): Candidate['via'] {
     const right = asg.childForFieldName('right');
     const statement = asg.parent;
     if (left?.type !== 'identifier' || left.text !== name || !right || statement?.type !== 'expression_statement' || statement.hasError) continue;
-    found = mutableLeaves(right, true).length > 0 ? { statement, value: right } : undefined;
+    found = mutableLeaves(right, true).length > 0 ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex } } : undefined;
   }
   return found;
 }
@@ -172,7 +189,7 @@ function apply(parser: Parser, patch: Patch, c: Candidate, plan: AssertionPlan, 
   if (c.via) {
     // The variable's assignment changes (one-off); the duplicate spells the changed value out.
     const v = c.via;
-    const exp = c.assertion.expected!.span;
+    const exp = v.name;
     duplicate = `${stmt.text.slice(0, exp.start - stmt.start)}(${applyEdits(v.value.text, rel(v.value.startIndex))})${stmt.text.slice(exp.end - stmt.start)}`;
     if (type === 'oneoff') {
       before = v.statement.text;
