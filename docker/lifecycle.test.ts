@@ -75,6 +75,9 @@ describe('sandbox lifecycle', () => {
       await expect(sandbox.exec([])).rejects.toThrow(/empty command/);
       await expect(sandbox.exec(['true'], { timeoutMs: -1 })).rejects.toThrow(/timeout/);
       await expect(sandbox.exec(['true'], { env: { 'A=B': 'x' } })).rejects.toThrow(/environment variable/);
+      // The runtime's own refusals come back at once, with its reason, not as the command's output.
+      await expect(sandbox.exec(['true'], { user: 'nobody-here' })).rejects.toThrow(/could not start a command: unable to find user nobody-here/);
+      await expect(sandbox.exec(['true'], { cwd: '/does/not/exist' })).rejects.toThrow(/could not start a command: .*\/does\/not\/exist.*no such file or directory/);
     });
   });
 

@@ -239,7 +239,16 @@ class DockerSandbox implements Sandbox {
     clearTimeout(timer);
     if (onAbort) options.signal?.removeEventListener('abort', onAbort);
 
-    if (finished && finished.pid === 0 && finished.exitCode === 126) return 'not-started';
+    if (finished && finished.pid === 0 && finished.exitCode === 126) {
+      // The runtime never started the process; its reason is in the output.
+      const reason = `${stdout.text()} ${stderr.text()}`
+        .replace(/[\x00-\x08\r]/g, '')
+        .replace(/^.*unable to start container process:\s*/s, '')
+        .replace(/:\s*unknown\s*$/, '')
+        .trim();
+      if (/init-p|resource temporarily unavailable|cannot allocate|fork/i.test(reason)) return 'not-started';
+      throw new SandboxError(`could not start a command: ${reason || 'the container runtime refused it'}`);
+    }
     const exitCode = finished?.exitCode ?? null;
     let oomKilled = false;
     if (outcome !== 'ended') {
