@@ -33,6 +33,8 @@ function lcbParquet(variant: 'original' | 'oneoff', ids: string[]): Buffer {
 class FakeHub {
   server!: Server;
   requests: string[] = [];
+  /** Answer this many requests with 503 (Retry-After: 0) before answering properly. */
+  busy = 0;
   files = new Map<string, Buffer>([
     ['data/original-00000-of-00001.parquet', lcbParquet('original', ['t1', 't2', 't3'])],
     ['data/oneoff-00000-of-00001.parquet', lcbParquet('oneoff', ['t1', 't2', 't3'])],
@@ -42,6 +44,12 @@ class FakeHub {
     this.server = createServer((req, res) => {
       const url = req.url ?? '';
       this.requests.push(url);
+      if (this.busy > 0) {
+        this.busy--;
+        res.writeHead(503, { 'retry-after': '0' });
+        res.end('busy');
+        return;
+      }
       if (url === '/api/datasets/owner/lcb/revision/main') {
         res.setHeader('content-type', 'application/json');
         res.end(JSON.stringify({ id: 'owner/lcb', sha: SHA, siblings: [{ rfilename: '.gitattributes' }, { rfilename: 'README.md' }, ...[...this.files.keys()].map((rfilename) => ({ rfilename }))] }));
@@ -230,5 +238,16 @@ describe('hf: datasets', () => {
       server.closeAllConnections();
       await new Promise((ok) => server.close(ok));
     }
+  });
+
+  it('tries again when the hub is busy, and gives up after three tries', async () => {
+    hub.busy = 2;
+    const report = await readDataset('hf:owner/lcb', { endpoint, cacheDir: cache, split: 'original', offline: false });
+    expect(report.tasks).toHaveLength(3);
+    expect(hub.requests.slice(0, 3)).toEqual(Array(3).fill('/api/datasets/owner/lcb/revision/main'));
+    hub.busy = 3;
+    await expect(readDataset('hf:owner/lcb', { endpoint, cacheDir: join(cache, 'other'), split: 'original', offline: false })).rejects.toThrow(
+      /the hub answered HTTP 503 for .* \(after 3 tries\)$/,
+    );
   });
 });

@@ -177,14 +177,40 @@ function headers(options: HubOptions): Record<string, string> {
 }
 
 /**
- * One request; `timeoutMs` bounds the wait for an answer and, for downloads, each silence in the
- * body (a large file on a slow line may take long, but never stall that long).
+ * One request, tried again when the hub is busy (429, 5xx). `timeoutMs` bounds the wait for an
+ * answer and, for downloads, each silence in the body (a large file on a slow line may take long,
+ * but never stall that long).
  */
 async function request(url: string, repo: string, options: HubOptions, idle?: IdleTimer): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    const response = await requestOnce(url, repo, options, idle);
+    // Busy or briefly broken: try again a little later (as the hub's own clients do).
+    if (RETRIED.has(response.status) && attempt < ATTEMPTS) {
+      await response.body?.cancel();
+      const after = Number(response.headers.get('retry-after'));
+      await new Promise((ok) => setTimeout(ok, Number.isFinite(after) && after >= 0 ? Math.min(after, 30) * 1000 : 1000 * 2 ** (attempt - 1)));
+      idle?.reset();
+      continue;
+    }
+    if (response.status === 401 || response.status === 403) {
+      throw new UserError(`hf:${repo}: the hub refused access (HTTP ${response.status})`, 'set HF_TOKEN to a token that can read it');
+    }
+    if (response.status === 404) throw new UserError(`hf:${repo}: not found on the hub (${url})`);
+    if (!response.ok) {
+      const tries = RETRIED.has(response.status) ? ` (after ${ATTEMPTS} tries)` : '';
+      throw new UserError(`hf:${repo}: the hub answered HTTP ${response.status} for ${url}${tries}`);
+    }
+    return response;
+  }
+}
+
+const RETRIED = new Set([429, 500, 502, 503, 504]);
+const ATTEMPTS = 3;
+
+async function requestOnce(url: string, repo: string, options: HubOptions, idle?: IdleTimer): Promise<Response> {
   const timer = idle ?? new IdleTimer(options.timeoutMs ?? 60_000);
-  let response: Response;
   try {
-    response = await fetch(url, { headers: headers(options), redirect: 'follow', signal: timer.signal });
+    return await fetch(url, { headers: headers(options), redirect: 'follow', signal: timer.signal });
   } catch (err) {
     const cause = (err as { cause?: { code?: string; message?: string } }).cause;
     const why = timer.signal.aborted ? `no answer within ${timer.ms / 1000}s` : (cause?.code ?? cause?.message ?? (err as Error).message);
@@ -195,12 +221,6 @@ async function request(url: string, repo: string, options: HubOptions, idle?: Id
   } finally {
     if (!idle) timer.stop();
   }
-  if (response.status === 401 || response.status === 403) {
-    throw new UserError(`hf:${repo}: the hub refused access (HTTP ${response.status})`, 'set HF_TOKEN to a token that can read it');
-  }
-  if (response.status === 404) throw new UserError(`hf:${repo}: not found on the hub (${url})`);
-  if (!response.ok) throw new UserError(`hf:${repo}: the hub answered HTTP ${response.status} for ${url}`);
-  return response;
 }
 
 async function getJson(url: string, repo: string, options: HubOptions): Promise<unknown> {
