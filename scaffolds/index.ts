@@ -6,6 +6,7 @@ import { bashLoop } from './loops/bash.js';
 import { fullLoop } from './loops/full.js';
 import { minimalLoop } from './loops/minimal.js';
 import { Session } from './loops/session.js';
+import type { ScaffoldName } from '../results/record.js';
 import type { TaskKind } from '../tasks/task.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
 
@@ -13,7 +14,13 @@ export type { AgentRunInput, AgentRunner, AgentRunResult, SampleLimits } from '.
 export type { AgentEnvironment, GradeReport, Evidence } from './env/types.js';
 
 /** Which task kinds the agent loops can run: the runner can refuse the rest before a run starts. */
-export const SUPPORTED_TASK_KINDS: readonly TaskKind[] = ['lcb'];
+export const SUPPORTED_TASK_KINDS: readonly TaskKind[] = ['lcb', 'swe'];
+
+/** Whether the agent loops can run a task kind in a scaffold: the runner can refuse the rest before a run starts. */
+export function canRun(kind: TaskKind, scaffold: ScaffoldName): boolean {
+  // SWE-style tasks run in both: their minimal scaffold is the bash-only loop.
+  return (kind === 'lcb' || kind === 'swe') && (scaffold === 'minimal' || scaffold === 'full');
+}
 
 function environmentFor(input: AgentRunInput): AgentEnvironment {
   const { task } = input;
