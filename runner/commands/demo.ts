@@ -27,7 +27,7 @@ function positiveInt(value: string): number {
 }
 
 /** Defaults sized so the whole demo finishes in a few minutes on two cores. */
-export const DEMO_TASKS = 2;
+export const DEMO_TASKS = 1;
 export const DEMO_MAX_ATTEMPTS = 3;
 
 /** The demo's experiment: every reference policy over every split, scaffold and access mode. */
