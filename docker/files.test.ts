@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxError } from './errors.js';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox } from './sandbox.js';
 import { testRunId } from './testing.js';
@@ -62,6 +63,11 @@ describe('sandbox files', () => {
     await sandbox.exec(['sh', '-c', 'mkdir -p /out && printf "%s" "résultat" > /out/r.txt && ln -sf /out/r.txt /out/link']);
     expect((await sandbox.readFile('/out/r.txt')).toString()).toBe('résultat');
     expect((await sandbox.readFile('/out/link')).toString()).toBe('résultat');
+    await sandbox.exec(['sh', '-c', 'ln -sf /out/loop-b /out/loop-a && ln -sf /out/loop-a /out/loop-b']);
+    // A link cycle ends in an error (the engine's or ours), never in endless following.
+    const loop = await sandbox.readFile('/out/loop-a').catch((e: unknown) => e);
+    expect(loop).toBeInstanceOf(SandboxError);
+    expect((loop as Error).message).toMatch(/too many (levels of symbolic )?links/);
   });
 
   it('fails clearly for a missing path, a folder read as a file, and a relative path', async () => {

@@ -126,7 +126,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     await container.remove({ force: true }).catch(() => undefined);
     throw new SandboxError(`could not start a sandbox from ${options.image}: ${engineMessage(err)}`, { cause: err });
   }
-  const sandbox = new DockerSandbox(docker, container, options);
+  const sandbox = new DockerSandbox(container, options);
   live.add(sandbox);
   return sandbox;
 }
@@ -139,7 +139,6 @@ class DockerSandbox implements Sandbox {
   private oomKillsSeen = 0;
 
   constructor(
-    private readonly docker: Docker,
     private readonly container: Docker.Container,
     private readonly options: SandboxOptions,
   ) {
@@ -354,11 +353,12 @@ class DockerSandbox implements Sandbox {
     if (count !== undefined) {
       const fresh = count > this.oomKillsSeen;
       this.oomKillsSeen = count;
-      if (fresh) return true;
+      return fresh;
     }
+    // No counter readable (e.g. no process slot for the probe): the engine's own flag, which on
+    // some engines is only set once and so may also speak of an earlier command.
     try {
-      const info = await this.container.inspect();
-      return info.State.OOMKilled === true && count === undefined;
+      return (await this.container.inspect()).State.OOMKilled === true;
     } catch {
       return false;
     }
@@ -397,15 +397,16 @@ class DockerSandbox implements Sandbox {
     }
   }
 
-  async readFile(path: string): Promise<Buffer> {
+  async readFile(path: string, linksFollowed = 0): Promise<Buffer> {
     this.alive();
     const entries = await this.getArchive(path);
     const file = entries.files.get(entries.root);
     if (file) return file;
     if (entries.isDirectory) throw new SandboxError(`${path} is a folder, not a file`);
     if (entries.linkTarget !== undefined) {
+      if (linksFollowed >= 16) throw new SandboxError(`${path}: too many levels of symbolic links`);
       const target = entries.linkTarget.startsWith('/') ? entries.linkTarget : `${path.replace(/\/[^/]*$/, '')}/${entries.linkTarget}`;
-      return this.readFile(target);
+      return this.readFile(target, linksFollowed + 1);
     }
     throw new SandboxError(`${path} is not a regular file`);
   }
@@ -454,10 +455,12 @@ class DockerSandbox implements Sandbox {
       } catch (err) {
         const status = engineStatus(err);
         // Already gone, or removal already under way: the outcome we want.
-        if (status !== 404 && status !== 409) throw new SandboxError(`could not remove sandbox ${this.id.slice(0, 12)}: ${engineMessage(err)}`, { cause: err });
-      } finally {
-        live.delete(this);
+        if (status !== 404 && status !== 409) {
+          this.destroying = undefined; // let a later call try again
+          throw new SandboxError(`could not remove sandbox ${this.id.slice(0, 12)}: ${engineMessage(err)}`, { cause: err });
+        }
       }
+      live.delete(this);
     })();
     return this.destroying;
   }
