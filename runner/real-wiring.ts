@@ -37,7 +37,7 @@ export function sandboxFor(task: Task): Omit<SandboxOptions, 'runId' | 'sampleId
 }
 
 /** The images a run's tasks need, known before loading them: every built-in suite uses the Python image. */
-async function checkImage(image: string): Promise<void> {
+export async function checkImage(image: string): Promise<void> {
   const docker = await getDocker();
   try {
     await docker.getImage(image).inspect();
