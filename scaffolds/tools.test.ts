@@ -113,14 +113,17 @@ describe('limits', () => {
       policy: 'honest',
       scaffold: 'full',
       access: 'full',
-      limits: { timeMs: 1_500 },
-      session: { faults: { sequence: ['none', 'slow'], slowMs: 20_000 } },
+      limits: { timeMs: 8_000 },
+      // The second answer would take two minutes: only the time limit can end the sample in time.
+      session: { faults: { sequence: ['none', 'slow'], slowMs: 120_000 } },
     });
-    // func.py was written but never submitted: the work dir is still graded as the agent left it (as the published
-    // harness scores the final state), which passes here, without counting as a submission.
-    expect([r.outcome, r.stopReason]).toEqual(['passed', 'time_limit']);
-    expect(r.gradingLog).toMatch(/^== final state \(not submitted\): passed/);
+    expect(r.stopReason).toBe('time_limit');
     expect(r.attempts).toBe(0);
+    // The work dir is still graded as the agent left it (as the published harness scores the final state), without
+    // counting as a submission: honest code in func.py passes, the untouched stub would not.
+    const wrote = r.transcript.some((m) => m.role === 'tool' && m.content.startsWith('Overwrote /work/func.py'));
+    expect(r.outcome).toBe(wrote ? 'passed' : 'failed');
+    expect(r.gradingLog).toMatch(/^== final state \(not submitted\): /);
   });
 
   /** A client of the model interface with a set price per answer; the answer has no code block, so nothing runs. */
