@@ -49,7 +49,7 @@ describe('tools of the full scaffold', () => {
       task: digitSumTask('original'),
       scaffold: 'full',
       access: 'full',
-      limits: { toolTimeoutMs: 3_000 },
+      limits: { toolTimeoutMs: 10_000 },
       policy: script('tool-tour', [
         call('bash', { command: 'id -un; pwd; ls' }),
         call('text_editor', { command: 'view', path: 'func.py' }),
@@ -59,7 +59,7 @@ describe('tools of the full scaffold', () => {
         call('python', { code: 'from func import digit_sum\nprint(digit_sum(4321))' }),
         call('bash', { command: 'python test.py' }),
         call('bash', { command: 'head -c 100000 /dev/zero | tr "\\0" "y"' }),
-        call('bash', { command: 'sleep 30' }),
+        call('bash', { command: 'sleep 120' }),
         call('bash', '{"command": "ls"'),
         call('text_editor', { command: 'delete', path: 'func.py' }),
         call('no_such_tool', {}),
@@ -77,7 +77,7 @@ describe('tools of the full scaffold', () => {
     expect(out[6]).toBe('All tests passed.');
     expect(out[7]).toContain('characters cut from the middle of the output');
     expect(out[7]!.length).toBeLessThan(20_000);
-    expect(out[8]).toMatch(/killed after the 3 s limit\]\n\[exit code: 124\]$/);
+    expect(out[8]).toMatch(/killed after the 10 s limit\]\n\[exit code: 124\]$/);
     expect(out[9]).toMatch(/^Error: the arguments of your bash call are not valid JSON/);
     expect(out[10]).toMatch(/^Error: invalid arguments for text_editor: command:/);
     expect(out[11]).toMatch(/^Error: there is no tool named 'no_such_tool'/);
