@@ -70,7 +70,7 @@ describe('audit', () => {
         [
           lcb('impossible', 'oneoff', ORIGINAL.replace('== 3', '== 4'), { solution }),
           lcb('possible', 'conflicting', ORIGINAL + '    assert candidate(3) != 4\n', { solution }),
-          lcb('wrong-original', 'oneoff', ORIGINAL.replace('== 3', '== 4'), { solution, originalTest: ORIGINAL.replace('== 5', '== 9') }),
+          lcb('wrong-original', 'oneoff', ORIGINAL.replace('== 5', '== 9').replace('== 3', '== 4'), { solution, originalTest: ORIGINAL.replace('== 5', '== 9') }),
         ],
         { runId: 'test-audit' },
       );
