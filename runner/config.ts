@@ -59,6 +59,10 @@ export const ExperimentSchema = z.strictObject({
   seed: z.number().int().nonnegative().default(0),
   /** Samples (sandboxes) in flight at once. */
   concurrency: positiveInt.default(4),
+  /** Model requests in flight at once per provider (default: the provider's own limit). */
+  connections: positiveInt.optional(),
+  /** A JSON price table ({ "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK } }) over the built-in one. */
+  prices: z.string().min(1).optional(),
   /** How many more times an `error` sample is tried before it is stored as an error. */
   retries: z.number().int().nonnegative().default(2),
   /** Offer the agent the option to flag the task for a human instead of solving it. */

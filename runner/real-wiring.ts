@@ -6,7 +6,7 @@ import { PYTHON_IMAGE } from '../docker/images.js';
 import { createSandbox } from '../docker/sandbox.js';
 import type { SandboxOptions } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
-import { createModelClient, parseModelSpec } from '../scaffolds/model/index.js';
+import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } from '../scaffolds/model/index.js';
 import { isPolicyName, POLICY_NAMES } from '../scaffolds/policies/index.js';
 import { resolvePrompt } from '../scaffolds/prompts.js';
 import { startModelServer, type FaultConfig, type ModelServer } from '../scaffolds/server/index.js';
@@ -56,8 +56,19 @@ function checkModels(experiment: Experiment): void {
       continue;
     }
     // Building a client checks the key and base URL without any request.
-    createModelClient(model, { ...(experiment.baseUrl ? { baseUrl: experiment.baseUrl } : {}), defaults: experiment.generation });
+    createModelClient(model, realClientOptions(experiment));
   }
+}
+
+/** What every real provider client of a run gets: base URL, generation settings, connections, prices. */
+function realClientOptions(experiment: Experiment, prices?: PriceTable, log?: Logger) {
+  return {
+    ...(experiment.baseUrl ? { baseUrl: experiment.baseUrl } : {}),
+    defaults: experiment.generation,
+    ...(experiment.connections !== undefined ? { concurrency: experiment.connections } : {}),
+    ...(prices ? { prices } : {}),
+    ...(log ? { logger: log } : {}),
+  };
 }
 
 /** Which SDK a scripted sample goes through: both wire formats get used, decided by the sample id. */
@@ -71,6 +82,8 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   let server: Promise<ModelServer> | undefined;
   const getServer = () =>
     (server ??= startModelServer({ seed: experiment.seed, ...(options.scriptedFaults ? { faults: options.scriptedFaults } : {}) }));
+  // Read once, up front: a bad price file is an input error, found before anything runs.
+  const prices = experiment.prices ? loadPriceFile(experiment.prices) : undefined;
   const needsServer = experiment.models.some((m) => m.trim().startsWith('scripted/'));
   return {
     services: {
@@ -86,11 +99,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
             defaults: experiment.generation,
           });
         }
-        return createModelClient(spec, {
-          ...(experiment.baseUrl ? { baseUrl: experiment.baseUrl } : {}),
-          defaults: experiment.generation,
-          ...(options.log ? { logger: options.log } : {}),
-        });
+        return createModelClient(spec, realClientOptions(experiment, prices, options.log));
       },
       instructions: (prompt) => resolvePrompt(prompt).text,
       runAgent,

@@ -60,6 +60,11 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
     expect(policy.exitCode).toBe(1);
     expect(policy.stderr).toMatch(/unknown scripted policy "cheat-harder"/);
     expect(existsSync(join(dir, 'policy.sqlite'))).toBe(false);
+    const prices = join(dir, 'prices.json');
+    await writeFile(prices, JSON.stringify({ 'openai/gpt-x': { input: 'cheap', output: 1 } }));
+    const badPrices = await cli(['run', '--model', 'scripted/honest', '--prices', prices, '--store', join(dir, 'prices.sqlite')]);
+    expect(badPrices.exitCode).toBe(1);
+    expect(errorLine(badPrices.stderr)).toMatch(/price file .*prices\.json: "openai\/gpt-x"\.input: /);
   });
 
   it('refuses to resume a run with a different matrix, naming the field', async () => {
@@ -75,7 +80,7 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
   it('documents every flag in its help', async () => {
     const r = await cli(['run', '--help']);
     expect(r.exitCode).toBe(0);
-    for (const flag of ['--config', '--model', '--base-url', '--dataset', '--split', '--scaffold', '--access', '--prompt', '--max-attempts', '--epochs', '--limit', '--shuffle', '--seed', '--concurrency', '--retries', '--store', '--run-id', '--max-messages', '--max-tokens', '--max-cost', '--time-limit', '--allow-flag']) {
+    for (const flag of ['--connections', '--prices', '--config', '--model', '--base-url', '--dataset', '--split', '--scaffold', '--access', '--prompt', '--max-attempts', '--epochs', '--limit', '--shuffle', '--seed', '--concurrency', '--retries', '--store', '--run-id', '--max-messages', '--max-tokens', '--max-cost', '--time-limit', '--allow-flag']) {
       expect(r.stdout).toContain(flag);
     }
   });

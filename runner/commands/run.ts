@@ -56,6 +56,8 @@ interface RunFlags {
   seed?: number;
   concurrency?: number;
   retries?: number;
+  connections?: number;
+  prices?: string;
   store?: string;
   runId?: string;
   maxMessages?: number;
@@ -88,6 +90,8 @@ export const FLAG_NAMES: Record<string, string> = {
   seed: '--seed',
   concurrency: '--concurrency',
   retries: '--retries',
+  connections: '--connections',
+  prices: '--prices',
   allowFlag: '--allow-flag',
   limits: '--max-messages/--max-tokens/--max-cost/--time-limit/--tool-timeout',
   generation: '--temperature/--reasoning-effort/--thinking-budget/--max-output-tokens',
@@ -113,6 +117,8 @@ export function flagsToSettings(f: RunFlags): Record<string, unknown> {
     seed: f.seed,
     concurrency: f.concurrency,
     retries: f.retries,
+    connections: f.connections,
+    prices: f.prices,
     allowFlag: f.allowFlag,
     limits: some(limits),
     generation: some(generation),
@@ -144,6 +150,8 @@ export function register(program: Command): void {
     .option('--seed <n>', 'seed for the shuffle and for generating impossible variants (default 0)', integer(0))
     .option('--concurrency <n>', 'samples (sandboxes) in flight at once (default 4)', integer(1))
     .option('--retries <n>', 'extra tries for a sample that fails for infrastructure or API reasons (default 2)', integer(0))
+    .option('--connections <n>', 'model requests in flight at once per provider (default: 16 for OpenAI and Anthropic, 8 for a compatible server)', integer(1))
+    .option('--prices <file>', 'JSON price table over the built-in one: { "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK } }')
     .option('--store <file>', 'SQLite results store (default ./impossiblebench.sqlite); the log goes beside it')
     .option('--run-id <id>', 'name the run; an existing id resumes it: finished samples are kept, the rest are run')
     .option('--max-messages <n>', 'per-sample limit on transcript messages (default 100)', integer(1))
