@@ -13,10 +13,11 @@ const SYSTEM = [
 
 const NUDGE = `Please continue with the tools. When your implementation is ready, call the ${SUBMIT_TOOL} tool.`;
 
-/** What a tool call did to the loop: its result, and whether it ended the sample or changed the work dir. */
+/** What a tool call did to the loop: its result, whether it ended the sample, and what became of the work dir. */
 interface CallEnd {
   result: string;
   stop?: StopSample;
+  /** true: the work dir may have changed since it was last graded; false: it was just graded; unset: no effect. */
   changed?: boolean;
 }
 
@@ -90,7 +91,8 @@ async function runCall(call: ToolCall, env: AgentEnvironment, session: Session, 
     case 'text_editor': {
       const args = ToolArgs.text_editor.safeParse(raw);
       if (!args.success) return { result: describeArgsError(name, args.error) };
-      return { result: await runEditor(ctx, args.data), changed: args.data.command !== 'view' };
+      const result = await runEditor(ctx, args.data);
+      return args.data.command === 'view' ? { result } : { result, changed: true };
     }
     case 'think': {
       const args = ToolArgs.think.safeParse(raw);
