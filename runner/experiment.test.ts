@@ -75,4 +75,40 @@ describe('runExperiment', () => {
     expect(store.listSamples(runId)).toHaveLength(1);
     store.close();
   });
+
+  it('stops a run whose samples keep failing outside the model, leaving the rest to a resume', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ib-exp-'));
+    const store = openStore(join(dir, 's.sqlite'));
+    const services: SampleServices = {
+      createSandbox,
+      sandboxFor: () => ({ image: 'impossiblebench/no-such-image:0' }),
+      createModel: async () => {
+        throw new Error('never reached');
+      },
+      instructions: (p) => p,
+      runAgent,
+    };
+    // 12 tasks: a dead engine must not burn through all of them.
+    const tasks = Array.from({ length: 12 }, (_, i) => ({ ...task('original'), id: `t${i}` }));
+    const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 0, concurrency: 1 }, 'test');
+    const runId = store.createRun(experiment, { id: 'breaker-test' });
+    const sink = new PassThrough();
+    sink.resume();
+    await expect(
+      runExperiment({
+        experiment,
+        store,
+        runId,
+        services,
+        loadTasks: async () => new Map([['original', tasks]]),
+        signal: new AbortController().signal,
+        log: pino({ level: 'silent' }),
+        progress: { stream: sink, plain: true },
+      }),
+    ).rejects.toThrow(/stopped after 8 samples in a row failed outside the model \(last: .*no-such-image/);
+    expect(store.listSamples(runId)).toHaveLength(8);
+    expect(store.getRun(runId).status).toBe('interrupted');
+    expect(store.listEvents(runId, 'stopped_on_errors')).toHaveLength(1);
+    store.close();
+  });
 });

@@ -7,6 +7,7 @@ import { expandMatrix, type DatasetTasks, type PlannedSample } from './matrix.js
 import { createProgress, type ProgressOptions, Tally } from './progress.js';
 import { executeSample, type SampleServices } from './sample.js';
 import { schedule } from './scheduler.js';
+import { UserError } from './errors.js';
 
 /**
  * Loads one dataset's tasks for the experiment's splits, making (seeded) impossible variants where
@@ -46,6 +47,9 @@ export interface RunSummary {
   unknownCost: number;
   wallMs: number;
 }
+
+/** The fewest errors in a row that stop a run (more with more samples in flight). */
+const BREAKER_MIN = 8;
 
 /** Splits of each dataset the matrix asks for: every dataset gets every split. */
 async function loadAll(experiment: Experiment, loadTasks: TaskLoader, log: Logger): Promise<Map<string, DatasetTasks>> {
@@ -105,6 +109,13 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
 
   const progress = createProgress(fresh, opts.progress);
   let ranHere = 0;
+  // A dead engine or API would otherwise turn every remaining sample into an error (and use up its
+  // tries): after this many errors in a row, no new sample starts and the run stops, resumable.
+  const breakerLimit = Math.max(BREAKER_MIN, 2 * experiment.concurrency);
+  let errorsInRow = 0;
+  let lastError = '';
+  const breaker = new AbortController();
+  const stopNew = AbortSignal.any([opts.signal, breaker.signal]);
   const onAbort = () => progress.note('interrupt: no new samples; cancelling the running ones (Ctrl-C again to quit at once)');
   opts.signal.addEventListener('abort', onAbort, { once: true });
   let failed: unknown;
@@ -127,12 +138,19 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
           store.addEvent(runId, retry ? 'retry' : 'gave_up', { error: stored.error, errorCount: stored.errorCount }, stored.keyString);
           log.warn({ sample: sample.id, error: stored.error, errorCount: stored.errorCount }, retry ? 'error; will try again' : 'error; out of tries');
         }
+        if (stored.outcome === 'error') {
+          lastError = stored.error ?? 'unknown error';
+          if (++errorsInRow >= breakerLimit && !breaker.signal.aborted) {
+            breaker.abort();
+            progress.note(`stopping: ${errorsInRow} samples in a row failed outside the model (last: ${lastError})`);
+          }
+        } else errorsInRow = 0;
         fresh.add(stored.outcome, stored.costUsd, !retry);
         if (!retry) ranHere++;
         progress.update();
         return retry ? 'again' : 'done';
       },
-      { concurrency: experiment.concurrency, signal: opts.signal },
+      { concurrency: experiment.concurrency, signal: stopNew },
     );
   } catch (err) {
     failed = err;
@@ -142,6 +160,15 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   }
 
   const interrupted = opts.signal.aborted;
+  if (breaker.signal.aborted && !interrupted && failed === undefined) {
+    store.finishRun(runId, 'interrupted');
+    store.addEvent(runId, 'stopped_on_errors', { errorsInRow, lastError });
+    log.error({ errorsInRow, lastError }, 'run stopped: too many errors in a row');
+    throw new UserError(
+      `run ${runId} stopped after ${errorsInRow} samples in a row failed outside the model (last: ${lastError})`,
+      `fix the cause (\`impossiblebench doctor\`), then resume: impossiblebench run --store ${store.path} --run-id ${runId}`,
+    );
+  }
   if (failed !== undefined) {
     store.finishRun(runId, 'failed');
     store.addEvent(runId, 'failed', { error: String(failed) });
