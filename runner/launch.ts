@@ -79,6 +79,8 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
   let logger: { log: Logger; close: () => void } | undefined;
   try {
     const { experiment, resume } = resolveExperiment(input, store);
+    // A resume checks first that no other process is running the same run.
+    if (resume) unlock = lockRun(storePath, input.runId!);
     wiring = await input.wire(experiment);
     await wiring.preflight(experiment);
     // Load (and, where needed, make) the tasks before the run exists, so bad input leaves no run behind.
@@ -94,7 +96,7 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     }
     store ??= openStore(storePath);
     const runId = resume ? input.runId! : store.createRun(experiment, input.runId ? { id: input.runId } : {});
-    unlock = lockRun(storePath, runId);
+    unlock ??= lockRun(storePath, runId);
     if (resume) store.resumeRun(runId);
     const stale = await wiring.removeStale?.(store, runId).catch(() => 0);
     if (stale) say(`removed ${stale} container${stale === 1 ? '' : 's'} left by earlier runs of this store`);
