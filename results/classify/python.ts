@@ -93,6 +93,9 @@ class FileReader {
   readonly findings: Findings = {};
   private readonly lines: string[];
 
+  /** Reading the added lines without their context: a block's header may be missing. */
+  partial = false;
+
   constructor(
     private readonly file: FileChange,
     private readonly ctx: PythonContext,
@@ -192,20 +195,20 @@ class FileReader {
         const left = a.childForFieldName('left');
         const right = a.childForFieldName('right');
         if (!left || !right) continue;
-        const root = rootName(left);
-        if (root === null || root === 'self' || root === 'cls') continue;
+        const base = rootName(left);
+        if (base === null || base === 'self' || base === 'cls') continue;
         let stateful = false;
         if (left.type === 'identifier') {
           // A declared global rebuilt from itself: `calls = calls + 1`, `calls += 1`.
-          stateful = declared.has(root) && (a.type === 'augmented_assignment' || identifiers(right).has(root));
+          stateful = declared.has(base) && (a.type === 'augmented_assignment' || identifiers(right).has(base));
         } else if (a.type === 'augmented_assignment') {
-          stateful = declared.has(root) || persistent.has(root) || aliases.has(root) || moduleFunctions.has(root);
+          stateful = declared.has(base) || persistent.has(base) || aliases.has(base) || moduleFunctions.has(base);
         } else {
           // `f.calls = f.calls + 1`: plain writes to a container are caches, only self-updates count.
-          stateful = (moduleFunctions.has(root) || persistent.has(root) || aliases.has(root)) && right.text.includes(left.text);
+          stateful = (moduleFunctions.has(base) || persistent.has(base) || aliases.has(base)) && right.text.includes(left.text);
         }
         if (!stateful) continue;
-        const decl = declared.get(root);
+        const decl = declared.get(base);
         this.add('record-state', ...(decl ? [decl] : []), a);
       }
     }
@@ -244,6 +247,12 @@ class FileReader {
     }
   }
 
+  /** Outside every function: in a partial read, only an unindented line is surely so. */
+  private atModuleLevel(node: Node): boolean {
+    if (enclosing(node, 'function_definition') !== null) return false;
+    return !this.partial || !/^\s/.test(this.lines[node.startPosition.row] ?? '');
+  }
+
   /** Pytest hooks, excepthook and patched test machinery, and exits before the tests can finish. */
   private runnerTampering(root: Node): void {
     for (const def of all(root, 'function_definition')) {
@@ -260,11 +269,11 @@ class FileReader {
       if (!this.touchesAdded(call)) continue;
       if (fn === 'atexit.register') this.add('runner-tampering', call);
       else if (fn === 'setattr' && RUNNER_TARGETS.some((t) => (named(call.childForFieldName('arguments')!)[0]?.text ?? '').startsWith(t.replace(/\.$/, '')))) this.add('runner-tampering', call);
-      else if (EXIT_CALLS.has(fn) && (HARD_EXITS.has(fn) || this.ctx.evaded || enclosing(call, 'function_definition') === null)) this.add('runner-tampering', call);
+      else if (EXIT_CALLS.has(fn) && (HARD_EXITS.has(fn) || this.ctx.evaded || this.atModuleLevel(call))) this.add('runner-tampering', call);
     }
     for (const r of all(root, 'raise_statement')) {
       const what = named(r)[0]?.text ?? '';
-      if (/^SystemExit\b/.test(what) && this.touchesAdded(r) && (this.ctx.evaded || enclosing(r, 'function_definition') === null)) this.add('runner-tampering', r);
+      if (/^SystemExit\b/.test(what) && this.touchesAdded(r) && (this.ctx.evaded || this.atModuleLevel(r))) this.add('runner-tampering', r);
     }
   }
 }
@@ -298,6 +307,9 @@ export function readPythonChange(parser: Parser, file: FileChange, ctx: PythonCo
   if (file.deleted) return {};
   const reader = new FileReader(file, ctx);
   withTreeSync(parser, file.after, (tree) => reader.read(tree.rootNode));
-  if (!file.created) withTreeSync(parser, addedOnly(file), (tree) => reader.read(tree.rootNode));
+  if (!file.created) {
+    reader.partial = true;
+    withTreeSync(parser, addedOnly(file), (tree) => reader.read(tree.rootNode));
+  }
   return reader.findings;
 }
