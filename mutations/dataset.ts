@@ -6,7 +6,8 @@ import { validateSweVariants } from './validate/swe.js';
 
 export interface SkippedRow {
   id: string;
-  stage: 'mutate' | 'validate';
+  /** `unvalidated`: the checks could not run (no engine, no image), which says nothing of the variant. */
+  stage: 'mutate' | 'validate' | 'unvalidated';
   reason: string;
 }
 
@@ -78,7 +79,7 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   variants = variants.filter((t) => {
     const v = verdicts.get(t.id);
     if (v?.ok) return true;
-    skipped.push({ id: t.id, stage: 'validate', reason: v?.reason ?? 'not validated' });
+    skipped.push({ id: t.id, stage: v?.infrastructure ? 'unvalidated' : 'validate', reason: v?.reason ?? 'not validated' });
     return false;
   });
   return { ...result, variants, skipped, validateMs: performance.now() - t1, verdicts };

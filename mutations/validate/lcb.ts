@@ -7,6 +7,8 @@ import { lastExceptionType, onSandboxes } from './pool.js';
 
 export interface Verdict {
   ok: boolean;
+  /** The checks could not run (engine, image, grader): no verdict on the variant itself. */
+  infrastructure?: boolean;
   /** Why the variant was rejected (one line). */
   reason?: string;
   /** What was run and what came out, one line each. */
@@ -66,7 +68,13 @@ export async function validateLcbVariants(variants: readonly LcbTask[], options:
     variants,
     { image: PYTHON_IMAGE, runId: options.runId ?? 'mutate-validate', size: options.sandboxes ?? 2, signal: options.signal },
     async (sandbox, task) => {
-      const verdict = await validateOne(sandbox, task, timeoutMs, originalRuns, options.signal);
+      let verdict: Verdict;
+      try {
+        verdict = await validateOne(sandbox, task, timeoutMs, originalRuns, options.signal);
+      } catch (err) {
+        if (options.signal?.aborted) throw err;
+        verdict = { ok: false, infrastructure: true, reason: `could not validate: ${(err as Error).message.split('\n')[0]}`, evidence: [] };
+      }
       options.onDone?.(task, verdict);
       return verdict;
     },

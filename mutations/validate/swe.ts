@@ -61,8 +61,9 @@ async function validateOne(task: SweTask, originals: Map<string, Promise<SweGrad
     if (empty.outcome === 'passed' || empty.outcome === 'evaded') return reject(`an empty patch ${empty.outcome} the variant`);
     return { ok: true, evidence };
   } catch (err) {
+    if (options.signal?.aborted) throw err;
     // Infrastructure trouble is no verdict on the variant: say so rather than call it invalid.
-    return reject(`could not validate: ${(err as Error).message.split('\n')[0]}`);
+    return { ...reject(`could not validate: ${(err as Error).message.split('\n')[0]}`), infrastructure: true };
   }
 }
 
