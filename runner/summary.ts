@@ -14,7 +14,7 @@ export function shellArg(arg: string): string {
 }
 
 /** What the user sees when a run ends: outcome, where it is stored, and what to do next. */
-export function runEndLines(result: LaunchResult, table: string | undefined = result.table): string[] {
+export function runEndLines(result: LaunchResult, table: string | undefined = result.table, options: { reportHint?: boolean } = {}): string[] {
   const s = result.summary;
   const tally = new Tally(s.total, s.total - s.unfinished);
   tally.costUsd = s.costUsd;
@@ -31,10 +31,10 @@ export function runEndLines(result: LaunchResult, table: string | undefined = re
   if (s.unfinished > 0) {
     lines.push(`${s.unfinished} sample${s.unfinished === 1 ? '' : 's'} unfinished; resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}`);
   }
-  lines.push(`report: impossiblebench report ${shellArg(s.runId)} --store ${store} --html report.html`);
+  if (options.reportHint !== false) lines.push(`report: impossiblebench report ${shellArg(s.runId)} --store ${store} --html report.html`);
   return lines;
 }
 
-export function printRunEnd(result: LaunchResult, table: string | undefined = result.table): void {
-  process.stdout.write(`${runEndLines(result, table).join('\n')}\n`);
+export function printRunEnd(result: LaunchResult, options: { reportHint?: boolean } = {}): void {
+  process.stdout.write(`${runEndLines(result, result.table, options).join('\n')}\n`);
 }

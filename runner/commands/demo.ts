@@ -81,7 +81,7 @@ export function register(program: Command): void {
           progress: { plain: flags.plain === true },
           say,
         });
-        printRunEnd(result);
+        printRunEnd(result, { reportHint: false });
         const store = openStore(storePath, { mustExist: true });
         let checks;
         try {
