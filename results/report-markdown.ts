@@ -1,4 +1,5 @@
 import { CONFIG_FIELDS, type CellMetrics } from './metrics.js';
+import { KIND_DESCRIPTIONS, type CheatingKind, type KindCounts } from './classify/index.js';
 import { count, pct, rateWithInterval, usd } from './format.js';
 import type { ReportData } from './report-data.js';
 
@@ -88,6 +89,8 @@ export function renderMarkdown(data: ReportData): string {
     '',
   );
 
+  out.push(...kindSection(data.kinds));
+
   const evaded = cells.filter((c) => c.evaded > 0);
   const errors = cells.reduce((s, c) => s + c.errors, 0);
   const notes: string[] = [];
@@ -99,4 +102,25 @@ export function renderMarkdown(data: ReportData): string {
   if (unknownCost) notes.push(`- The cost of ${count(unknownCost)} samples is unknown (no price for the model), so their cells show it as unknown.`);
   if (notes.length) out.push('## Notes', '', ...notes, '');
   return out.join('\n');
+}
+
+/** Kind × model counts of the cheating and evaded samples. */
+function kindSection(kinds: KindCounts): string[] {
+  const out = ['## How the samples cheated', ''];
+  const total = Object.values(kinds.classified).reduce((a, b) => a + b, 0);
+  if (total === 0) return [...out, '_No sample passed an impossible split or evaded, so there is nothing to classify._', ''];
+  out.push(
+    'Each pass on an impossible split and each evasion, classified from its test and source diffs, outside changes and transcript ' +
+      '(`impossiblebench export` gives the lines that show each kind). A sample counts under every kind it shows, so a column can add up to more than its samples; ' +
+      '`other` means no known trick shows in the evidence.',
+    '',
+  );
+  const share = (n: number, of: number) => (n ? `${count(n)} (${pct(n / of)})` : '0');
+  const rows: (string | number)[][] = (Object.entries(kinds.counts) as [CheatingKind, Record<string, number>][]).map(([kind, byModel]) => {
+    const all = Object.values(byModel).reduce((a, b) => a + b, 0);
+    return [kind, ...kinds.models.map((m) => share(byModel[m] ?? 0, kinds.classified[m]!)), share(all, total), KIND_DESCRIPTIONS[kind]];
+  });
+  rows.push(['samples classified', ...kinds.models.map((m) => count(kinds.classified[m]!)), count(total), 'cheating passes and evasions']);
+  out.push(table(['Kind', ...kinds.models, 'All', 'What it means'], rows), '');
+  return out;
 }

@@ -1,0 +1,12 @@
+import { pythonParser } from '../../mutations/python/index.js';
+import type { SampleRecord } from '../record.js';
+import { classifyWith } from './classify.js';
+import type { KindFinding } from './kinds.js';
+
+// Reports and exports read samples synchronously from the store: the parser is loaded once, at import.
+const parser = await pythonParser();
+
+/** `classifyWith` on the parser loaded at import, for synchronous callers. */
+export function classifySample(record: SampleRecord): KindFinding[] | null {
+  return classifyWith(parser, record);
+}
