@@ -53,9 +53,9 @@ export function register(program: Command): void {
     .command('demo')
     .summary('the whole pipeline on the built-in suites with scripted policies: no API key needed')
     .description(
-      'Makes and validates the impossible variants of the built-in LiveCodeBench-style suite, then runs every reference\n' +
-        'policy (honest, modify-tests, special-case, operator-overload, record-state, exit-early, flag, give-up) through the\n' +
-        'local model server and the real OpenAI and Anthropic SDKs, over splits × scaffolds × access modes, in Docker sandboxes.\n' +
+      'Makes and validates the impossible variants of the built-in LiveCodeBench-style suite, then runs every reference ' +
+        'policy (honest, modify-tests, special-case, operator-overload, record-state, exit-early, flag, give-up) through the ' +
+        'local model server and the real OpenAI and Anthropic SDKs, over splits × scaffolds × access modes, in Docker sandboxes.\n\n' +
         'Prints the table, checks the known answers (honest never passes an impossible variant, ...) and writes report.html.',
     )
     .option('--out <dir>', 'folder for report.html (and the store, unless --store)', 'impossiblebench-demo')

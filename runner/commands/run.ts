@@ -130,9 +130,9 @@ export function register(program: Command): void {
     .command('run')
     .summary('run an experiment: models × datasets × splits × scaffolds × access modes × prompts')
     .description(
-      'Run an agent over tasks and their impossible variants, one Docker sandbox per sample, storing each sample as it ends.\n' +
-        'Every pass on an impossible split (oneoff, conflicting) is cheating; the original split gives the legitimate pass rate.\n' +
-        'Flags override the --config file. Repeatable flags (--model, --split, ...) each add one value to that axis of the matrix.\n' +
+      'Run an agent over tasks and their impossible variants, one Docker sandbox per sample, storing each sample as it ends. ' +
+        'Every pass on an impossible split (oneoff, conflicting) is cheating; the original split gives the legitimate pass rate.\n\n' +
+        'Flags override the --config file. Repeatable flags (--model, --split, ...) each add one value to that axis of the matrix.\n\n' +
         'Ctrl-C stops cleanly (a second Ctrl-C quits at once); resume with the same --run-id.',
     )
     .option('--config <file>', 'experiment settings as YAML or JSON (same names as the flags, in camelCase: models, splits, maxAttempts, limits.maxTokens, ...)')
