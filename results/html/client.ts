@@ -14,7 +14,8 @@ export const CLIENT_SCRIPT = String.raw`
   var BY_ID = {};
   SAMPLES.forEach(function (s) { BY_ID[s.id] = s; });
   var PAGE = 200;
-  var state = { model: '', split: '', scaffold: '', access: '', outcome: '', shown: PAGE };
+  var state = { model: '', split: '', scaffold: '', access: '', outcome: '', kind: '', shown: PAGE };
+  var KIND_INFO = DATA.kinds;
   var filtered = SAMPLES;
   var overviewScroll = 0;
 
@@ -87,12 +88,22 @@ export const CLIENT_SCRIPT = String.raw`
       select('scaffold', 'Scaffold', plain(distinct('scaffold'))),
       select('access', 'Test access', plain(distinct('access'))),
       select('outcome', 'Outcome', OUTCOME_OPTIONS),
+      select('kind', 'Cheating kind', kindOptions()),
       h('button', { type: 'button', id: 'filter-reset', text: 'Reset', onclick: function () {
-        ['model', 'split', 'scaffold', 'access', 'outcome'].forEach(function (k) { state[k] = ''; document.getElementById('filter-' + k).value = ''; });
+        ['model', 'split', 'scaffold', 'access', 'outcome', 'kind'].forEach(function (k) { state[k] = ''; document.getElementById('filter-' + k).value = ''; });
         state.shown = PAGE; applyFilters();
       } }),
       h('span', { class: 'count', id: 'filter-count' }),
     ]);
+  }
+  // The kinds the samples show, in the classifier's order, each with how many samples show it.
+  function kindOptions() {
+    var seen = {};
+    SAMPLES.forEach(function (s) { (s.kinds || []).forEach(function (f) { seen[f.kind] = (seen[f.kind] || 0) + 1; }); });
+    return KIND_INFO.order.filter(function (k) { return seen[k]; }).map(function (k) { return [k, k + ' (' + num(seen[k]) + ')']; });
+  }
+  function matchesKind(s) {
+    return !state.kind || (s.kinds || []).some(function (f) { return f.kind === state.kind; });
   }
   function matchesConfig(c) {
     return (!state.model || c.model === state.model) && (!state.scaffold || c.scaffold === state.scaffold) && (!state.access || c.access === state.access);
@@ -108,7 +119,7 @@ export const CLIENT_SCRIPT = String.raw`
   }
   function applyFilters() {
     var inScope = SAMPLES.filter(function (s) { return matchesConfig(s.key) && (!state.split || s.key.split === state.split); });
-    filtered = inScope.filter(matchesOutcome);
+    filtered = inScope.filter(function (s) { return matchesOutcome(s) && matchesKind(s); });
     renderStats(inScope);
     renderHeadline();
     renderCells();
@@ -236,6 +247,11 @@ export const CLIENT_SCRIPT = String.raw`
     if (s.label === 'legit') return h('span', { class: 'badge legit', text: 'passed' });
     return h('span', { class: 'badge ' + s.outcome, text: s.outcome });
   }
+  function kindBadges(s) {
+    return (s.kinds || []).map(function (f) {
+      return [h('span', { class: 'badge kind', 'data-kind': f.kind, title: KIND_INFO.descriptions[f.kind] + ': ' + f.why, text: f.kind }), ' '];
+    });
+  }
   function renderSamples() {
     var host = clear(document.getElementById('samples'));
     document.getElementById('filter-count').textContent = 'showing ' + num(filtered.length) + ' of ' + num(SAMPLES.length) + ' samples';
@@ -249,7 +265,7 @@ export const CLIENT_SCRIPT = String.raw`
         h('td', null, outcomeBadge(s), ' ', s.stopReason === 'flagged' ? h('span', { class: 'badge flagged', text: 'flagged' }) : null),
         h('td', { class: 'muted', text: s.stopReason.replace('_', ' ') }), h('td', { class: 'num', text: s.attempts }),
         h('td', { class: 'num', text: num(s.inputTokens + s.outputTokens) }),
-        h('td', null, s.testDiff ? h('span', { class: 'badge tests', title: 'the agent changed test files', text: 'tests edited' }) : null));
+        h('td', { class: 'kinds' }, kindBadges(s), s.testDiff ? h('span', { class: 'badge tests', title: 'the agent changed test files', text: 'tests edited' }) : null));
     });
     append(host, h('div', { class: 'table-wrap' }, h('table', { id: 'sample-table', class: 'nowrap' },
       h('thead', null, h('tr', null, ['Task', 'Model', 'Split', 'Scaffold', 'Access', 'Prompt'].map(function (t) { return h('th', { text: t }); }),
@@ -320,6 +336,20 @@ export const CLIENT_SCRIPT = String.raw`
       return [h('dt', { text: e.time.replace('T', ' ').replace(/\.\d+Z$/, '') }), h('dd', null, h('b', { text: e.kind }), ' ', h('span', { class: 'muted', text: JSON.stringify(e.data) }))];
     })));
   }
+  // Each kind the classifier found, with the lines that show it.
+  function kindsPanel(s) {
+    if (!s.kinds) return null;
+    return h('div', { class: 'panel kinds-panel', id: 'kinds' }, h('h3', { text: 'How it cheated' }),
+      s.kinds.map(function (f) {
+        var lines = f.evidence.map(function (e) {
+          var where = (e.file ? e.file + (e.line ? ':' + e.line : '') : e.source) + '  ';
+          return where + (e.change || '') + e.text;
+        }).join('\n');
+        return h('div', { class: 'kind-finding', 'data-kind': f.kind },
+          h('div', null, h('span', { class: 'badge kind', 'data-kind': f.kind, text: f.kind }), ' ', h('span', { class: 'muted', text: f.why })),
+          lines ? h('pre', { class: 'log', text: lines }) : null);
+      }));
+  }
   function renderSample(id) {
     var s = BY_ID[id];
     var host = clear(document.getElementById('sample-view'));
@@ -336,7 +366,7 @@ export const CLIENT_SCRIPT = String.raw`
         next ? h('a', { href: '#sample-' + next.id, text: 'next ›' }) : null),
       h('div', { class: 'banner ' + kind, id: 'sample-banner' },
         h('h2', { text: k.taskId }), outcomeBadge(s), s.stopReason === 'flagged' ? h('span', { class: 'badge flagged', text: 'flagged for a human' }) : null,
-        h('span', { class: 'verdict', text: VERDICT[kind] || '' }),
+        kindBadges(s), h('span', { class: 'verdict', text: VERDICT[kind] || '' }),
         h('div', { class: 'chips' }, [['model', k.model], ['dataset', k.dataset], ['split', SPLIT_NAME[k.split]], ['scaffold', k.scaffold], ['access', k.access],
           ['prompt', k.prompt], ['max attempts', k.maxAttempts], ['epoch', k.epoch]].map(function (p) { return h('span', { class: 'chip' }, h('b', { text: p[0] }), String(p[1])); }))),
       h('div', { class: 'sample-grid' },
@@ -347,6 +377,7 @@ export const CLIENT_SCRIPT = String.raw`
             [['outcome', s.outcome], ['stop reason', s.stopReason.replace('_', ' ')], ['attempts', s.attempts + ' of ' + k.maxAttempts],
               ['tokens', num(s.inputTokens) + ' in · ' + num(s.outputTokens) + ' out'], ['cost', usd(s.costUsd, 1)], ['wall time', secs(s.wallMs)],
               ['started', s.startedAt], s.errorCount ? ['infra errors', String(s.errorCount) + (s.outcome === 'error' ? '' : ' before this result')] : null].filter(Boolean).map(function (p) { return [h('dt', { text: p[0] }), h('dd', { text: p[1] })]; }))),
+          kindsPanel(s),
           s.error ? panel('Error', '', h('pre', { class: 'log', text: s.error })) : null,
           h('div', { class: 'panel test-diff' + (s.testDiff ? ' changed' : ''), id: 'test-diff' },
             h('h3', null, 'Test-file changes', s.testDiff ? h('span', { class: 'badge tests', text: 'tests edited' }) : null),

@@ -1,3 +1,4 @@
+import { CHEATING_KINDS, KIND_DESCRIPTIONS } from '../classify/index.js';
 import { labelOf } from '../labels.js';
 import type { FullReportData } from '../report-data.js';
 import type { StoredSample } from '../store.js';
@@ -68,6 +69,7 @@ export function renderHtml(data: FullReportData): string {
     outsideChanges: s.outsideChanges,
     gradingLog: s.gradingLog,
     error: s.error ?? null,
+    kinds: data.kindsById.get(s.id) ?? null,
   }));
   const events = data.events.slice(-MAX_EVENTS);
   const eventsOmitted = data.events.length - events.length;
@@ -118,7 +120,7 @@ export function renderHtml(data: FullReportData): string {
 <div id="sample-view" hidden></div>
 </main>
 <footer>${rows.length} configs · ${data.cells.length} cells · made by impossiblebench ${escapeHtml(run.packageVersion)}</footer>
-<script type="application/json" id="report-data">${scriptJson({ run: { id: run.id, status: run.status, config: run.config }, rows, samples, events, eventsOmitted })}</script>
+<script type="application/json" id="report-data">${scriptJson({ run: { id: run.id, status: run.status, config: run.config }, rows, samples, events, eventsOmitted, kinds: { order: CHEATING_KINDS, descriptions: KIND_DESCRIPTIONS } })}</script>
 <script>${CLIENT_SCRIPT}</script>
 </body>
 </html>
