@@ -208,7 +208,7 @@ const bothComputed = { rightIsExpected: false };
 function assertFromComparison(stmt: Node, cmp: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
   const parts = kids(cmp, false);
   // Only the plain two-operand form: `a OP b`; a chain like `a == b == c` is not touched.
-  const operands = parts.filter((p) => p.isNamed && p.type !== 'comment');
+  const operands = parts.filter((p) => p.isNamed && p.type !== 'comment' && p.type !== 'line_continuation');
   const ops = parts.filter((p) => !p.isNamed);
   if (operands.length !== 2) return undefined;
   const op = ops.map((o) => o.text).join(' ');

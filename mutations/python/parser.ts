@@ -59,7 +59,7 @@ export function firstSyntaxError(root: Node): string | undefined {
   return `line ${root.startPosition.row + 1}: syntax error`;
 }
 
-/** Non-null children, named only by default. */
+/** Non-null children: by default the named ones, without extras (comments, line continuations). */
 export function kids(node: Node, named = true): Node[] {
-  return (named ? node.namedChildren : node.children).filter((c): c is Node => c !== null);
+  return (named ? node.namedChildren : node.children).filter((c): c is Node => c !== null && (!named || !c.isExtra));
 }

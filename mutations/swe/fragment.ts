@@ -179,3 +179,41 @@ export function regionFunctions(region: Region, tree: Tree): RegionFunction[] {
   }
   return out;
 }
+
+function firstErrorRows(root: Node): [number, number] | undefined {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const n = stack.pop()!;
+    if (n.isError || n.isMissing) return [n.startPosition.row, n.endPosition.row];
+    if (!n.hasError) continue;
+    const children = kids(n, false);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
+  }
+  return undefined;
+}
+
+/**
+ * Parses a region. A hunk often starts or ends inside a statement (a closing bracket, a line
+ * continued past the hunk): such rows cannot parse and could drag good code into an error node,
+ * so they are blanked (blank lines keep every other row where it is) and the region is parsed
+ * again, a few times at most.
+ */
+export function parseRegion(parser: Parser, region: Region): Tree | undefined {
+  let tree = parser.parse(region.source);
+  for (let attempt = 0; tree && tree.rootNode.hasError && attempt < 4; attempt++) {
+    const rows = firstErrorRows(tree.rootNode);
+    if (!rows || rows[0] < region.prefixLines || rows[1] - rows[0] > 3) break;
+    const all = region.source.split('\n');
+    for (let r = rows[0]; r <= rows[1] && r < all.length; r++) all[r] = '';
+    region.source = all.join('\n');
+    let at = 0;
+    region.rowStarts = all.map((row) => {
+      const start = at;
+      at += row.length + 1;
+      return start;
+    });
+    tree.delete();
+    tree = parser.parse(region.source);
+  }
+  return tree ?? undefined;
+}

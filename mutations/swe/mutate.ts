@@ -9,7 +9,7 @@ import { kids, pythonParser, type Node } from '../python/parser.js';
 import { withTreeSync } from '../python/sync.js';
 import { rngFor, type Rng } from '../rng.js';
 import { applyEdits, mutableLeaves } from '../values.js';
-import { buildRegion, closedAfter, isBlank, regionFunctions, type Region, type RegionFunction } from './fragment.js';
+import { buildRegion, closedAfter, isBlank, parseRegion, regionFunctions, type Region, type RegionFunction } from './fragment.js';
 import { formatPatch, isPythonTestFile, parsePatch, PatchError, recount, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold, parseTestId, type TestRef } from './test-id.js';
 
@@ -298,7 +298,7 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
     for (const file of testFiles) {
       file.hunks.forEach((_, i) => {
         const region = buildRegion(parser, file, i);
-        const tree = parser.parse(region.source);
+        const tree = parseRegion(parser, region);
         if (tree) regions.push({ region, tree });
       });
     }
