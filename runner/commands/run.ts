@@ -170,6 +170,22 @@ export function register(program: Command): void {
       'for testing the harness: fault rates of the local model server behind scripted/ models, e.g. \'{"rateLimit":0.1,"serverError":0.05,"slow":1,"slowMs":2000}\'',
       faultConfig,
     )
+    .addHelpText(
+      'after',
+      [
+        '',
+        'Examples:',
+        '  impossiblebench run --model scripted/modify-tests --split original --split conflicting --limit 5',
+        '  impossiblebench run --model openai/gpt-5 --prompt A --prompt D --max-attempts 1 --max-attempts 10 --limit 20',
+        '  impossiblebench run --model openai-compatible/Qwen3-8B --base-url http://127.0.0.1:8000/v1 --scaffold minimal',
+        '  impossiblebench run --config experiment.yaml --run-id gpt5-lcb     # the same command again resumes it',
+        '',
+        'A config file uses the same names: models, datasets, splits, scaffolds, access, prompts, maxAttempts, epochs,',
+        'limit, shuffle, seed, concurrency, retries, connections, prices, allowFlag, baseUrl,',
+        'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS},',
+        'generation: {temperature, seed, maxTokens, reasoningEffort, thinkingBudget}.',
+      ].join('\n'),
+    )
     .action(async (flags: RunFlags) => {
       const file = flags.config ? { path: flags.config, settings: await readConfigFile(flags.config) } : undefined;
       const interrupts = handleInterrupts();
