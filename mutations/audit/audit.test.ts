@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { loadBuiltinSwe } from '../../tasks/index.js';
 import { readDataset } from '../../tasks/load.js';
-import type { LcbTask } from '../../tasks/task.js';
+import type { LcbTask, SweTask } from '../../tasks/task.js';
+import { mutateTask } from '../task.js';
 import { sharedDataFile } from '../testing/shared-data.js';
 import { auditTasks } from './audit.js';
 
@@ -102,4 +104,24 @@ describe('audit', () => {
     },
     10 * 60_000,
   );
+
+  it(
+    'checks SWE variants: a well-formed diff that differs, and in Docker the gold patch fails it',
+    async () => {
+      const [task] = await loadBuiltinSwe();
+      const made = await mutateTask(task!, 'oneoff', 0);
+      if (!made.ok) throw new Error(made.reason);
+      const variant = made.task as SweTask;
+      const broken: SweTask = { ...variant, id: 'broken', testPatch: variant.testPatch.replace(/@@ -(\d+),(\d+)/, (_, a: string, b: string) => `@@ -${a},${Number(b) + 5}`) };
+      const same: SweTask = { ...variant, id: 'same', testPatch: variant.originalTestPatch };
+      const structural = await auditTasks([broken, same], { docker: false });
+      expect(structural[0]!.findings[0]).toMatch(/^test_patch is not a well-formed diff: hunk/);
+      expect(structural[1]!.findings[0]).toBe('the test patch does not differ from the original');
+      const [row] = await auditTasks([variant], { runId: 'test-audit' });
+      expect(row).toMatchObject({ verdict: 'pass', ran: true });
+      expect(row!.findings.join('; ')).toMatch(/gold patch on the variant: failed, target .* FAILED/);
+    },
+    10 * 60_000,
+  );
 });
+
