@@ -198,13 +198,15 @@ export class SweEnvironment implements AgentEnvironment {
 
   /**
    * Grades a fresh copy of the repository (the pristine one, plus the test patch when it was hidden) with only the
-   * agent's changes to non-test files applied, as the agent's user with no user site-packages and an empty home.
+   * agent's changes to non-test files applied, at /testbed, as the agent's user with no user site-packages and an
+   * empty home; the agent's own tree is put back afterwards.
    */
   private async gradeFreshCopy(): Promise<SweGradeResult | { unapplied: GradeReport }> {
     const { source } = await this.agentDiffs({ binary: true });
     const dir = `${HARNESS_DIR}/grade-${randomBytes(6).toString('hex')}`;
     const repo = `${dir}/testbed`;
     const home = `${dir}/home`;
+    const kept = `${dir}/agent-testbed`;
     await this.root(
       ['sh', '-c', 'set -e; mkdir -m 0755 "$1"; cp -a "$2" "$3"; mkdir -m 0700 "$4"; chown "$5:$5" "$4"', 'fresh', dir, PRISTINE, repo, home, String(AGENT_UID)],
       'copy the repository for grading',
@@ -219,16 +221,26 @@ export class SweEnvironment implements AgentEnvironment {
         const why = `Your changes to the source files could not be applied to a fresh copy of the repository:\n${applied.log}`;
         return { unapplied: { outcome: 'failed', feedback: why, log: why } };
       }
-      await this.root(['chown', '-R', `${AGENT_UID}:${AGENT_UID}`, repo], 'hand the grading copy to the test user');
-      const spec = sweTestSpec(this.task);
-      const run: ExecResult = await this.sandbox.exec(spec.command, {
-        cwd: repo,
-        user: AGENT_USER,
-        env: { HOME: home, PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '1', LANG: 'C.UTF-8' },
-        timeoutMs: this.options.gradeTimeoutMs,
-        signal: perCall(this.options.signal),
-      });
-      return gradeSweLog(this.task, spec, run);
+      // The copy takes /testbed's place while it is graded: a prepared image's editable install, or a runner that
+      // resolves the package through it, must load the graded copy and nothing of the agent's tree. No agent
+      // process is alive (each command's leftovers are killed when it ends), so nothing writes meanwhile.
+      await this.root(
+        ['sh', '-c', 'set -e; chown -R "$1:$1" "$2"; mv "$3" "$4"; mv "$2" "$3" || { mv "$4" "$3"; exit 1; }', 'swap', String(AGENT_UID), repo, TESTBED, kept],
+        'put the grading copy in place',
+      );
+      try {
+        const spec = sweTestSpec(this.task);
+        const run: ExecResult = await this.sandbox.exec(spec.command, {
+          cwd: TESTBED,
+          user: AGENT_USER,
+          env: { HOME: home, PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '1', LANG: 'C.UTF-8' },
+          timeoutMs: this.options.gradeTimeoutMs,
+          signal: perCall(this.options.signal),
+        });
+        return gradeSweLog(this.task, spec, run);
+      } finally {
+        await this.root(['sh', '-c', 'set -e; rm -rf "$2"; mv "$1" "$2"', 'restore', kept, TESTBED], "put the agent's repository back");
+      }
     } finally {
       await this.root(['rm', '-rf', dir], 'remove the grading copy').catch(() => undefined);
     }
