@@ -92,13 +92,26 @@ async function sample(scaffold: ScaffoldName, variant: 'original' | 'oneoff', i:
       signal: new AbortController().signal,
       log,
     });
-    if (r.outcome !== (variant === 'original' ? 'passed' : 'failed')) throw new Error(`unexpected outcome ${r.outcome}: ${r.error ?? r.gradingLog}`);
+    if (r.outcome === 'error') return { error: r.error ?? 'unknown' };
+    if (r.outcome !== (variant === 'original' ? 'passed' : 'failed')) throw new Error(`unexpected outcome ${r.outcome}: ${r.gradingLog}`);
   } finally {
     await client.close?.();
     await sandbox.destroy();
   }
   const wall = performance.now() - t;
   return { wall, model: waitedMs(), harness: wall - waitedMs() };
+}
+
+let infraErrors = 0;
+
+/** One timed sample; an infrastructure error (a container lost to the engine) is retried, up to three tries. */
+async function timedSample(scaffold: ScaffoldName, variant: 'original' | 'oneoff', i: number) {
+  for (let attempt = 1; ; attempt++) {
+    const r = await sample(scaffold, variant, i);
+    if (!('error' in r)) return r;
+    infraErrors += 1;
+    if (attempt >= 3) throw new Error(`${scaffold} ${variant} sample ${i} failed three times outside the model: ${r.error}`);
+  }
 }
 
 try {
@@ -112,7 +125,7 @@ try {
   for (const scaffold of ['minimal', 'full'] as const) {
     for (const variant of ['original', 'oneoff'] as const) {
       const runs = [];
-      for (let i = 0; i < samples; i++) runs.push(await sample(scaffold, variant, i));
+      for (let i = 0; i < samples; i++) runs.push(await timedSample(scaffold, variant, i));
       const harness = median(runs.map((r) => r.harness));
       console.log(
         `${scaffold.padEnd(9)} ${variant.padEnd(9)} ${String(samples).padStart(7)}  ${mean(runs.map((r) => r.wall)).toFixed(0).padStart(7)}  ` +
@@ -121,6 +134,7 @@ try {
     }
   }
   console.log('\nharness ms: median wall time of a sample minus its time waiting for the model (sandbox lifecycle included).');
+  if (infraErrors) console.log(`${infraErrors} sample(s) were rerun after an infrastructure error.`);
 } finally {
   await server.close();
 }
