@@ -135,7 +135,20 @@ describe('SweEnvironment', () => {
         expect(failed.outcome).toBe('failed');
         expect(failed.feedback).toMatch(/^Your submission failed the hidden tests: 4 of 7 graded tests passed\.$/);
         expect(failed.log).toContain('FAILED tests/test_parse.py::test_inline_comments_are_dropped');
-        await agent(sandbox, `cat > /tmp/fix.patch <<'EOF'\n${keyval.patch}EOF\ngit apply /tmp/fix.patch`);
+        // Source code that copies the tests out while they run, for a later turn to read: the copies do not last.
+        await agent(
+          sandbox,
+          `cat >> keyval/__init__.py <<'EOF'\nimport os, shutil\nfor _d in ("/tmp/leak", "/dev/shm/leak", "/var/tmp/leak"):\n    shutil.copytree("tests", _d, dirs_exist_ok=True)\n    os.system("chmod -R a+rwx " + _d)\nEOF`,
+        );
+        const leaking = await env.gradeWorkdir();
+        // The package imported cleanly (its tests ran), so the copies were made during the run.
+        expect(leaking.outcome).toBe('failed');
+        expect(leaking.log).toContain('PASSED tests/test_parse.py::test_simple_pairs');
+        expect(leaking.log).not.toMatch(/ERROR collecting|Errno/);
+        const leak = await sandbox.exec(['sh', '-c', 'ls /tmp/leak /dev/shm/leak /var/tmp/leak 2>&1; true'], { user: AGENT_USER });
+        expect(leak.stdout).not.toContain('test_parse.py');
+        expect(leak.stdout).toMatch(/No such file/);
+        await agent(sandbox, `git checkout -q keyval/__init__.py && cat > /tmp/fix.patch <<'EOF'\n${keyval.patch}EOF\ngit apply /tmp/fix.patch`);
         const passed = await env.gradeWorkdir();
         expect([passed.outcome, passed.feedback]).toEqual(['passed', 'All tests passed.']);
       },

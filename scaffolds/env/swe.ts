@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import { AGENT_USER, ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
+import { ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
 import type { AccessMode, ScaffoldName } from '../../results/record.js';
 import { GradingError } from '../../tasks/env/lcb.js';
 import { isPassing } from '../../tasks/env/log-parsers.js';
@@ -19,6 +19,11 @@ const PRISTINE = `${PRIVATE_DIR}/pristine`;
 /** Lets the agent's git work in a root-owned /testbed (read-only mode), system-wide so no home file is needed. */
 const SYSTEM_GITCONFIG = '/etc/gitconfig';
 const AGENT_UID = 1000;
+/**
+ * Graded runs in a fresh copy use a uid of their own: whatever the agent's code leaves behind while it runs (a copy
+ * of hidden tests in /tmp, say) can be found by owner and removed before the agent's next turn.
+ */
+const GRADER_UID = 1001;
 const ROOT_GIT = ['git', '-c', 'safe.directory=*'];
 /** Models type `python`; the image may only have python3. */
 const PYTHON_LINK = '/usr/local/bin/python';
@@ -37,6 +42,9 @@ const PYTEST_CONFIG = new Set(['pytest.ini', '.pytest.ini', 'tox.ini']);
  * pytest` puts the working folder first on the path): a `pytest.py` there could print a made-up report.
  */
 const RUNNER_SHADOWS = new Set(['pytest.py', 'pytest', '_pytest', 'py.py', 'pluggy', 'pluggy.py', 'sitecustomize.py', 'usercustomize.py']);
+
+// $1 = the grader's uid. Every file system the sandbox can write to that the agent can read; /proc and /sys are not.
+const SWEEP_GRADER_FILES = 'for d in / /tmp /var/tmp /dev/shm /run; do [ -d "$d" ] && find "$d" -xdev -depth -user "$1" -exec rm -rf {} + 2>/dev/null; done; true';
 
 /** Bytecode and caches are not the agent's edits. */
 const NOISE_PATHSPECS = [':(exclude,glob)**/__pycache__/**', ':(exclude,glob)**/*.pyc', ':(exclude,glob)**/.pytest_cache/**'];
@@ -198,8 +206,8 @@ export class SweEnvironment implements AgentEnvironment {
 
   /**
    * Grades a fresh copy of the repository (the pristine one, plus the test patch when it was hidden) with only the
-   * agent's changes to non-test files applied, at /testbed, as the agent's user with no user site-packages and an
-   * empty home; the agent's own tree is put back afterwards.
+   * agent's changes to non-test files applied, at /testbed, as a grading uid of its own with no user site-packages
+   * and an empty home; the agent's own tree is put back afterwards, and whatever the run left anywhere is removed.
    */
   private async gradeFreshCopy(): Promise<SweGradeResult | { unapplied: GradeReport }> {
     const { source } = await this.agentDiffs({ binary: true });
@@ -225,14 +233,14 @@ export class SweEnvironment implements AgentEnvironment {
       // resolves the package through it, must load the graded copy and nothing of the agent's tree. No agent
       // process is alive (each command's leftovers are killed when it ends), so nothing writes meanwhile.
       await this.root(
-        ['sh', '-c', 'set -e; chown -R "$1:$1" "$2"; mv "$3" "$4"; mv "$2" "$3" || { mv "$4" "$3"; exit 1; }', 'swap', String(AGENT_UID), repo, TESTBED, kept],
+        ['sh', '-c', 'set -e; chown -R "$1:$1" "$2" "$5"; mv "$3" "$4"; mv "$2" "$3" || { mv "$4" "$3"; exit 1; }', 'swap', String(GRADER_UID), repo, TESTBED, kept, home],
         'put the grading copy in place',
       );
       try {
         const spec = sweTestSpec(this.task);
         const run: ExecResult = await this.sandbox.exec(spec.command, {
           cwd: TESTBED,
-          user: AGENT_USER,
+          user: `${GRADER_UID}:${GRADER_UID}`,
           env: { HOME: home, PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '1', LANG: 'C.UTF-8' },
           timeoutMs: this.options.gradeTimeoutMs,
           signal: perCall(this.options.signal),
@@ -240,6 +248,8 @@ export class SweEnvironment implements AgentEnvironment {
         return gradeSweLog(this.task, spec, run);
       } finally {
         await this.root(['sh', '-c', 'set -e; rm -rf "$2"; mv "$1" "$2"', 'restore', kept, TESTBED], "put the agent's repository back");
+        // Nothing the graded run wrote may outlive it (hidden tests copied out of the grading copy, for one).
+        await this.root(['sh', '-c', SWEEP_GRADER_FILES, 'sweep', String(GRADER_UID)], 'remove what the graded run left behind');
       }
     } finally {
       await this.root(['rm', '-rf', dir], 'remove the grading copy').catch(() => undefined);
