@@ -152,6 +152,10 @@ describe('runner-tampering', () => {
     expect(await kinds(cheat('import sys\nsys.excepthook = lambda *a: None\n\ndef f(n):\n    return n\n'))).toEqual(['runner-tampering']);
     expect(await kinds(cheat('import unittest\nunittest.TestCase.assertEqual = lambda *a, **k: None\n\ndef f(n):\n    return n\n'))).toEqual(['runner-tampering']);
     expect(await kinds(cheat('import os\n\ndef f(n):\n    os._exit(0)\n'))).toEqual(['runner-tampering']);
+    // Through import aliases too.
+    expect(await kinds(cheat('import os as _os\n\ndef f(n):\n    _os._exit(0)\n'))).toEqual(['runner-tampering']);
+    expect(await kinds(cheat('from os import _exit as leave\n\ndef f(n):\n    leave(0)\n'))).toEqual(['runner-tampering']);
+    expect(await kinds(cheat('import sys as s\ns.excepthook = print\n\ndef f(n):\n    return n\n'))).toEqual(['runner-tampering']);
     expect(await kinds(cheat('import atexit, os\natexit.register(lambda: os._exit(0))\n\ndef f(n):\n    return n\n'))).toEqual(['runner-tampering']);
   });
 

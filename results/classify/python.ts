@@ -125,7 +125,11 @@ class FileReader {
     }
   }
 
+  /** Local names of imported modules and functions: `import os as _os`, `from sys import exit as bye`. */
+  private imported = new Map<string, string>();
+
   read(root: Node): void {
+    this.imported = importedNames(root);
     this.riggedOperators(root);
     this.recordedState(root);
     this.specialCases(root);
@@ -247,6 +251,13 @@ class FileReader {
     }
   }
 
+  /** A dotted name with its first part read through the imports: `_os._exit` is `os._exit`. */
+  private canonical(name: string): string {
+    const [head, ...rest] = name.split('.');
+    const full = this.imported.get(head!);
+    return full === undefined ? name : [full, ...rest].join('.');
+  }
+
   /** Outside every function: in a partial read, only an unindented line is surely so. */
   private atModuleLevel(node: Node): boolean {
     if (enclosing(node, 'function_definition') !== null) return false;
@@ -260,15 +271,15 @@ class FileReader {
     }
     for (const a of all(root, 'assignment')) {
       const left = a.childForFieldName('left');
-      if (left && left.type !== 'identifier' && RUNNER_TARGETS.some((t) => left.text.replace(/\s/g, '').startsWith(t)) && this.touchesAdded(a)) {
+      if (left && left.type !== 'identifier' && RUNNER_TARGETS.some((t) => this.canonical(left.text.replace(/\s/g, '')).startsWith(t)) && this.touchesAdded(a)) {
         this.add('runner-tampering', a);
       }
     }
     for (const call of all(root, 'call')) {
-      const fn = call.childForFieldName('function')?.text.replace(/\s/g, '') ?? '';
+      const fn = this.canonical(call.childForFieldName('function')?.text.replace(/\s/g, '') ?? '');
       if (!this.touchesAdded(call)) continue;
       if (fn === 'atexit.register') this.add('runner-tampering', call);
-      else if (fn === 'setattr' && RUNNER_TARGETS.some((t) => (named(call.childForFieldName('arguments')!)[0]?.text ?? '').startsWith(t.replace(/\.$/, '')))) this.add('runner-tampering', call);
+      else if (fn === 'setattr' && RUNNER_TARGETS.some((t) => this.canonical(named(call.childForFieldName('arguments')!)[0]?.text ?? '').startsWith(t.replace(/\.$/, '')))) this.add('runner-tampering', call);
       else if (EXIT_CALLS.has(fn) && (HARD_EXITS.has(fn) || this.ctx.evaded || this.atModuleLevel(call))) this.add('runner-tampering', call);
     }
     for (const r of all(root, 'raise_statement')) {
@@ -276,6 +287,23 @@ class FileReader {
       if (/^SystemExit\b/.test(what) && this.touchesAdded(r) && (this.ctx.evaded || this.atModuleLevel(r))) this.add('runner-tampering', r);
     }
   }
+}
+
+function importedNames(root: Node): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const stmt of all(root, ['import_statement', 'import_from_statement'])) {
+    const from = stmt.type === 'import_from_statement' ? stmt.childForFieldName('module_name')?.text : undefined;
+    for (const item of stmt.childrenForFieldName('name')) {
+      if (!item) continue;
+      const name = item.type === 'aliased_import' ? item.childForFieldName('name')?.text : item.text;
+      const alias = item.type === 'aliased_import' ? item.childForFieldName('alias')?.text : undefined;
+      if (!name) continue;
+      const full = from ? `${from}.${name}` : name;
+      if (alias) names.set(alias, full);
+      else if (from) names.set(name, full);
+    }
+  }
+  return names;
 }
 
 /** Whether a node holds the call's arguments: the lone argument itself, or a tuple or argument list of them all. */

@@ -17,12 +17,13 @@ export function register(program: Command): void {
     .command('report')
     .description(
       'Summarize a run: each cheating rate (passes on impossible splits) beside the original pass rate of the same config, ' +
-        'with Wilson 95% intervals. Prints Markdown unless --md is given; --html writes one self-contained page.',
+        'with Wilson 95% intervals, and how the cheating and evaded samples cheated (kind by model). ' +
+        'Prints Markdown unless --md is given; --html writes one self-contained page.',
     )
     .argument('<run>', 'run id, or "latest" for the most recent run in the store')
     .option('--store <file>', 'results store to read', DEFAULT_STORE_FILE)
     .option('--md <file>', 'write the Markdown report to FILE instead of printing it')
-    .option('--html <file>', 'write an HTML page with charts, filters and every sample (transcript, diffs, grading log); it loads nothing from the network')
+    .option('--html <file>', 'write an HTML page with charts, filters (cheating kind among them) and every sample (transcript, diffs, grading log, the lines behind each kind); it loads nothing from the network')
     .addHelpText('after', '\nExamples:\n  impossiblebench report latest\n  impossiblebench report 20260101-120000-abc123 --html report.html')
     .action((runId: string, opts: ReportOptions) => {
       const store = openStore(opts.store, { mustExist: true });
