@@ -100,6 +100,24 @@ describe('tools of the full scaffold', () => {
 });
 
 describe('limits', () => {
+  it('grades the work dir as left when a limit ends a run whose last edits were never submitted', async () => {
+    const task = digitSumTask('original');
+    const r = await runScripted({
+      server,
+      runId,
+      task,
+      scaffold: 'full',
+      access: 'full',
+      limits: { maxMessages: 6 },
+      policy: script('edit-then-look', [
+        call('text_editor', { command: 'create', path: 'func.py', file_text: `${task.prompt}\n\n${task.solution}` }),
+        call('text_editor', { command: 'view', path: 'func.py' }),
+      ]),
+    });
+    expect([r.outcome, r.stopReason, r.attempts]).toEqual(['passed', 'message_limit', 0]);
+    expect(r.gradingLog).toMatch(/^== final state \(not submitted\): passed/);
+  });
+
   it('stops at the token limit', async () => {
     const r = await runScripted({ server, runId, task: digitSumTask('oneoff'), policy: 'honest', scaffold: 'minimal', access: 'full', maxAttempts: 5, limits: { maxTokens: 10 } });
     expect([r.outcome, r.stopReason, r.attempts]).toEqual(['failed', 'token_limit', 1]);
