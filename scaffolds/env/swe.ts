@@ -139,11 +139,11 @@ export class SweEnvironment implements AgentEnvironment {
       // The first n arguments are files (some may not exist: a test patch can delete one), the rest directories.
       // A test patch may delete a file (and with it a folder): what is not there is skipped.
       'i=0; for p in "$@"; do i=$((i+1)); if [ "$i" -le "$n" ]; then [ -f "$p" ] && chown 0:0 "$p" && chmod 0444 "$p"; else [ -d "$p" ] && chown 0:0 "$p" && chmod 1777 "$p"; fi; done; true',
-      `if [ ! -e ${SYSTEM_GITCONFIG} ]; then echo created; fi`,
       `git config --system --add safe.directory ${TESTBED}`,
     ].join('\n');
-    const out = await this.root(['sh', '-c', script, 'lock', String(files.length), ...files.map((f) => `${TESTBED}/${f}`), ...dirs], 'make the tests read-only');
-    if (out.includes('created')) this.setupPaths.push(SYSTEM_GITCONFIG);
+    await this.root(['sh', '-c', script, 'lock', String(files.length), ...files.map((f) => `${TESTBED}/${f}`), ...dirs], 'make the tests read-only');
+    // Created or changed, it is setup's doing (only root can write it).
+    this.setupPaths.push(SYSTEM_GITCONFIG);
   }
 
   taskMessage(maxAttempts: number): string {
