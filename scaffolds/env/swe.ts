@@ -136,8 +136,7 @@ export class SweEnvironment implements AgentEnvironment {
     const script = [
       'set -e',
       'n=$1; shift',
-      // The first n arguments are files (some may not exist: a test patch can delete one), the rest directories.
-      // A test patch may delete a file (and with it a folder): what is not there is skipped.
+      // The first n arguments are files, the rest directories; what a test patch deleted is not there and is skipped.
       'i=0; for p in "$@"; do i=$((i+1)); if [ "$i" -le "$n" ]; then [ -f "$p" ] && chown 0:0 "$p" && chmod 0444 "$p"; else [ -d "$p" ] && chown 0:0 "$p" && chmod 1777 "$p"; fi; done; true',
       `git config --system --add safe.directory ${TESTBED}`,
     ].join('\n');
