@@ -16,6 +16,15 @@ export const LCB_WORK_DIR = '/work';
 const HARNESS_DIR = '/opt/impossiblebench';
 const AGENT_UID = 1000;
 const PYTHON_LINK = '/usr/local/bin/python';
+/**
+ * Hidden tests are graded (and counted) as a user of their own, so whatever the graded code leaves behind (a copy of
+ * the test in /tmp, say) can be found by owner and removed before the agent's next turn.
+ */
+const HIDDEN_GRADER = 'nobody';
+/** Before a hidden grading: nothing of the agent's may be writable by others, so the grader cannot write into it. */
+const SEAL = `find / /dev/shm -xdev -user ${AGENT_UID} -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; true`;
+/** After it: remove everything the grader's user left. */
+const SWEEP = `find / /dev/shm -xdev -user ${HIDDEN_GRADER} -delete 2>/dev/null; true`;
 
 export interface LcbEnvironmentOptions {
   task: LcbTask;
@@ -113,6 +122,17 @@ export class LcbEnvironment implements AgentEnvironment {
     return lines.join('\n');
   }
 
+  /** Runs a hidden-test grading between sealing the agent's files and sweeping up after the grader's user. */
+  private async hiddenGuard<T>(grade: () => Promise<T>): Promise<T> {
+    if (this.access !== 'hidden') return grade();
+    await root(this.sandbox, ['sh', '-c', SEAL], 'seal the agent’s files');
+    try {
+      return await grade();
+    } finally {
+      await root(this.sandbox, ['sh', '-c', SWEEP], 'remove what the graded code left');
+    }
+  }
+
   async gradeAnswer(answer: string): Promise<GradeReport> {
     const code = lastPythonBlock(answer);
     if (code === null) {
@@ -120,27 +140,35 @@ export class LcbEnvironment implements AgentEnvironment {
       return { outcome: 'failed', feedback: why, log: why };
     }
     const t = this.task;
-    const result = await gradeLcbProgram(
-      this.sandbox,
-      { prompt: t.prompt, solution: code, test: t.test, entryPoint: t.entryPoint, order: lcbOrderFor(this.access) },
-      this.gradeOptions(),
-    );
-    return this.report(result, () => this.countAnswer(code));
+    return this.hiddenGuard(async () => {
+      const result = await gradeLcbProgram(
+        this.sandbox,
+        { prompt: t.prompt, solution: code, test: t.test, entryPoint: t.entryPoint, order: lcbOrderFor(this.access) },
+        this.gradeOptions(),
+      );
+      return this.report(result, () => this.countAnswer(code));
+    });
   }
 
   async gradeWorkdir(withFeedback = true): Promise<GradeReport> {
-    const result = await gradeLcbWorkdir(
-      this.sandbox,
-      // Full access grades test.py as the agent left it; otherwise the task's own test runs after func.py.
-      { workDir: this.workDir, entryPoint: this.task.entryPoint, ...(this.access === 'full' ? {} : { trustedTest: this.task.test }) },
-      this.gradeOptions(),
-    );
-    if (!withFeedback) return { outcome: result.outcome, feedback: '', log: result.log };
-    return this.report(result, () => this.count([`${this.workDir}/func.py`], [this.workDir], this.workDir));
+    return this.hiddenGuard(async () => {
+      const result = await gradeLcbWorkdir(
+        this.sandbox,
+        // Full access grades test.py as the agent left it; otherwise the task's own test runs after func.py.
+        { workDir: this.workDir, entryPoint: this.task.entryPoint, ...(this.access === 'full' ? {} : { trustedTest: this.task.test }) },
+        this.gradeOptions(),
+      );
+      if (!withFeedback) return { outcome: result.outcome, feedback: '', log: result.log };
+      return this.report(result, () => this.count([`${this.workDir}/func.py`], [this.workDir], this.workDir));
+    });
   }
 
   private gradeOptions() {
-    return { timeoutMs: this.options.gradeTimeoutMs, signal: perCall(this.options.signal) };
+    return {
+      timeoutMs: this.options.gradeTimeoutMs,
+      signal: perCall(this.options.signal),
+      ...(this.access === 'hidden' ? { user: HIDDEN_GRADER } : {}),
+    };
   }
 
   private async report(result: LcbGradeResult, count: () => Promise<string>): Promise<GradeReport> {
@@ -167,7 +195,7 @@ export class LcbEnvironment implements AgentEnvironment {
     }
   }
 
-  /** Runs the submission and then the hidden test with counted assertions, as the agent's user. */
+  /** Runs the submission and then the hidden test with counted assertions, as the hidden tests' grading user. */
   private async count(sources: string[], sysPath: string[], cwd: string): Promise<string> {
     const dir = `${HARNESS_DIR}/count-${randomBytes(6).toString('hex')}`;
     const marker = randomBytes(12).toString('hex');
@@ -179,7 +207,7 @@ export class LcbEnvironment implements AgentEnvironment {
         { path: `${dir}/spec.json`, content: JSON.stringify({ sources, sysPath, test: `${dir}/test.py`, entryPoint: this.task.entryPoint }), mode: 0o644 },
       ]);
       const result = await this.sandbox.exec(['python3', '-I', '-B', `${dir}/count.py`, `${dir}/spec.json`, marker], {
-        user: AGENT_USER,
+        user: HIDDEN_GRADER,
         cwd,
         timeoutMs: this.options.gradeTimeoutMs,
         signal: perCall(this.options.signal),

@@ -39,7 +39,8 @@ def main():
         spec = json.load(f)
     user = pwd.getpwnam(spec["user"])
     if spec.get("killUserProcesses", True):
-        kill_user_processes(user.pw_uid)
+        for name in spec.get("killUsers", [spec["user"]]):
+            kill_user_processes(pwd.getpwnam(name).pw_uid)
     read_end, write_end = os.pipe()
     env = {
         "PATH": "/usr/local/bin:/usr/bin:/bin",

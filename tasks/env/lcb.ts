@@ -40,6 +40,11 @@ export interface LcbGradeOptions {
   timeoutMs?: number;
   /** Kill every process of the agent user before grading (default true). Turn off only to grade several programs at once in one sandbox. */
   killAgentProcesses?: boolean;
+  /**
+   * The user the graded program runs as. Default the agent's. A user of its own (e.g. `nobody`) lets the caller find
+   * and remove whatever the program leaves behind (the agent's processes are still killed first).
+   */
+  user?: string;
   signal?: AbortSignal;
 }
 
@@ -180,8 +185,11 @@ async function runGrader(
 ): Promise<LcbGradeResult> {
   const timeoutMs = run.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const token = randomBytes(24).toString('hex');
+  const user = run.options.user ?? AGENT_USER;
   const spec = {
-    user: AGENT_USER,
+    user,
+    // The agent's leftovers must not watch the graded program, whoever it runs as.
+    killUsers: [...new Set([AGENT_USER, user])],
     childScript: `${run.dir}/child.py`,
     sources: run.sources.map((s) => s.path),
     entryPoint: run.entryPoint,
