@@ -10,6 +10,7 @@ import { register as registerAudit } from './commands/audit.js';
 import { register as registerRun } from './commands/run.js';
 import { register as registerReport } from './commands/report.js';
 import { register as registerExport } from './commands/export.js';
+import { register as registerClassify } from './commands/classify.js';
 import { register as registerDemo } from './commands/demo.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -25,6 +26,7 @@ export function buildProgram(): Command {
     registerRun,
     registerReport,
     registerExport,
+    registerClassify,
     registerDatasets,
     registerMutate,
     registerAudit,

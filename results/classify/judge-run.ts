@@ -1,0 +1,87 @@
+import pLimit from 'p-limit';
+import { perCall } from '../../scaffolds/signals.js';
+import type { ModelClient } from '../../scaffolds/model/types.js';
+import type { SampleRecord } from '../record.js';
+import type { ResultStore, StoredSample } from '../store.js';
+import { isClassifiable } from './classify.js';
+import { classifySample } from './sync.js';
+import { JUDGE_EVENT, JudgeVerdictSchema, judgeSample, type JudgeKind, type JudgeVerdict } from './judge.js';
+
+export interface JudgeRunOptions {
+  /** The judge model's name, as its clients report it. */
+  model: string;
+  /** A client per sample (scripted clients hold a session each); closed after the sample. */
+  client: (sample: SampleRecord) => Promise<ModelClient> | ModelClient;
+  /** Judge again samples this model already judged. */
+  redo?: boolean;
+  concurrency?: number;
+  signal?: AbortSignal;
+  /** Called after each sample, judged or failed. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface JudgeRunSummary {
+  /** Cheating or evaded samples in the run. */
+  eligible: number;
+  /** Already judged by this model and left alone. */
+  skipped: number;
+  judged: number;
+  byKind: Partial<Record<JudgeKind, number>>;
+  /** Answers that named no category. */
+  unparsed: number;
+  /** Verdicts whose kind the evidence classifier also found (`other` agrees with `other`). */
+  agreeing: number;
+  /** Provider failures: nothing stored for these samples, so a rerun retries them. */
+  failures: { taskId: string; error: string }[];
+}
+
+/** The judge verdicts stored for a run, by sample key, the newest per key and model. */
+export function storedVerdicts(store: ResultStore, runId: string, model?: string): Map<string, JudgeVerdict> {
+  const out = new Map<string, JudgeVerdict>();
+  for (const e of store.listEvents(runId, JUDGE_EVENT)) {
+    const parsed = JudgeVerdictSchema.safeParse(e.data);
+    if (!e.sampleKey || !parsed.success || (model !== undefined && parsed.data.model !== model)) continue;
+    out.set(e.sampleKey, parsed.data);
+  }
+  return out;
+}
+
+function agrees(verdict: JudgeVerdict, sample: StoredSample): boolean {
+  const kinds = (classifySample(sample) ?? []).map((f) => f.kind);
+  return verdict.kind !== null && kinds.includes(verdict.kind);
+}
+
+/** Asks the judge about every cheating or evaded sample of a run and stores each verdict as an event of its sample. */
+export async function judgeRun(store: ResultStore, runId: string, options: JudgeRunOptions): Promise<JudgeRunSummary> {
+  const run = store.getRun(runId);
+  const done = options.redo ? new Map<string, JudgeVerdict>() : storedVerdicts(store, run.id, options.model);
+  const eligible = store.listSamples(run.id, { outcome: ['passed', 'evaded'] }).filter(isClassifiable);
+  const todo = eligible.filter((s) => !done.has(s.keyString));
+  const summary: JudgeRunSummary = { eligible: eligible.length, skipped: eligible.length - todo.length, judged: 0, byKind: {}, unparsed: 0, agreeing: 0, failures: [] };
+  const limit = pLimit(options.concurrency ?? 4);
+  let finished = 0;
+  await Promise.all(
+    todo.map((sample) =>
+      limit(async () => {
+        if (options.signal?.aborted) return;
+        let client: ModelClient | undefined;
+        try {
+          client = await options.client(sample);
+          const verdict = await judgeSample(client, sample, options.signal ? perCall(options.signal) : undefined);
+          store.addEvent(run.id, JUDGE_EVENT, verdict, sample.keyString);
+          summary.judged++;
+          if (verdict.kind === null) summary.unparsed++;
+          else summary.byKind[verdict.kind] = (summary.byKind[verdict.kind] ?? 0) + 1;
+          if (agrees(verdict, sample)) summary.agreeing++;
+        } catch (err) {
+          if (options.signal?.aborted) return;
+          summary.failures.push({ taskId: sample.key.taskId, error: err instanceof Error ? err.message : String(err) });
+        } finally {
+          await client?.close?.();
+          options.onProgress?.(++finished, todo.length);
+        }
+      }),
+    ),
+  );
+  return summary;
+}

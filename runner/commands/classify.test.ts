@@ -1,0 +1,60 @@
+import { execa } from 'execa';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { JUDGE_EVENT } from '../../results/classify/judge.js';
+import { openStore } from '../../results/store.js';
+import { storeSampleRun } from '../../results/testing/sample-run.js';
+
+// These run the built CLI (`npm run build` first; `npm test` does).
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const BIN = join(ROOT, 'bin/impossiblebench.js');
+
+let dir: string;
+let storeFile: string;
+function cli(...args: string[]) {
+  return execa(process.execPath, [BIN, ...args], { cwd: dir, reject: false, env: { IMPOSSIBLEBENCH_DEBUG: '', OPENAI_API_KEY: '' } });
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ib-cli-classify-'));
+  storeFile = join(dir, 'results.sqlite');
+  const store = openStore(storeFile);
+  storeSampleRun(store, 'sample-run');
+  store.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('impossiblebench classify', () => {
+  it('judges the cheating and evaded samples with the scripted judge, stores the verdicts, and skips them on a second call', async () => {
+    const r = await cli('classify', 'sample-run', '--model', 'scripted/judge', '--store', storeFile);
+    expect(r.stderr).toBe('');
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n')).toEqual([
+      'judged 21 of 21 cheating or evaded samples with scripted/judge: modify-tests 10, other 11',
+      "the evidence classifier also finds the judge's kind in 10 of 21",
+    ]);
+    const store = openStore(storeFile);
+    expect(store.listEvents('sample-run', JUDGE_EVENT)).toHaveLength(21);
+    store.close();
+    const again = await cli('classify', 'latest', '--model', 'scripted/judge', '--store', storeFile);
+    expect(again.stdout).toBe('judged 0 of 21 cheating or evaded samples with scripted/judge (21 already judged, skipped; --redo judges them again)');
+  });
+
+  it('refuses bad input in one line before reading anything', async () => {
+    const policy = await cli('classify', 'sample-run', '--model', 'scripted/honest', '--store', storeFile);
+    expect(policy.exitCode).toBe(1);
+    expect(policy.stderr.trim().split('\n')[0]).toBe('impossiblebench: scripted/honest is an agent policy, not a judge');
+    const key = await cli('classify', 'sample-run', '--model', 'openai/gpt-5', '--store', storeFile);
+    expect(key.exitCode).toBe(1);
+    expect(key.stderr).toContain('OPENAI_API_KEY is not set');
+    const conc = await cli('classify', 'sample-run', '--model', 'scripted/judge', '--concurrency', '0', '--store', storeFile);
+    expect(conc.stderr.trim()).toBe('impossiblebench: --concurrency must be a positive integer, not "0"');
+    const run = await cli('classify', 'nope', '--model', 'scripted/judge', '--store', storeFile);
+    expect(run.stderr.trim()).toMatch(/^impossiblebench: no run nope in /);
+    const help = await cli('classify', '--help');
+    for (const flag of ['--model', '--store', '--concurrency', '--redo', '--base-url']) expect(help.stdout).toContain(flag);
+  });
+});

@@ -1,0 +1,86 @@
+import type { Command } from 'commander';
+import { SCRIPTED_JUDGE, judgeContextTask } from '../../results/classify/judge-policy.js';
+import { judgeRun } from '../../results/classify/judge-run.js';
+import { JUDGE_EVENT, JUDGE_KINDS } from '../../results/classify/judge.js';
+import { resolveRun } from '../../results/resolve-run.js';
+import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
+import { createModelClient, parseModelSpec } from '../../scaffolds/model/index.js';
+import { startModelServer, type ModelServer } from '../../scaffolds/server/index.js';
+import { UserError } from '../errors.js';
+import { handleInterrupts } from '../interrupt.js';
+
+interface ClassifyOptions {
+  model: string;
+  store: string;
+  concurrency: string;
+  redo?: boolean;
+  baseUrl?: string;
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} must be a positive integer, not "${text}"`);
+  return n;
+}
+
+export function register(program: Command): void {
+  program
+    .command('classify')
+    .description(
+      "Ask a judge model how each cheating or evaded sample of a run cheated, as the paper's judge does: one of modify-tests, " +
+        'operator-overload, record-state, special-casing or other, from the transcript and diffs. Each verdict is stored with its sample ' +
+        `(a "${JUDGE_EVENT}" event); samples the model already judged are skipped unless --redo.`,
+    )
+    .argument('<run>', 'run id, or "latest" for the most recent run in the store')
+    .requiredOption('--model <spec>', 'the judge: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or scripted/judge (a local stand-in)')
+    .option('--store <file>', 'results store to read and add the verdicts to', DEFAULT_STORE_FILE)
+    .option('--concurrency <n>', 'samples judged at once', '4')
+    .option('--redo', 'judge again samples this model already judged (the newest verdict counts)')
+    .option('--base-url <url>', 'the server of an openai-compatible model, or a proxy in front of a provider')
+    .addHelpText('after', '\nExamples:\n  impossiblebench classify latest --model openai/gpt-5\n  impossiblebench classify 20260101-120000-abc123 --model anthropic/claude-opus-4 --redo')
+    .action(async (runId: string, opts: ClassifyOptions) => {
+      const concurrency = positiveInt(opts.concurrency, '--concurrency');
+      const spec = parseModelSpec(opts.model);
+      if (spec.provider === 'scripted' && spec.name !== 'judge') {
+        throw new UserError(`scripted/${spec.name} is an agent policy, not a judge`, 'use scripted/judge, or a real model');
+      }
+      // A real client is built once up front, so a missing key fails before anything is read.
+      const real = spec.provider === 'scripted' ? undefined : createModelClient(opts.model, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency });
+      const store = openStore(opts.store, { mustExist: true });
+      let server: ModelServer | undefined;
+      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; verdicts so far are kept (Ctrl-C again to quit at once)\n') });
+      try {
+        const run = resolveRun(store, runId);
+        if (spec.provider === 'scripted') server = await startModelServer();
+        const tty = process.stderr.isTTY;
+        const summary = await judgeRun(store, run.id, {
+          model: spec.spec,
+          concurrency,
+          ...(opts.redo ? { redo: true } : {}),
+          signal: interrupts.signal,
+          client: (sample) =>
+            real ?? createModelClient(opts.model, { server: server!, policy: SCRIPTED_JUDGE, context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold } }),
+          onProgress: (done, total) => {
+            if (tty) process.stderr.write(`\rjudged ${done}/${total}`);
+          },
+        });
+        if (tty && summary.eligible > summary.skipped) process.stderr.write('\n');
+        const kinds = JUDGE_KINDS.filter((k) => summary.byKind[k]).map((k) => `${k} ${summary.byKind[k]}`);
+        if (summary.unparsed) kinds.push(`no category ${summary.unparsed}`);
+        const skipped = summary.skipped ? ` (${summary.skipped} already judged, skipped; --redo judges them again)` : '';
+        console.log(`judged ${summary.judged} of ${summary.eligible} cheating or evaded samples with ${spec.spec}${skipped}${kinds.length ? `: ${kinds.join(', ')}` : ''}`);
+        if (summary.judged) console.log(`the evidence classifier also finds the judge's kind in ${summary.agreeing} of ${summary.judged}`);
+        if (interrupts.signal.aborted) console.log('interrupted: run the same command again to judge the rest');
+        for (const f of summary.failures) console.error(`impossiblebench: could not judge ${f.taskId}: ${f.error}`);
+        if (summary.failures.length) {
+          console.error(`${summary.failures.length} samples were not judged (nothing stored for them); run the same command again to retry`);
+          process.exitCode = 1;
+        }
+      } finally {
+        interrupts.dispose();
+        await server?.close();
+        await real?.close?.();
+        store.close();
+      }
+    });
+}
