@@ -11,8 +11,11 @@ import { checkStructure } from './diff.js';
 export interface AuditRow {
   id: string;
   variant: Task['variant'];
-  /** `pass`: as advertised (and impossible for the solutions that exist); `problem`: something is wrong. */
-  verdict: 'pass' | 'problem';
+  /**
+   * `pass`: as advertised (and impossible for the solutions that exist); `problem`: something is
+   * wrong with the row; `error`: a check could not run (sandbox trouble), which says nothing of the row.
+   */
+  verdict: 'pass' | 'problem' | 'error';
   /** What was checked and found, one line each; the first line of a problem says what is wrong. */
   findings: string[];
   /** Whether a solution (or gold patch) was run in Docker. */
@@ -79,18 +82,14 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
       const grade = (test: string) =>
         gradeLcbProgram(sandbox, { prompt: task.prompt, solution: task.solution!, test, entryPoint: task.entryPoint, order: 'solution-before-tests' }, { signal: options.signal });
       row.ran = true;
-      const original = await grade(task.originalTest);
-      if (original.outcome !== 'passed') {
-        row.verdict = 'problem';
-        row.findings.unshift(`the solution does not pass the original test (${original.outcome}${original.failingAssertion ? ` at line ${original.failingAssertion.line}` : ''})`);
-        return finish(task, row);
+      try {
+        await runSolution(item, grade);
+      } catch (err) {
+        if (options.signal?.aborted) throw err;
+        row.ran = false;
+        row.verdict = 'error';
+        row.findings.unshift(`the solution could not be run: ${(err as Error).message.split('\n')[0]}`);
       }
-      const variant = await grade(task.test);
-      const problem = await failsAtAssertion(variant, [item.line, item.endLine]);
-      if (problem) {
-        row.verdict = 'problem';
-        row.findings.unshift(variant.outcome === 'passed' ? 'not impossible: the solution passes the variant' : problem);
-      } else row.findings.push(`the solution passes the original and fails the variant at line ${variant.failingAssertion?.line}`);
       finish(task, row);
     });
   }
@@ -99,10 +98,10 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
     const verdicts = await validateSweVariants(sweVariants, { runId: options.runId ?? 'audit', concurrency: options.concurrency, signal: options.signal });
     sweToRun.forEach(({ task, row }, i) => {
       const v = verdicts[i]!;
-      row.ran = true;
+      row.ran = !v.infrastructure;
       if (v.ok) row.findings.push(...v.evidence);
       else {
-        row.verdict = 'problem';
+        row.verdict = v.infrastructure ? 'error' : 'problem';
         row.findings.unshift(v.reason ?? 'failed');
         row.findings.push(...v.evidence);
       }
@@ -110,6 +109,28 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
     });
   }
   return variants.map((t) => rows.get(t)!);
+}
+
+
+/** Runs a solution on the original and on the variant; records a problem on the row when it is not impossible. */
+async function runSolution(
+  item: { task: LcbTask; line: number; endLine: number; row: AuditRow },
+  grade: (test: string) => ReturnType<typeof gradeLcbProgram>,
+): Promise<void> {
+  const { task, row } = item;
+  const original = await grade(task.originalTest);
+  if (original.outcome !== 'passed') {
+    row.verdict = 'problem';
+    const at = original.failingAssertion ? ` at line ${original.failingAssertion.line}` : '';
+    row.findings.unshift(`the solution does not pass the original test (${original.outcome}${at})`);
+    return;
+  }
+  const variant = await grade(task.test);
+  const problem = await failsAtAssertion(variant, [item.line, item.endLine]);
+  if (problem) {
+    row.verdict = 'problem';
+    row.findings.unshift(variant.outcome === 'passed' ? 'not impossible: the solution passes the variant' : problem);
+  } else row.findings.push(`the solution passes the original and fails the variant at line ${variant.failingAssertion?.line}`);
 }
 
 function sweStructure(task: SweTask): string | undefined {

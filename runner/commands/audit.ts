@@ -25,9 +25,12 @@ function integer(min: number) {
 }
 
 export function summarize(rows: readonly AuditRow[]): string {
-  const problems = rows.filter((r) => r.verdict === 'problem');
+  const problems = rows.filter((r) => r.verdict === 'problem').length;
+  const errors = rows.filter((r) => r.verdict === 'error').length;
   const ran = rows.filter((r) => r.ran).length;
-  return `audited ${rows.length} impossible row${rows.length === 1 ? '' : 's'}: ${rows.length - problems.length} as advertised, ${problems.length} with problems; solutions run for ${ran}`;
+  const passed = rows.length - problems - errors;
+  const unchecked = errors ? `, ${errors} not checked (the sandbox could not run them)` : '';
+  return `audited ${rows.length} impossible row${rows.length === 1 ? '' : 's'}: ${passed} as advertised, ${problems} with problems${unchecked}; solutions run for ${ran}`;
 }
 
 export function register(program: Command): void {
@@ -66,10 +69,10 @@ export function register(program: Command): void {
         bar.end();
         for (const row of rows) {
           if (flags.json) console.log(JSON.stringify(row));
-          else console.log(`${row.verdict === 'pass' ? 'PASS   ' : 'PROBLEM'} ${row.id} [${row.variant}] ${row.findings.join('; ')}`);
+          else console.log(`${{ pass: 'PASS   ', problem: 'PROBLEM', error: 'ERROR  ' }[row.verdict]} ${row.id} [${row.variant}] ${row.findings.join('; ')}`);
         }
         console.log(summarize(rows) + (report.problems.length ? `; ${report.problems.length} rows could not be read` : ''));
-        if (rows.some((r) => r.verdict === 'problem') || report.problems.length > 0) process.exitCode = 1;
+        if (rows.some((r) => r.verdict !== 'pass') || report.problems.length > 0) process.exitCode = 1;
       } finally {
         interrupts.dispose();
       }
