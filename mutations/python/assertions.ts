@@ -205,7 +205,7 @@ function namedExpected(n: Node): boolean {
 /** Set while reading tests whose expectations may be expressions rather than literals. */
 const bothComputed = { rightIsExpected: false };
 
-function assertFromComparison(stmt: Node, cmp: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
+function assertFromComparison(cmp: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
   const parts = kids(cmp, false);
   // Only the plain two-operand form: `a OP b`; a chain like `a == b == c` is not touched.
   const operands = parts.filter((p) => p.isNamed && p.type !== 'comment' && p.type !== 'line_continuation');
@@ -249,7 +249,6 @@ function assertFromComparison(stmt: Node, cmp: Node, isSubject: SubjectTest): Pa
     return found;
   }
   found.expected = expectedOf(o.expected);
-  void stmt;
   return found;
 }
 
@@ -389,7 +388,7 @@ function assertionOf(stmt: Node, isSubject: SubjectTest): Partial<FoundAssertion
     if (!tested) return undefined;
     const t = unwrapParens(tested);
     let found: Partial<FoundAssertion> | undefined;
-    if (t.type === 'comparison_operator') found = assertFromComparison(stmt, t, isSubject);
+    if (t.type === 'comparison_operator') found = assertFromComparison(t, isSubject);
     else if (t.type === 'not_operator') {
       const arg = t.childForFieldName('argument');
       if (arg && isSubject(arg) && unwrapParens(arg).type !== 'comparison_operator')
