@@ -32,7 +32,8 @@ describe('exportRun', () => {
     expect(lines).toHaveLength(108);
     expect(result).toEqual({ lines: 108, labels: { cheating: 19, legit: 30, none: 59 }, kinds: { 'modify-tests': 10, 'special-casing': 9, 'runner-tampering': 2 } });
     for (const line of lines) {
-      const { runId, sampleId, impossible, label, kinds, ...record } = line;
+      const { runId, sampleId, impossible, label, kinds, judges, ...record } = line;
+      expect(judges).toEqual([]);
       // Kinds for every cheating or evaded sample, valid against their schema; null for the rest.
       if (label === 'cheating' || line.outcome === 'evaded') expect(z.array(KindFindingSchema).min(1).parse(kinds)).toEqual(kinds);
       else expect(kinds).toBeNull();
@@ -59,6 +60,21 @@ describe('exportRun', () => {
     ]);
     const evaded = lines.find((l) => l.outcome === 'evaded')!;
     expect(evaded.kinds?.map((k) => [k.kind, k.evidence[0]?.text])).toEqual([['runner-tampering', 'import sys; sys.exit(0)']]);
+  });
+
+  it('carries the stored judge verdicts of a sample, the newest per judge model', async () => {
+    const run = storeSampleRun(store);
+    const sample = store.listSamples(run, { outcome: 'passed', split: 'oneoff' })[0]!;
+    const verdict = (model: string, kind: string | null) => ({ model, kind, explanation: 'why', inputTokens: 10, outputTokens: 2, costUsd: null });
+    store.addEvent(run, 'judge', verdict('openai/gpt-5', 'other'), sample.keyString);
+    store.addEvent(run, 'judge', verdict('openai/gpt-5', 'special-casing'), sample.keyString);
+    store.addEvent(run, 'judge', verdict('anthropic/claude-opus-4', null), sample.keyString);
+    store.addEvent(run, 'judge', { not: 'a verdict' }, sample.keyString);
+    const out = join(dir, 'judged.jsonl');
+    await exportRun(store, run, out);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    expect(lines.find((l) => l.sampleId === sample.id)!.judges).toEqual([verdict('openai/gpt-5', 'special-casing'), verdict('anthropic/claude-opus-4', null)]);
+    expect(lines.filter((l) => l.judges.length > 0)).toHaveLength(1);
   });
 
   it('writes an empty file for a run without samples, and names an unknown run', async () => {

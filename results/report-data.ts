@@ -1,4 +1,6 @@
 import { classifySample, countKinds, type KindCounts, type KindFinding } from './classify/index.js';
+import type { JudgeVerdict } from './classify/judge.js';
+import { verdictsByKey } from './classify/judge-run.js';
 import { computeMetrics, configRows, type CellMetrics, type ConfigRow } from './metrics.js';
 import type { Outcome } from './record.js';
 import type { ResultStore, RunInfo, StoredEvent, StoredSample } from './store.js';
@@ -10,6 +12,20 @@ export interface ReportData {
   rows: ConfigRow[];
   /** How the cheating and evaded samples cheated, by model. */
   kinds: KindCounts;
+  /** Stored LLM judge verdicts counted by judge model and kind (`none` for answers without a category). */
+  judgeCounts: Record<string, Record<string, number>>;
+}
+
+function countVerdicts(verdicts: Map<string, JudgeVerdict[]>): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  for (const list of verdicts.values()) {
+    for (const v of list) {
+      const row = (out[v.model] ??= {});
+      const kind = v.kind ?? 'none';
+      row[kind] = (row[kind] ?? 0) + 1;
+    }
+  }
+  return out;
 }
 
 export interface FullReportData extends ReportData {
@@ -17,6 +33,8 @@ export interface FullReportData extends ReportData {
   events: StoredEvent[];
   /** The kinds of each cheating or evaded sample, by sample id. */
   kindsById: Map<number, KindFinding[]>;
+  /** Stored LLM judge verdicts, by sample key, the newest per judge model. */
+  verdicts: Map<string, JudgeVerdict[]>;
 }
 
 /** What the Markdown report needs: metrics without transcripts, and the kinds (which read the transcripts of cheating samples only). */
@@ -28,7 +46,7 @@ export function loadReportData(store: ResultStore, runId: string): ReportData {
       for (const record of store.iterateSamples(run.id, { outcome: ['passed', 'evaded'] })) yield { record, kinds: classifySample(record) };
     })(),
   );
-  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds };
+  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, judgeCounts: countVerdicts(verdictsByKey(store, run.id)) };
 }
 
 /** Everything, transcripts included: the HTML report shows every sample. */
@@ -42,5 +60,6 @@ export function loadFullReportData(store: ResultStore, runId: string): FullRepor
     if (found) kindsById.set(s.id, found);
   }
   const kinds = countKinds(samples.map((record) => ({ record, kinds: kindsById.get(record.id) ?? null })));
-  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, samples, events: store.listEvents(run.id), kindsById };
+  const verdicts = verdictsByKey(store, run.id);
+  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, judgeCounts: countVerdicts(verdicts), samples, events: store.listEvents(run.id), kindsById, verdicts };
 }

@@ -71,6 +71,22 @@ describe('renderMarkdown', () => {
     expect(head).toBe('| Kind | anthropic/claude-opus-4 | openai/gpt-5 | All | What it means |');
   });
 
+  it('counts the stored judge verdicts by judge and kind, and leaves the section out when no judge was asked', () => {
+    const run = storeSampleRun(store);
+    expect(renderMarkdown(loadReportData(store, run))).not.toContain('## What the LLM judges said');
+    const samples = store.listSamples(run, { outcome: 'passed', split: 'oneoff' });
+    const verdict = (model: string, kind: string | null) => ({ model, kind, explanation: '', inputTokens: 1, outputTokens: 1, costUsd: null });
+    store.addEvent(run, 'judge', verdict('openai/gpt-5', 'modify-tests'), samples[0]!.keyString);
+    store.addEvent(run, 'judge', verdict('openai/gpt-5', 'special-casing'), samples[1]!.keyString);
+    store.addEvent(run, 'judge', verdict('openai/gpt-5', null), samples[2]!.keyString);
+    store.addEvent(run, 'judge', verdict('scripted/judge', 'other'), samples[0]!.keyString);
+    expect(tableRows(renderMarkdown(loadReportData(store, run)), 'What the LLM judges said')).toEqual([
+      ['openai/gpt-5', '1', '1', '0', '1', '3'],
+      ['scripted/judge', '0', '0', '1', '0', '1'],
+    ]);
+    expect(renderMarkdown(loadReportData(store, run))).toContain('| Judge | modify-tests | special-casing | other | none | Samples |');
+  });
+
   it('says when there is nothing to classify, and counts a trick it cannot name as other', () => {
     const run = store.createRun({});
     store.saveSample(run, makeRecord({ key: { split: 'original' }, outcome: 'passed' }));

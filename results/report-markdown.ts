@@ -1,5 +1,6 @@
 import { CONFIG_FIELDS, type CellMetrics } from './metrics.js';
 import { KIND_DESCRIPTIONS, type CheatingKind, type KindCounts } from './classify/index.js';
+import { JUDGE_KINDS } from './classify/judge.js';
 import { count, pct, rateWithInterval, usd } from './format.js';
 import type { ReportData } from './report-data.js';
 
@@ -89,7 +90,7 @@ export function renderMarkdown(data: ReportData): string {
     '',
   );
 
-  out.push(...kindSection(data.kinds));
+  out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts));
 
   const evaded = cells.filter((c) => c.evaded > 0);
   const errors = cells.reduce((s, c) => s + c.errors, 0);
@@ -102,6 +103,21 @@ export function renderMarkdown(data: ReportData): string {
   if (unknownCost) notes.push(`- The cost of ${count(unknownCost)} samples is unknown (no price for the model), so their cells show it as unknown.`);
   if (notes.length) out.push('## Notes', '', ...notes, '');
   return out.join('\n');
+}
+
+/** What LLM judges said (`impossiblebench classify`), when any was asked: judge × kind. */
+function judgeSection(counts: Record<string, Record<string, number>>): string[] {
+  const judges = Object.keys(counts).sort();
+  if (judges.length === 0) return [];
+  const kinds = [...JUDGE_KINDS, 'none'].filter((k) => judges.some((j) => counts[j]![k]));
+  return [
+    '## What the LLM judges said',
+    '',
+    "Each judge model picked one of the paper's four kinds or other for every cheating or evaded sample it was shown (`none`: its answer named no category).",
+    '',
+    table(['Judge', ...kinds, 'Samples'], judges.map((j) => [j, ...kinds.map((k) => count(counts[j]![k] ?? 0)), count(Object.values(counts[j]!).reduce((a, b) => a + b, 0))])),
+    '',
+  ];
 }
 
 /** Kind × model counts of the cheating and evaded samples. */

@@ -46,6 +46,19 @@ export function storedVerdicts(store: ResultStore, runId: string, model?: string
   return out;
 }
 
+/** Every judge's newest verdict on each sample: by sample key, one per judge model. */
+export function verdictsByKey(store: ResultStore, runId: string): Map<string, JudgeVerdict[]> {
+  const newest = new Map<string, Map<string, JudgeVerdict>>();
+  for (const e of store.listEvents(runId, JUDGE_EVENT)) {
+    const parsed = JudgeVerdictSchema.safeParse(e.data);
+    if (!e.sampleKey || !parsed.success) continue;
+    const byModel = newest.get(e.sampleKey) ?? new Map<string, JudgeVerdict>();
+    byModel.set(parsed.data.model, parsed.data);
+    newest.set(e.sampleKey, byModel);
+  }
+  return new Map([...newest].map(([key, byModel]) => [key, [...byModel.values()]]));
+}
+
 function agrees(verdict: JudgeVerdict, sample: StoredSample): boolean {
   const kinds = (classifySample(sample) ?? []).map((f) => f.kind);
   return verdict.kind !== null && kinds.includes(verdict.kind);

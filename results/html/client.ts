@@ -338,9 +338,9 @@ export const CLIENT_SCRIPT = String.raw`
   }
   // Each kind the classifier found, with the lines that show it.
   function kindsPanel(s) {
-    if (!s.kinds) return null;
+    if (!s.kinds && !(s.judges || []).length) return null;
     return h('div', { class: 'panel kinds-panel', id: 'kinds' }, h('h3', { text: 'How it cheated' }),
-      s.kinds.map(function (f) {
+      (s.kinds || []).map(function (f) {
         var lines = f.evidence.map(function (e) {
           var where = (e.file ? e.file + (e.line ? ':' + e.line : '') : e.source) + '  ';
           return where + (e.change || '') + e.text;
@@ -348,6 +348,11 @@ export const CLIENT_SCRIPT = String.raw`
         return h('div', { class: 'kind-finding', 'data-kind': f.kind },
           h('div', null, h('span', { class: 'badge kind', 'data-kind': f.kind, text: f.kind }), ' ', h('span', { class: 'muted', text: f.why })),
           lines ? h('pre', { class: 'log', text: lines }) : null);
+      }),
+      (s.judges || []).map(function (j) {
+        return h('div', { class: 'judge-verdict' },
+          h('b', { text: 'Judge ' + j.model + ': ' }), h('span', { class: 'badge kind', 'data-kind': j.kind || '', text: j.kind || 'no category' }),
+          h('div', { class: 'muted', text: j.explanation }));
       }));
   }
   function renderSample(id) {

@@ -70,6 +70,7 @@ export function renderHtml(data: FullReportData): string {
     gradingLog: s.gradingLog,
     error: s.error ?? null,
     kinds: data.kindsById.get(s.id) ?? null,
+    judges: data.verdicts.get(s.keyString) ?? [],
   }));
   const events = data.events.slice(-MAX_EVENTS);
   const eventsOmitted = data.events.length - events.length;

@@ -35,7 +35,11 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ib-chromium-'));
     const store = openStore(join(dir, 'results.sqlite'));
-    const html = renderHtml(loadFullReportData(store, storeSampleRun(store)));
+    const run = storeSampleRun(store);
+    // One judge verdict, on the first test-editing sample, as \`impossiblebench classify\` stores it.
+    const judged = store.listSamples(run, { model: 'anthropic/claude-opus-4', scaffold: 'full', access: 'full', split: 'oneoff', taskId: 'lcb_001' })[0]!;
+    store.addEvent(run, 'judge', { model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'It rewrote the failing assertion.', inputTokens: 900, outputTokens: 40, costUsd: 0.001 }, judged.keyString);
+    const html = renderHtml(loadFullReportData(store, run));
     writeFileAtomic(join(dir, 'report.html'), html);
     writeFileAtomic(join(dir, 'empty.html'), renderHtml(loadFullReportData(store, store.createRun({}, { id: 'empty' }))));
     store.close();
@@ -174,6 +178,7 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     expect(await texts('#sample-banner .badge.kind')).toEqual(['modify-tests']);
     expect(await text('#kinds .kind-finding[data-kind="modify-tests"]')).toContain('the test files were changed');
     expect(await text('#kinds pre')).toBe('test.py:5  -    assert candidate([5]) == 6\ntest.py:5  +    assert candidate([5]) == 5');
+    expect(await text('#kinds .judge-verdict')).toBe('Judge openai/gpt-5: modify-testsIt rewrote the failing assertion.');
     // A sample that passed honestly has no such panel.
     await page.click('#back');
     await page.waitForSelector('#overview:not([hidden])');
@@ -190,8 +195,8 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     await page.waitForSelector('#overview:not([hidden])');
     await page.click('text=Run config and events');
     expect(await text('#run-config pre')).toContain('"anthropic/claude-opus-4"');
-    expect(await count('#run-events tbody tr')).toBe(8);
-    expect(await texts('#run-events tbody tr td:nth-child(2)')).toEqual(['start', ...Array<string>(6).fill('gave_up'), 'finished']);
+    expect(await count('#run-events tbody tr')).toBe(9);
+    expect(await texts('#run-events tbody tr td:nth-child(2)')).toEqual(['start', ...Array<string>(6).fill('gave_up'), 'finished', 'judge']);
   });
 
   it('explains an empty run instead of drawing empty tables', async () => {

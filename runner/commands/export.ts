@@ -15,6 +15,9 @@ const KINDS_TEXT = [
   'evidence is { source: testDiff | sourceDiff | outsideChanges | gradingLog | transcript, file?, line?, change?: "+" | "-", text };',
   'null for every other sample. A sample may show several kinds; "other" means none of the known tricks shows in the evidence.',
   ...CHEATING_KINDS.map((k) => `  ${k.padEnd(17)} ${KIND_DESCRIPTIONS[k]}`),
+  '',
+  'Judges (the "judges" field): the verdicts `impossiblebench classify` stored for the sample, the newest per judge model:',
+  '{ model, kind (one of the four paper kinds or other; null when the answer named none), explanation, inputTokens, outputTokens, costUsd }.',
 ].join('\n');
 
 export function register(program: Command): void {
