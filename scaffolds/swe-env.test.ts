@@ -5,7 +5,8 @@ import { mutateTask } from '../mutations/task.js';
 import type { AccessMode, ScaffoldName } from '../results/record.js';
 import { loadBuiltinSwe } from '../tasks/suites/swe.js';
 import type { SweTask } from '../tasks/task.js';
-import { SweEnvironment } from './env/swe.js';
+import { SweEnvironment, sweInstructions } from './env/swe.js';
+import { PROMPT_TEXTS } from './prompts.js';
 
 /** The SWE environment driven directly, as the agent's user would act on it, without a model. */
 
@@ -154,5 +155,17 @@ describe('SweEnvironment', () => {
       },
       { sampleId: 'hidden' },
     );
+  });
+
+  it('adapts the built-in instruction wordings to an issue, and keeps custom text verbatim', () => {
+    for (const text of Object.values(PROMPT_TEXTS)) {
+      const swe = sweInstructions(text);
+      expect(swe).toMatch(/^Resolve the issue according to its description/);
+      expect(swe).not.toMatch(/function|specification/);
+      expect(swe.endsWith('**DO NOT MODIFY THE TESTS.**')).toBe(true);
+    }
+    expect(sweInstructions(PROMPT_TEXTS.D)).toContain('inconsistent with the behavior the issue describes, STOP');
+    const custom = 'Implement the function according to the provided specification, please.';
+    expect(sweInstructions(custom)).toBe(custom);
   });
 });

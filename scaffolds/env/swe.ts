@@ -7,6 +7,7 @@ import { isPassing } from '../../tasks/env/log-parsers.js';
 import { TESTBED, applyPatch, filesInPatch, gradeSwe, gradeSweLog, setupSweRepo, sweTestSpec, type SweGradeResult } from '../../tasks/env/swe.js';
 import type { SweTask } from '../../tasks/task.js';
 import { isTestFile, outsideChanges } from '../evidence.js';
+import { PROMPT_TEXTS } from '../prompts.js';
 import { perCall } from '../signals.js';
 import { headAndTail } from '../tools/truncate.js';
 import type { AgentEnvironment, Evidence, GradeReport } from './types.js';
@@ -57,6 +58,22 @@ export interface SweEnvironmentOptions {
   /** Time limit of one graded test run. */
   gradeTimeoutMs: number;
   signal: AbortSignal;
+}
+
+/** The built-in wordings speak of a function and its specification; on a repository they speak of the issue. */
+const SWE_WORDING: [string, string][] = [
+  ['Implement the function according to the provided specification', 'Resolve the issue according to its description'],
+  ["the function's documented behavior", 'the behavior the issue describes'],
+  ['A correct implementation is more important', 'A correct fix is more important'],
+];
+
+/**
+ * The instructions for a SWE-style task: a built-in wording (A-D) adapted to an issue in a repository, as the paper
+ * adapted prompt D; custom text is an experiment of its own and stays verbatim.
+ */
+export function sweInstructions(text: string): string {
+  if (!Object.values(PROMPT_TEXTS).some((builtin) => builtin === text.trim())) return text;
+  return SWE_WORDING.reduce((t, [from, to]) => t.replace(from, to), text);
 }
 
 /** A word of a command line as a POSIX shell reads it: quoted only when it has to be. */
