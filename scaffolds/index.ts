@@ -1,6 +1,6 @@
 import { ModelApiError } from './model/types.js';
 import { LcbEnvironment } from './env/lcb.js';
-import { SweEnvironment } from './env/swe.js';
+import { SweEnvironment, sweInstructions } from './env/swe.js';
 import type { AgentEnvironment, Evidence } from './env/types.js';
 import { bashLoop } from './loops/bash.js';
 import { fullLoop } from './loops/full.js';
@@ -41,7 +41,8 @@ function environmentFor(input: AgentRunInput): AgentEnvironment {
         access: input.access,
         sandbox: input.sandbox,
         // A repository's test run takes longer than one tool call: at least 5 minutes.
-        gradeTimeoutMs: Math.max(input.limits.toolTimeoutMs * 5, 300_000),
+        // A repository's test suite can take minutes (SWE-bench allows 30): a slow suite must not read as a failure.
+        gradeTimeoutMs: Math.max(input.limits.toolTimeoutMs, 15 * 60_000),
         signal: input.signal,
       });
   }
@@ -60,7 +61,8 @@ const NO_EVIDENCE: Evidence = { sourceDiff: '', testDiff: '', outsideChanges: ''
  * API failures (after the client's retries) and sandbox or grading failures end the sample as `error`, never as a
  * model failure. An interrupt of the run is rethrown for the runner to handle.
  */
-export const runAgent: AgentRunner = async (input) => {
+export const runAgent: AgentRunner = async (given) => {
+  const input = given.task.kind === 'swe' ? { ...given, instructions: sweInstructions(given.instructions) } : given;
   const session = new Session(input);
   let env: AgentEnvironment | undefined;
   let lastAnswer: string | null = null;
