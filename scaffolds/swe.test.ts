@@ -372,5 +372,7 @@ describe('the SWE environment', () => {
     expect(bashCommands('```python\nprint(1)\n```\n```sh\npwd\n```')).toEqual(['pwd']);
     expect(bashCommands('no code here')).toEqual([]);
     expect(bashCommands('```bash\na\n```\ntext\n```bash\nb\n```')).toEqual(['a', 'b']);
+    // A longer fence holds a command whose text has a fence of its own (a patch to a Markdown file).
+    expect(bashCommands('````bash\ncat > x.patch <<EOF\n ```python\n ```\nEOF\n````')).toEqual(['cat > x.patch <<EOF\n ```python\n ```\nEOF']);
   });
 });

@@ -62,9 +62,16 @@ function pastCommands(messages: ChatMessage[], scaffold: Scaffold): PastCommand[
   return commands.filter((c) => c.command.trim() !== `echo ${SWE_SUBMIT_SENTINEL}`);
 }
 
+/** A fence longer than any backtick run in the command, so a patch to a Markdown file cannot close it early. */
+function fenceFor(command: string): string {
+  const longest = Math.max(0, ...[...command.matchAll(/`+/g)].map((m) => m[0].length));
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
 function run(scaffold: Scaffold, command: string, thought: string): PolicyTurn {
   if (scaffold === 'full') return { text: thought, toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command }) }] };
-  return { text: `THOUGHT: ${thought}\n\n\`\`\`bash\n${command}\n\`\`\`\n` };
+  const fence = fenceFor(command);
+  return { text: `THOUGHT: ${thought}\n\n${fence}bash\n${command}\n${fence}\n` };
 }
 
 function submit(scaffold: Scaffold, thought = 'The change is in place; submitting it.'): PolicyTurn {
