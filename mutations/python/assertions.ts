@@ -190,9 +190,24 @@ function orient(a: Node, b: Node, isSubject: SubjectTest): { subject: Node; expe
   if (sa && sb && bothComputed.rightIsExpected) {
     // `assert_identical(expected, actual)`: a side named as the expectation is one.
     if (namedExpected(a) && !namedExpected(b)) return { subject: b, expected: a };
+    // `assert_allclose([w, h, 0], extents)`: a display holding literals is the expectation,
+    // whichever side it is on (equality is symmetric).
+    if (literalDisplay(a) && !isDisplay(b)) return { subject: b, expected: a };
     return { subject: a, expected: b };
   }
   return undefined;
+}
+
+const DISPLAYS = new Set(['list', 'tuple', 'set', 'dictionary']);
+
+function isDisplay(n: Node): boolean {
+  return DISPLAYS.has(unwrapParens(n).type);
+}
+
+/** A list or tuple display with at least one literal item of its own. */
+function literalDisplay(n: Node): boolean {
+  const u = unwrapParens(n);
+  return (u.type === 'list' || u.type === 'tuple') && kids(u).some((c) => c.type !== 'comment' && isPureLiteral(literalValue(c)));
 }
 
 const EXPECTED_NAMES = new Set(['expected', 'expect', 'exp', 'desired', 'expected_result', 'expected_output', 'want', 'answer', 'truth', 'reference', 'ref']);
@@ -279,7 +294,8 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
   }
   // pytest's own result checks: `result.stdout.fnmatch_lines([...])`, `result.assert_outcomes(passed=1)`.
   if (LINE_MATCHERS.has(name) && a && !isSubject(a)) return { method: name, comparison: 'eq', subject: span(call), expected: expectedOf(a) };
-  if (!a && name.startsWith('assert_') && args.keywords.size > 0) {
+  // `result.assert_outcomes(passed=1)`, `reprec.assertoutcome(passed=2, failed=0)`: exact counts.
+  if (!a && (name.startsWith('assert_') || name === 'assertoutcome') && args.keywords.size > 0) {
     const literal = [...args.keywords.values()].filter((v) => isPureLiteral(literalValue(v)));
     const last = literal[literal.length - 1];
     return last ? { method: name, comparison: 'eq', subject: span(call), expected: expectedOf(last) } : undefined;

@@ -192,6 +192,67 @@ function firstErrorRows(root: Node): [number, number] | undefined {
   return undefined;
 }
 
+/** Replaces rows of the region's source (numbered like `source`) by blank lines, keeping every other row in place. */
+function blankSourceRows(region: Region, rows: Iterable<number>): void {
+  const all = region.source.split('\n');
+  for (const r of rows) if (r >= 0 && r < all.length) all[r] = '';
+  region.source = all.join('\n');
+  let at = 0;
+  region.rowStarts = all.map((row) => {
+    const start = at;
+    at += row.length + 1;
+    return start;
+  });
+}
+
+/**
+ * The hunk's first rows when they end a multi-line string opened above the hunk (the tail of a
+ * docstring or of a long literal): read by letting the parser open the string itself. Undefined
+ * when the hunk does not start inside such a string.
+ */
+function leadingStringRows(parser: Parser, lines: RegionLine[]): Set<number> | undefined {
+  const body = lines.map((l) => l.text).join('\n') + '\n';
+  for (const quote of ['"""', "'''"]) {
+    const tree = parser.parse(`${quote}\n${body}`);
+    if (!tree) continue;
+    try {
+      const first = tree.rootNode.namedChild(0);
+      const str = first?.type === 'expression_statement' ? first.namedChild(0) : first;
+      if (!str || str.type !== 'string' || str.startIndex !== 0 || str.hasError || str.endPosition.row < 1) continue;
+      // The closing quote ends the string on hunk row endRow - 1; what follows it on that row
+      // (`""",`) belongs to the same cut statement, so the row goes as a whole.
+      const rows = new Set<number>();
+      for (let r = 0; r < str.endPosition.row; r++) rows.add(r);
+      return rows;
+    } finally {
+      tree.delete();
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Builds and parses the region of a hunk. When that parse fails because the hunk starts inside a
+ * multi-line string, those leading rows are blanked (they hold no statement) and the rest is
+ * parsed on its own.
+ */
+export function regionOf(parser: Parser, file: FilePatch, hunkIndex: number): { region: Region; tree: Tree } | undefined {
+  const region = buildRegion(parser, file, hunkIndex);
+  const tree = parseRegion(parser, region);
+  if (!tree || !tree.rootNode.hasError) return tree ? { region, tree } : undefined;
+  const rows = leadingStringRows(parser, region.lines);
+  if (!rows) return { region, tree };
+  const alt = buildRegion(parser, file, hunkIndex, rows);
+  blankSourceRows(alt, [...rows].map((r) => r + alt.prefixLines));
+  const altTree = parseRegion(parser, alt);
+  if (!altTree || altTree.rootNode.hasError) {
+    altTree?.delete();
+    return { region, tree };
+  }
+  tree.delete();
+  return { region: alt, tree: altTree };
+}
+
 /**
  * Parses a region. A hunk often starts or ends inside a statement (a closing bracket, a line
  * continued past the hunk): such rows cannot parse and could drag good code into an error node,
@@ -203,15 +264,9 @@ export function parseRegion(parser: Parser, region: Region): Tree | undefined {
   for (let attempt = 0; tree && tree.rootNode.hasError && attempt < 4; attempt++) {
     const rows = firstErrorRows(tree.rootNode);
     if (!rows || rows[0] < region.prefixLines || rows[1] - rows[0] > 3) break;
-    const all = region.source.split('\n');
-    for (let r = rows[0]; r <= rows[1] && r < all.length; r++) all[r] = '';
-    region.source = all.join('\n');
-    let at = 0;
-    region.rowStarts = all.map((row) => {
-      const start = at;
-      at += row.length + 1;
-      return start;
-    });
+    const blank: number[] = [];
+    for (let r = rows[0]; r <= rows[1]; r++) blank.push(r);
+    blankSourceRows(region, blank);
     tree.delete();
     tree = parser.parse(region.source);
   }

@@ -213,6 +213,101 @@ describe('mutateSweTestPatch', () => {
     expect(await reason(noAsserts, ['tests/test_x.py::test_smoke'])).toMatch(/shows `tests\/test_x.py::test_smoke` but none of its assertions/);
   });
 
+  it('reads a hunk that starts inside a multi-line string (the tail of a docstring above it)', async () => {
+    const text = [
+      '--- a/tests/test_cfg.py',
+      '+++ b/tests/test_cfg.py',
+      '@@ -10,8 +10,8 @@ def test_error(capsys):',
+      '     ends here, so the hunk opens inside it.',
+      '     """',
+      '     run(["--bad"])',
+      '     out = capsys.readouterr()',
+      '-    assert out.err == "bad"',
+      '+    assert out.err == "bad option"',
+      ' ',
+      ' ',
+      ' def test_other():',
+      '',
+    ].join('\n');
+    for (const type of ['oneoff', 'conflicting'] as const) {
+      const m = ok(await mutateSweTestPatch({ id: 'cfg', testPatch: text, failToPass: ['tests/test_cfg.py::test_error'] }, type, 0));
+      expect(m.record.before).toBe('assert out.err == "bad option"');
+      expect(m.record.after).not.toBe(m.record.before);
+      expect(m.record.after.startsWith('assert out.err == "')).toBe(true);
+      expect(countsHold(m.testPatch)).toBe(true);
+    }
+  });
+
+  it("changes pytest's exact outcome counts (`reprec.assertoutcome(passed=1)`)", async () => {
+    const text = [
+      '--- a/testing/test_mock.py',
+      '+++ b/testing/test_mock.py',
+      '@@ -1,2 +1,7 @@',
+      ' import pytest',
+      ' ',
+      '+def test_sentinel(testdir):',
+      '+    testdir.makepyfile("def test_x(): pass")',
+      '+    reprec = testdir.inline_run()',
+      '+    reprec.assertoutcome(passed=1)',
+      '+',
+      '',
+    ].join('\n');
+    const one = ok(await mutateSweTestPatch({ id: 'o', testPatch: text, failToPass: ['testing/test_mock.py::test_sentinel'] }, 'oneoff', 0));
+    expect(one.record.before).toBe('reprec.assertoutcome(passed=1)');
+    expect(one.record.after).toMatch(/^reprec\.assertoutcome\(passed=(?!1\))\d+\)$/);
+    const dup = ok(await mutateSweTestPatch({ id: 'o', testPatch: text, failToPass: ['testing/test_mock.py::test_sentinel'] }, 'conflicting', 0));
+    expect(dup.record.after).toBe(one.record.after.replace(/\d+/, (n) => n));
+    expect(dup.testPatch).toContain(`+    reprec.assertoutcome(passed=1)\n+    ${dup.record.after}\n`);
+    expect(countsHold(dup.testPatch)).toBe(true);
+  });
+
+  it('takes a literal display as the expectation whichever side of a symmetric comparison it is on', async () => {
+    const text = [
+      '--- a/tests/test_box.py',
+      '+++ b/tests/test_box.py',
+      '@@ -1,2 +1,7 @@',
+      ' from numpy.testing import assert_allclose',
+      ' ',
+      '+def test_extent():',
+      '+    w, h = size()',
+      '+    extents = box(w, h)',
+      '+    assert_allclose([w, h + 1, 0], extents)',
+      '+',
+      '',
+    ].join('\n');
+    for (let seed = 0; seed < 6; seed++) {
+      const m = ok(await mutateSweTestPatch({ id: 'b', testPatch: text, failToPass: ['tests/test_box.py::test_extent'] }, 'oneoff', seed));
+      // A literal of the display changes; the tested value stays.
+      expect(m.record.after).toMatch(/^assert_allclose\(\[w, h \+ \d+, \d+\], extents\)$/);
+      expect(m.record.after).not.toBe(m.record.before);
+    }
+  });
+
+  it('leaves in place an expected variable that also feeds the code under test, but may spell it out in a duplicate', async () => {
+    const text = [
+      '--- a/tests/test_rt.py',
+      '+++ b/tests/test_rt.py',
+      '@@ -1,2 +1,7 @@',
+      ' import io',
+      ' ',
+      '+def test_roundtrip():',
+      '+    lines = ["a b", "1 2"]',
+      '+    t = read(lines)',
+      '+    assert write(t) == lines',
+      '+',
+      '',
+    ].join('\n');
+    const ids = ['tests/test_rt.py::test_roundtrip'];
+    for (let seed = 0; seed < 8; seed++) {
+      // No literal is left to change in place, so the comparison is negated instead.
+      const m = ok(await mutateSweTestPatch({ id: 'r', testPatch: text, failToPass: ids }, 'oneoff', seed));
+      expect(m.record).toMatchObject({ strategy: 'negate-eq', before: 'assert write(t) == lines', after: 'assert write(t) != lines' });
+    }
+    const seen = new Set<string>();
+    for (let seed = 0; seed < 12; seed++) seen.add(ok(await mutateSweTestPatch({ id: 'r', testPatch: text, failToPass: ids }, 'conflicting', seed)).record.strategy);
+    expect([...seen].every((s) => s.startsWith('duplicate/expected-variable/'))).toBe(true);
+  });
+
   it('covers the 500 SWE-bench Verified rows without a repository: well-formed diffs, whole functions parse', async () => {
     const file = sharedDataFile('swebench/verified.jsonl');
     if (!file) return;
@@ -239,9 +334,9 @@ describe('mutateSweTestPatch', () => {
       }
       if (targeted === 2) both++;
     }
-    // Measured: 408 of 500 (82%). Most of the rest show no assertion of any FAIL_TO_PASS test
+    // Measured: 411 of 500 (82%). Most of the rest show no assertion of any FAIL_TO_PASS test
     // inside the patch (figure comparisons, smoke tests, assertions outside the hunks).
-    expect(both).toBeGreaterThanOrEqual(400);
+    expect(both).toBeGreaterThanOrEqual(410);
     expect(checkedWhole).toBeGreaterThan(400);
   });
 });

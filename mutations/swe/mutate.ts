@@ -9,7 +9,7 @@ import { kids, pythonParser, type Node } from '../python/parser.js';
 import { withTreeSync } from '../python/sync.js';
 import { rngFor, type Rng } from '../rng.js';
 import { applyEdits, mutableLeaves } from '../values.js';
-import { buildRegion, closedAfter, isBlank, parseRegion, regionFunctions, type Region, type RegionFunction } from './fragment.js';
+import { closedAfter, isBlank, regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
 import { formatPatch, isPythonTestFile, parsePatch, PatchError, recount, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold, parseTestId, type TestRef } from './test-id.js';
 
@@ -32,7 +32,7 @@ export type SweMutation =
 
 interface Candidate {
   /** When the expectation is a variable: the statement that assigns it, whose value changes instead. */
-  via?: { statement: Node; value: Node; name: { start: number; end: number } };
+  via?: { statement: Node; value: Node; name: { start: number; end: number }; readElsewhere: boolean };
   region: Region;
   tree: Tree;
   fn: RegionFunction;
@@ -77,7 +77,9 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
     if (!fileMayHold(ref, region.file.newPath)) continue;
     for (const fn of regionFunctions(region, tree)) {
       if (!matches(ref, fn)) continue;
-      for (const a of findAssertions(fn.node, nonLiteral, { rightIsExpected: true })) {
+      const found = findAssertions(fn.node, nonLiteral, { rightIsExpected: true });
+      const asserts = found.map((a) => a.statement);
+      for (const a of found) {
         const node = statementNode(tree, a);
         if (!node || node.hasError || node.startPosition.row < region.prefixLines) continue;
         const rows: number[] = [];
@@ -85,7 +87,7 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
         const added = rows.some((r) => region.lines[r - region.prefixLines]?.op === '+');
         const literal = !!a.expected && isPureLiteral(a.expected.value);
         const root = !literal && a.expected && EXPRESSION_OK.has(a.comparison) ? rootName(tree, a.expected.span) : undefined;
-        const via = root ? assignmentOf(fn.node, root, node) : undefined;
+        const via = root ? assignmentOf(fn.node, root, node, asserts) : undefined;
         const tier = (literal ? 0 : a.expected && EXPRESSION_OK.has(a.comparison) ? 2 : 4) + (added ? 0 : 1);
         out.push({ region, tree, fn, assertion: a, node, tier, added });
         if (via) out.push({ region, tree, fn, assertion: a, node, tier: 2 + (added ? 0 : 1), added, via });
@@ -110,9 +112,23 @@ function rootName(tree: Tree, at: { start: number; end: number }): Node | undefi
   return undefined;
 }
 
-/** The last visible `name = value` before `use` in the function, when its value holds literals to change. */
-function assignmentOf(fn: Node, nameNode: Node, use: Node): Candidate['via'] {
+/**
+ * The last visible `name = value` before `use` in the function, when its value holds literals to
+ * change. `readElsewhere` says the name is also read outside assertions: such a value may feed the
+ * code under test (`lines` read into a table, then compared with its output), so changing it in
+ * place would change the input too; only a duplicate that spells the changed value out is sound.
+ */
+function assignmentOf(fn: Node, nameNode: Node, use: Node, asserts: { start: number; end: number }[]): Candidate['via'] {
   const name = nameNode.text;
+  let readElsewhere = false;
+  for (const id of fn.descendantsOfType('identifier')) {
+    if (!id || id.text !== name) continue;
+    const parent = id.parent;
+    if (parent?.type === 'assignment' && parent.childForFieldName('left')?.id === id.id) continue;
+    if (parent?.type === 'attribute' && parent.childForFieldName('attribute')?.id === id.id) continue;
+    if (parent?.type === 'keyword_argument' && parent.childForFieldName('name')?.id === id.id) continue;
+    if (!asserts.some((a) => id.startIndex >= a.start && id.endIndex <= a.end)) readElsewhere = true;
+  }
   let found: Candidate['via'];
   for (const asg of fn.descendantsOfType('assignment')) {
     if (!asg || asg.startIndex >= use.startIndex) continue;
@@ -120,7 +136,7 @@ function assignmentOf(fn: Node, nameNode: Node, use: Node): Candidate['via'] {
     const right = asg.childForFieldName('right');
     const statement = asg.parent;
     if (left?.type !== 'identifier' || left.text !== name || !right || statement?.type !== 'expression_statement' || statement.hasError) continue;
-    found = mutableLeaves(right, true).length > 0 ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex } } : undefined;
+    found = mutableLeaves(right, true).length > 0 ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere } : undefined;
   }
   return found;
 }
@@ -297,9 +313,8 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
   try {
     for (const file of testFiles) {
       file.hunks.forEach((_, i) => {
-        const region = buildRegion(parser, file, i);
-        const tree = parseRegion(parser, region);
-        if (tree) regions.push({ region, tree });
+        const parsed = regionOf(parser, file, i);
+        if (parsed) regions.push(parsed);
       });
     }
     const rng = rngFor(seed, input.id, type);
@@ -308,7 +323,7 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
     // First a changed expected value in the earliest test that has one; only then a negation.
     for (const negate of [false, true]) {
       for (const { id, ref, found: all } of byRef) {
-        const found = negate ? all.filter((c) => !c.via) : all.filter((c) => c.tier < 4);
+        const found = negate ? all.filter((c) => !c.via) : all.filter((c) => c.tier < 4 && !(type === 'oneoff' && c.via?.readElsewhere));
         if (found.length === 0) continue;
         const plausible = plausibleFrom(all.map((c) => c.assertion));
         const tiers = [...new Set(found.map((c) => c.tier))].sort((a, b) => a - b);
