@@ -68,8 +68,10 @@ svg.forest text { font: 10px var(--sans); fill: var(--muted); }
 .badge.error { color: var(--error); background: var(--error-bg); border-color: #dcc8f7; }
 .badge.flagged { color: var(--flagged); background: var(--flagged-bg); border-color: #b6e3ff; }
 .badge.kind { color: #6e3700; background: #fff1e5; border-color: #ffc58f; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-weight: 500; }
-.kind-finding { margin: 6px 0 10px; }
-.kind-finding pre { margin-top: 4px; }
+.kind-finding, .judge-verdict { padding: 8px 12px 0; }
+.kind-finding pre { margin: 6px 0 0; }
+.judge-verdict { padding-bottom: 10px; }
+.judge-verdict .muted { margin-top: 4px; }
 .badge.tests { color: var(--test-edit); background: var(--test-edit-bg); border-color: #f0d56b; }
 .split { font-weight: 600; }
 .split.original { color: var(--original); } .split.oneoff { color: var(--oneoff); } .split.conflicting { color: var(--conflicting); }
