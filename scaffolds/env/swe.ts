@@ -21,10 +21,10 @@ const PRISTINE = `${PRIVATE_DIR}/pristine`;
 const SYSTEM_GITCONFIG = '/etc/gitconfig';
 const AGENT_UID = 1000;
 /**
- * Graded runs in a fresh copy use a uid of their own: whatever the agent's code leaves behind while it runs (a copy
- * of hidden tests in /tmp, say) can be found by owner and removed before the agent's next turn.
+ * Graded runs in a fresh copy use a uid of their own, one no image user has: whatever the agent's code leaves behind
+ * while it runs (a copy of hidden tests in /tmp, say) can be found by owner and removed before the agent's next turn.
  */
-const GRADER_UID = 1001;
+const GRADER_UID = 64321;
 const ROOT_GIT = ['git', '-c', 'safe.directory=*'];
 /** Models type `python`; the image may only have python3. */
 const PYTHON_LINK = '/usr/local/bin/python';
@@ -44,8 +44,10 @@ const PYTEST_CONFIG = new Set(['pytest.ini', '.pytest.ini', 'tox.ini']);
  */
 const RUNNER_SHADOWS = new Set(['pytest.py', 'pytest', '_pytest', 'py.py', 'pluggy', 'pluggy.py', 'sitecustomize.py', 'usercustomize.py']);
 
-// $1 = the grader's uid. Every file system the sandbox can write to that the agent can read; /proc and /sys are not.
-const SWEEP_GRADER_FILES = 'for d in / /tmp /var/tmp /dev/shm /run; do [ -d "$d" ] && find "$d" -xdev -depth -user "$1" -exec rm -rf {} + 2>/dev/null; done; true';
+// $1 = the grader's uid, $2 = a file made just before the run. Files of that uid changed since (by inode change time,
+// which no user can set back), on every file system the sandbox can write to that the agent can read.
+const SWEEP_GRADER_FILES =
+  'for d in / /tmp /var/tmp /dev/shm /run; do [ -d "$d" ] && find "$d" -xdev -depth -user "$1" -cnewer "$2" -exec rm -rf {} + 2>/dev/null; done; true';
 
 /** Bytecode and caches are not the agent's edits. */
 const NOISE_PATHSPECS = [':(exclude,glob)**/__pycache__/**', ':(exclude,glob)**/*.pyc', ':(exclude,glob)**/.pytest_cache/**'];
@@ -231,6 +233,7 @@ export class SweEnvironment implements AgentEnvironment {
     const repo = `${dir}/testbed`;
     const home = `${dir}/home`;
     const kept = `${dir}/agent-testbed`;
+    const started = `${dir}/started`;
     await this.root(
       ['sh', '-c', 'set -e; mkdir -m 0755 "$1"; cp -a "$2" "$3"; mkdir -m 0700 "$4"; chown "$5:$5" "$4"', 'fresh', dir, PRISTINE, repo, home, String(AGENT_UID)],
       'copy the repository for grading',
@@ -249,7 +252,18 @@ export class SweEnvironment implements AgentEnvironment {
       // resolves the package through it, must load the graded copy and nothing of the agent's tree. No agent
       // process is alive (each command's leftovers are killed when it ends), so nothing writes meanwhile.
       await this.root(
-        ['sh', '-c', 'set -e; chown -R "$1:$1" "$2" "$5"; mv "$3" "$4"; mv "$2" "$3" || { mv "$4" "$3"; exit 1; }', 'swap', String(GRADER_UID), repo, TESTBED, kept, home],
+        [
+          'sh',
+          '-c',
+          'set -e; chown -R "$1:$1" "$2" "$5"; touch "$6"; mv "$3" "$4"; mv "$2" "$3" || { mv "$4" "$3"; exit 1; }',
+          'swap',
+          String(GRADER_UID),
+          repo,
+          TESTBED,
+          kept,
+          home,
+          started,
+        ],
         'put the grading copy in place',
       );
       try {
@@ -265,7 +279,7 @@ export class SweEnvironment implements AgentEnvironment {
       } finally {
         await this.root(['sh', '-c', 'set -e; rm -rf "$2"; mv "$1" "$2"', 'restore', kept, TESTBED], "put the agent's repository back");
         // Nothing the graded run wrote may outlive it (hidden tests copied out of the grading copy, for one).
-        await this.root(['sh', '-c', SWEEP_GRADER_FILES, 'sweep', String(GRADER_UID)], 'remove what the graded run left behind');
+        await this.root(['sh', '-c', SWEEP_GRADER_FILES, 'sweep', String(GRADER_UID), started], 'remove what the graded run left behind');
       }
     } finally {
       await this.root(['rm', '-rf', dir], 'remove the grading copy').catch(() => undefined);
