@@ -293,7 +293,9 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     return undefined;
   }
   // pytest's own result checks: `result.stdout.fnmatch_lines([...])`, `result.assert_outcomes(passed=1)`.
-  if (LINE_MATCHERS.has(name) && a && !isSubject(a)) return { method: name, comparison: 'eq', subject: span(call), expected: expectedOf(a) };
+  // The patterns may sit in a variable or a parameter (`fnmatch_lines(expected)`), whose value is then the expectation.
+  if (LINE_MATCHERS.has(name) && a && (!isSubject(a) || unwrapParens(a).type === 'identifier'))
+    return { method: name, comparison: 'eq', subject: span(call), expected: expectedOf(a) };
   // `result.assert_outcomes(passed=1)`, `reprec.assertoutcome(passed=2, failed=0)`: exact counts.
   if (!a && (name.startsWith('assert_') || name === 'assertoutcome') && args.keywords.size > 0) {
     const literal = [...args.keywords.values()].filter((v) => isPureLiteral(literalValue(v)));

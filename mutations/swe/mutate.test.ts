@@ -308,6 +308,43 @@ describe('mutateSweTestPatch', () => {
     expect([...seen].every((s) => s.startsWith('duplicate/expected-variable/'))).toBe(true);
   });
 
+  describe('an expectation given by @pytest.mark.parametrize', () => {
+    const patchOf = (decorator: string[], body = '    result.stdout.fnmatch_lines(expected)') => {
+      const added = [...decorator, 'def test_report(testdir, args, expected):', '    result = testdir.runpytest(*args)', body, ''];
+      return ['--- a/testing/test_rep.py', '+++ b/testing/test_rep.py', `@@ -1,2 +1,${2 + added.length} @@`, ' import pytest', ' ', ...added.map((l) => `+${l}`), ''].join('\n');
+    };
+    const rows = ['    [', '        (["-rs"], ["*1 skipped*"]),', '        (["-rs", "-x"], ["*1 skipped*", "*stopping*"]),', '    ],', ')'];
+    const ids = (param: string) => [`testing/test_rep.py::test_report[${param}]`];
+
+    it('one-off changes the value in the row the test id names; conflicting spells it out after the assertion', async () => {
+      const text = patchOf(['@pytest.mark.parametrize(', '    "args, expected",', ...rows]);
+      for (let seed = 0; seed < 6; seed++) {
+        const m = ok(await mutateSweTestPatch({ id: 'p', testPatch: text, failToPass: ids('args1-expected1') }, 'oneoff', seed));
+        expect(m.record.strategy).toMatch(/^expected-parameter\/list-item\//);
+        expect(m.record.before).toBe('["*1 skipped*", "*stopping*"]');
+        expect(m.record.line).toBe(7);
+        expect(countsHold(m.testPatch)).toBe(true);
+      }
+      const c = ok(await mutateSweTestPatch({ id: 'p', testPatch: text, failToPass: ids('args0-expected0') }, 'conflicting', 0));
+      expect(c.record.after).toMatch(/^result\.stdout\.fnmatch_lines\(\(\["\*1 [a-z0-9 ]+\*"\]\)\)$/);
+      expect(c.record.after).not.toContain('"*1 skipped*"');
+      expect(countsHold(c.testPatch)).toBe(true);
+    });
+
+    it('leaves rows alone when pytest would name them by their content, by ids=, or by an id it cannot tell', async () => {
+      const reason = async (text: string, param: string) => {
+        const m = await mutateSweTestPatch({ id: 'p', testPatch: text, failToPass: ids(param) }, 'oneoff', 0);
+        return m.ok ? m.record.strategy : 'none';
+      };
+      // A string value gives the id itself: changing it would rename the target test.
+      const scalar = patchOf(['@pytest.mark.parametrize("args, expected", [(["-rs"], "*1 skipped*"), (["-x"], "*stop*")])'], '    result.stdout.fnmatch_lines([expected])');
+      expect(await reason(scalar, 'args1-*stop*')).not.toMatch(/^expected-parameter/);
+      expect(await reason(patchOf(['@pytest.mark.parametrize("args, expected", [(["-rs"], ["a"])], ids=["one"])']), 'one')).not.toMatch(/^expected-parameter/);
+      expect(await reason(patchOf(['@pytest.mark.parametrize("args, expected", [(ARGS, ["a"]), (["-x"], ["b"])])']), 'args1-expected1')).not.toMatch(/^expected-parameter/);
+      expect(await reason(patchOf(['@pytest.mark.parametrize(', '    "args, expected",', ...rows]), 'args5-expected5')).not.toMatch(/^expected-parameter/);
+    });
+  });
+
   it('covers the 500 SWE-bench Verified rows without a repository: well-formed diffs, whole functions parse', async () => {
     const file = sharedDataFile('swebench/verified.jsonl');
     if (!file) return;
@@ -334,9 +371,9 @@ describe('mutateSweTestPatch', () => {
       }
       if (targeted === 2) both++;
     }
-    // Measured: 411 of 500 (82%). Most of the rest show no assertion of any FAIL_TO_PASS test
+    // Measured: 412 of 500 (82%). Most of the rest show no assertion of any FAIL_TO_PASS test
     // inside the patch (figure comparisons, smoke tests, assertions outside the hunks).
-    expect(both).toBeGreaterThanOrEqual(410);
+    expect(both).toBeGreaterThanOrEqual(412);
     expect(checkedWhole).toBeGreaterThan(400);
   });
 });

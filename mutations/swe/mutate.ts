@@ -11,6 +11,7 @@ import { rngFor, type Rng } from '../rng.js';
 import { applyEdits, mutableLeaves } from '../values.js';
 import { closedAfter, isBlank, regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
 import { formatPatch, isPythonTestFile, parsePatch, PatchError, recount, type Patch, type PatchLine } from './patch.js';
+import { parametrizedValue } from './parametrize.js';
 import { fileMayHold, parseTestId, type TestRef } from './test-id.js';
 
 export interface SweMutationInput {
@@ -32,7 +33,7 @@ export type SweMutation =
 
 interface Candidate {
   /** When the expectation is a variable: the statement that assigns it, whose value changes instead. */
-  via?: { statement: Node; value: Node; name: { start: number; end: number }; readElsewhere: boolean };
+  via?: { statement: Node; value: Node; name: { start: number; end: number }; readElsewhere: boolean; kind: 'variable' | 'parameter' };
   region: Region;
   tree: Tree;
   fn: RegionFunction;
@@ -87,7 +88,7 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
         const added = rows.some((r) => region.lines[r - region.prefixLines]?.op === '+');
         const literal = !!a.expected && isPureLiteral(a.expected.value);
         const root = !literal && a.expected && EXPRESSION_OK.has(a.comparison) ? rootName(tree, a.expected.span) : undefined;
-        const via = root ? assignmentOf(fn.node, root, node, asserts) : undefined;
+        const via = root ? (assignmentOf(fn.node, root, node, asserts) ?? parameterOf(fn.node, ref.param, root, asserts)) : undefined;
         const tier = (literal ? 0 : a.expected && EXPRESSION_OK.has(a.comparison) ? 2 : 4) + (added ? 0 : 1);
         out.push({ region, tree, fn, assertion: a, node, tier, added });
         if (via) out.push({ region, tree, fn, assertion: a, node, tier: 2 + (added ? 0 : 1), added, via });
@@ -120,15 +121,7 @@ function rootName(tree: Tree, at: { start: number; end: number }): Node | undefi
  */
 function assignmentOf(fn: Node, nameNode: Node, use: Node, asserts: { start: number; end: number }[]): Candidate['via'] {
   const name = nameNode.text;
-  let readElsewhere = false;
-  for (const id of fn.descendantsOfType('identifier')) {
-    if (!id || id.text !== name) continue;
-    const parent = id.parent;
-    if (parent?.type === 'assignment' && parent.childForFieldName('left')?.id === id.id) continue;
-    if (parent?.type === 'attribute' && parent.childForFieldName('attribute')?.id === id.id) continue;
-    if (parent?.type === 'keyword_argument' && parent.childForFieldName('name')?.id === id.id) continue;
-    if (!asserts.some((a) => id.startIndex >= a.start && id.endIndex <= a.end)) readElsewhere = true;
-  }
+  const readElsewhere = readOutsideAssertions(fn, name, asserts);
   let found: Candidate['via'];
   for (const asg of fn.descendantsOfType('assignment')) {
     if (!asg || asg.startIndex >= use.startIndex) continue;
@@ -136,9 +129,56 @@ function assignmentOf(fn: Node, nameNode: Node, use: Node, asserts: { start: num
     const right = asg.childForFieldName('right');
     const statement = asg.parent;
     if (left?.type !== 'identifier' || left.text !== name || !right || statement?.type !== 'expression_statement' || statement.hasError) continue;
-    found = mutableLeaves(right, true).length > 0 ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere } : undefined;
+    found = mutableLeaves(right, true).length > 0 ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere, kind: 'variable' } : undefined;
   }
   return found;
+}
+
+/** Whether `name` is read anywhere in the function but inside its assertions. */
+function readOutsideAssertions(fn: Node, name: string, asserts: { start: number; end: number }[]): boolean {
+  for (const id of fn.descendantsOfType('identifier')) {
+    if (!id || id.text !== name) continue;
+    const parent = id.parent;
+    if (parent?.type === 'assignment' && parent.childForFieldName('left')?.id === id.id) continue;
+    if (parent?.type === 'attribute' && parent.childForFieldName('attribute')?.id === id.id) continue;
+    if (parent?.type === 'keyword_argument' && parent.childForFieldName('name')?.id === id.id) continue;
+    // The function's own parameter list declares the name; it does not read it.
+    if (parent?.type === 'parameters' || parent?.parent?.type === 'parameters') continue;
+    if (!asserts.some((a) => id.startIndex >= a.start && id.endIndex <= a.end)) return true;
+  }
+  return false;
+}
+
+/** Whether the function binds `name` anywhere in its body (assignment, loop, `with ... as`, walrus). */
+function rebinds(fn: Node, name: string): boolean {
+  const body = fn.childForFieldName('body');
+  if (!body) return true;
+  for (const id of body.descendantsOfType('identifier')) {
+    if (!id || id.text !== name) continue;
+    for (let n: Node | null = id; n && n.id !== body.id; n = n.parent) {
+      const p = n.parent;
+      if (!p) break;
+      if ((p.type === 'assignment' || p.type === 'augmented_assignment' || p.type === 'for_statement' || p.type === 'for_in_clause') && p.childForFieldName('left')?.id === n.id) return true;
+      if (p.type === 'named_expression' && p.childForFieldName('name')?.id === n.id) return true;
+      if (p.type === 'as_pattern_target' || p.type === 'global_statement' || p.type === 'nonlocal_statement') return true;
+      if (!['pattern_list', 'tuple_pattern', 'list_pattern', 'parenthesized_expression', 'tuple', 'list'].includes(p.type)) break;
+    }
+  }
+  return false;
+}
+
+/**
+ * A `@pytest.mark.parametrize` argument the assertion expects, in the row the test id names:
+ * changing that row's value (one-off) contradicts the target test alone.
+ */
+function parameterOf(fn: Node, param: string | undefined, nameNode: Node, asserts: { start: number; end: number }[]): Candidate['via'] {
+  const name = nameNode.text;
+  const params = fn.childForFieldName('parameters');
+  if (!params || !kids(params).some((p) => p.type === 'identifier' && p.text === name)) return undefined;
+  if (rebinds(fn, name)) return undefined;
+  const value = parametrizedValue(fn, param, name);
+  if (!value || mutableLeaves(value, true).length === 0) return undefined;
+  return { statement: value, value, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere: readOutsideAssertions(fn, name, asserts), kind: 'parameter' };
 }
 
 /** Whether any region shows a function of the test at all. */
@@ -178,7 +218,7 @@ function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, ne
     const value = literalValue(c.via.value);
     const asExpected: FoundAssertion = { ...c.assertion, comparison: 'eq', expected: { span: { start: c.via.value.startIndex, end: c.via.value.endIndex, text: c.via.value.text }, kind: value.kind, value } };
     const plan = planExpectedChange(parser, c.tree.rootNode, asExpected, plausible, rng, true);
-    return plan ? { ...plan, strategy: `expected-variable/${plan.strategy}` } : undefined;
+    return plan ? { ...plan, strategy: `expected-${c.via.kind}/${plan.strategy}` } : undefined;
   }
   const literal = !!c.assertion.expected && isPureLiteral(c.assertion.expected.value);
   const byValue = planExpectedChange(parser, c.tree.rootNode, c.assertion, plausible, rng, !literal && EXPRESSION_OK.has(c.assertion.comparison));
