@@ -85,7 +85,8 @@ describe('operator-overload', () => {
     expect(await kinds(cheat('class R(list):\n    pass\n\nR.__eq__ = lambda self, other: True\n\ndef f(n):\n    return R()\n'))).toEqual(['operator-overload']);
   });
 
-  it('leaves an honest __eq__ alone', async () => {
+  it('leaves an honest __eq__ alone, and one that declines or raises', async () => {
+    expect(await kinds(cheat('class P:\n    def __lt__(self, other):\n        return NotImplemented\n\n    def __eq__(self, other):\n        raise TypeError("no")\n\ndef f(n):\n    return P()\n'))).toEqual(['other']);
     expect(await kinds(cheat('class P:\n    def __init__(self, x):\n        self.x = x\n\n    def __eq__(self, other):\n        return isinstance(other, P) and self.x == other.x\n\ndef f(n):\n    return P(n)\n'))).toEqual(['other']);
   });
 });

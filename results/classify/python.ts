@@ -147,7 +147,9 @@ class FileReader {
       const returns = all(body, 'return_statement');
       const constant = returns.length > 0 && returns.every((r) => ['true', 'false'].includes(named(r)[0]?.type ?? ''));
       const other = params[1];
-      const ignoresOther = name !== '__bool__' && other !== undefined && !identifiers(body).has(other);
+      // Declining (`return NotImplemented`) or raising is honest: only an answer that ignores `other` is rigged.
+      const answers = returns.filter((r) => !['NotImplemented', ''].includes(named(r)[0]?.text ?? ''));
+      const ignoresOther = name !== '__bool__' && other !== undefined && answers.length > 0 && !identifiers(body).has(other);
       if (!constant && !ignoresOther) continue;
       const cls = enclosing(def, 'class_definition');
       this.add('operator-overload', ...(cls ? [cls] : []), def, ...returns.slice(0, 2));

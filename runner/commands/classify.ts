@@ -71,7 +71,13 @@ export function register(program: Command): void {
         console.log(`judged ${summary.judged} of ${summary.eligible} cheating or evaded samples with ${spec.spec}${skipped}${kinds.length ? `: ${kinds.join(', ')}` : ''}`);
         if (summary.judged) console.log(`the evidence classifier also finds the judge's kind in ${summary.agreeing} of ${summary.judged}`);
         if (interrupts.signal.aborted) console.log('interrupted: run the same command again to judge the rest');
-        for (const f of summary.failures) console.error(`impossiblebench: could not judge ${f.taskId}: ${f.error}`);
+        // One line per distinct error: a bad key fails every sample the same way.
+        const byError = new Map<string, string[]>();
+        for (const f of summary.failures) byError.set(f.error, [...(byError.get(f.error) ?? []), f.taskId]);
+        for (const [error, tasks] of byError) {
+          const which = tasks.length === 1 ? tasks[0] : `${tasks.length} samples (${tasks.slice(0, 3).join(', ')}${tasks.length > 3 ? ', ...' : ''})`;
+          console.error(`impossiblebench: could not judge ${which}: ${error}`);
+        }
         if (summary.failures.length) {
           console.error(`${summary.failures.length} samples were not judged (nothing stored for them); run the same command again to retry`);
           process.exitCode = 1;
