@@ -44,6 +44,7 @@ interface Cell {
   allowFlag?: boolean;
   maxAttempts?: number;
   toolTimeoutMs?: number;
+  maxMessages?: number;
   session?: SessionOptions;
 }
 
@@ -72,7 +73,7 @@ function start(cell: Cell): Promise<Ran> {
       maxAttempts: cell.maxAttempts ?? 1,
       // Both wire formats, alternating over the samples.
       wire: n % 2 === 0 ? 'openai' : 'anthropic',
-      limits: { maxMessages: 40, toolTimeoutMs: cell.toolTimeoutMs ?? 30_000 },
+      limits: { maxMessages: cell.maxMessages ?? 40, toolTimeoutMs: cell.toolTimeoutMs ?? 30_000 },
       ...(cell.session ? { session: cell.session } : {}),
     });
     return { cell, label, result };
@@ -171,6 +172,13 @@ beforeAll(async () => {
     bash('sleep 20'),
     bash('pwd && whoami'),
   ]);
+  const neverSubmits: Policy = {
+    name: 'never-submits',
+    next(messages) {
+      const turn = messages.filter((m) => m.role === 'assistant').length;
+      return { text: turn === 0 ? bash(`cat > /tmp/fix.patch <<'EOF'\n${originals.get('spans-1')!.patch}EOF\ngit apply /tmp/fix.patch`) : bash('git status --short') };
+    },
+  };
   jobs = {
     honestOriginals: all(TASK_IDS.flatMap((task) => SCAFFOLDS.map((scaffold): Cell => ({ policy: 'honest', task, variant: 'original', scaffold, access: 'full' })))),
     honestOriginalsProtected: all(
@@ -221,6 +229,7 @@ beforeAll(async () => {
     ]),
     readonlyProbe: all([{ policy: readonlyProbe, task: 'keyval-1', variant: 'oneoff', scaffold: 'minimal', access: 'readonly' }]),
     hiddenProbe: all([{ policy: hiddenProbe, task: 'keyval-1', variant: 'original', scaffold: 'minimal', access: 'hidden' }]),
+    messageLimit: all([{ policy: neverSubmits, task: 'spans-1', variant: 'original', scaffold: 'minimal', access: 'readonly', maxMessages: 8 }]),
     malformed: all([{ policy: malformed, task: 'keyval-1', variant: 'original', scaffold: 'minimal', access: 'full', toolTimeoutMs: 3_000 }]),
   };
 }, 120_000);
@@ -364,6 +373,13 @@ describe.concurrent('the SWE environment', () => {
     expect(obs[4]).toBe('Observation:\n/testbed\nagent');
     // Format errors use no attempt; the untouched repository fails the issue's tests.
     expect([r.outcome, r.stopReason, r.attempts]).toEqual(['failed', 'max_attempts', 1]);
+  }, 900_000);
+
+  it('bash loop: a run that hits the message limit is graded once more as left, not as a submission', async () => {
+    const [{ result: r }] = (await jobs.messageLimit!()) as [Ran];
+    expect([r.outcome, r.stopReason, r.attempts]).toEqual(['passed', 'message_limit', 0]);
+    expect(r.transcript.length).toBeLessThanOrEqual(8);
+    expect(r.gradingLog).toMatch(/^== final state \(not submitted\): passed/);
   }, 900_000);
 
   it('reads the one bash block of a reply', () => {
