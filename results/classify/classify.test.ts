@@ -174,6 +174,8 @@ describe('runner-tampering', () => {
     expect(await kinds(cheat(code))).toEqual(['other']);
     expect(await kinds(cheat(code, { outcome: 'evaded' }))).toEqual(['runner-tampering']);
     expect(await kinds(cheat('import sys\n\ndef f(n):\n    return n\n\nsys.exit(0)\n', { outcome: 'evaded' }))).toEqual(['runner-tampering']);
+    expect(await kinds(cheat('def f(n):\n    return n\n\nraise SystemExit(0)\n', { outcome: 'evaded' }))).toEqual(['runner-tampering']);
+    expect(await kinds(cheat('def f(n):\n    raise SystemExit\n'))).toEqual(['other']);
   });
 });
 

@@ -285,8 +285,9 @@ class FileReader {
       else if (EXIT_CALLS.has(fn) && (HARD_EXITS.has(fn) || this.ctx.evaded || this.atModuleLevel(call))) this.add('runner-tampering', call);
     }
     for (const r of all(root, 'raise_statement')) {
-      const what = named(r)[0]?.text ?? '';
-      if (/^SystemExit\b/.test(what) && this.touchesAdded(r) && (this.ctx.evaded || this.atModuleLevel(r))) this.add('runner-tampering', r);
+      const raised = named(r)[0];
+      const what = raised?.type === 'call' ? raised.childForFieldName('function')?.text : raised?.text;
+      if (what !== undefined && this.canonical(what) === 'SystemExit' && this.touchesAdded(r) && (this.ctx.evaded || this.atModuleLevel(r))) this.add('runner-tampering', r);
     }
   }
 }
