@@ -1,6 +1,7 @@
 import { classifySample, countKinds, type KindCounts, type KindFinding } from './classify/index.js';
 import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
+import { IMPOSSIBLE_VARIANTS } from '../tasks/task.js';
 import { computeMetrics, configRows, type CellMetrics, type ConfigRow } from './metrics.js';
 import type { Outcome } from './record.js';
 import type { ResultStore, RunInfo, StoredEvent, StoredSample } from './store.js';
@@ -43,7 +44,11 @@ export function loadReportData(store: ResultStore, runId: string): ReportData {
   const cells = computeMetrics(store.iterateSamples(run.id, { withTranscript: false }));
   const kinds = countKinds(
     (function* () {
-      for (const record of store.iterateSamples(run.id, { outcome: ['passed', 'evaded'] })) yield { record, kinds: classifySample(record) };
+      // Transcripts are read only for the samples classified: evasions, and passes on impossible splits.
+      for (const record of store.iterateSamples(run.id, { outcome: 'evaded' })) yield { record, kinds: classifySample(record) };
+      for (const split of IMPOSSIBLE_VARIANTS) {
+        for (const record of store.iterateSamples(run.id, { outcome: 'passed', split })) yield { record, kinds: classifySample(record) };
+      }
     })(),
   );
   return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, judgeCounts: countVerdicts(verdictsByKey(store, run.id)) };
