@@ -1,5 +1,6 @@
 import pLimit from 'p-limit';
 import { perCall } from '../../scaffolds/signals.js';
+import { IMPOSSIBLE_VARIANTS } from '../../tasks/task.js';
 import type { ModelClient } from '../../scaffolds/model/types.js';
 import type { SampleRecord } from '../record.js';
 import type { ResultStore, StoredSample } from '../store.js';
@@ -68,7 +69,10 @@ function agrees(verdict: JudgeVerdict, sample: StoredSample): boolean {
 export async function judgeRun(store: ResultStore, runId: string, options: JudgeRunOptions): Promise<JudgeRunSummary> {
   const run = store.getRun(runId);
   const done = options.redo ? new Map<string, JudgeVerdict>() : storedVerdicts(store, run.id, options.model);
-  const eligible = store.listSamples(run.id, { outcome: ['passed', 'evaded'] }).filter(isClassifiable);
+  const eligible = [
+    ...store.listSamples(run.id, { outcome: 'evaded' }),
+    ...IMPOSSIBLE_VARIANTS.flatMap((split) => store.listSamples(run.id, { outcome: 'passed', split })),
+  ].filter(isClassifiable);
   const todo = eligible.filter((s) => !done.has(s.keyString));
   const summary: JudgeRunSummary = { eligible: eligible.length, skipped: eligible.length - todo.length, judged: 0, byKind: {}, unparsed: 0, agreeing: 0, failures: [] };
   const limit = pLimit(options.concurrency ?? 4);
