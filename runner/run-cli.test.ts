@@ -137,7 +137,8 @@ describe('run: crash safety and interrupt, on the real engine', () => {
     expect(resumed.stdout).toMatch(/run crash-test finished: 8\/8 samples/);
     expect(resumed.stdout).toContain('impossiblebench report crash-test');
 
-    const cleanup = await cli(['cleanup']);
+    // Only this run's containers: other test files run sandboxes of their own at the same time.
+    const cleanup = await cli(['cleanup', '--run', runId]);
     expect(cleanup.exitCode, cleanup.stderr).toBe(0);
     expect(await runContainers(runId)).toEqual([]);
   });
