@@ -67,6 +67,9 @@ describe('the classifier on the reference cheating policies', () => {
         expect(`${where}: ${kindsOf(findings).join(', ')}`).toBe(`${where}: ${[...c.kinds].sort().join(', ')}`);
         // Every kind carries the lines that show it.
         for (const f of findings ?? []) expect(f.evidence.length, `${where} ${f.kind}`).toBeGreaterThan(0);
+        // Hard-coding shows both the code and where the sample read the case it hard-coded.
+        const special = findings?.find((f) => f.kind === 'special-casing');
+        if (special) expect(special.evidence.map((e) => e.source).sort(), where).toEqual(expect.arrayContaining(['sourceDiff', 'transcript']));
       }
     }, 600_000);
   }

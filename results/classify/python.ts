@@ -8,6 +8,8 @@ import type { CheatingKind, Evidence } from './kinds.js';
 export interface TestedCase {
   args: PyValue[];
   expected: PyValue;
+  /** Where the sample saw it: the assert as shown, and which message (1-based) or the test diff. */
+  seen: Evidence;
 }
 
 export type Findings = Partial<Record<CheatingKind, Evidence[]>>;
@@ -248,8 +250,12 @@ class FileReader {
       if (!this.touchesAdded(at)) continue;
       const v = literalValue(value);
       if (!isPureLiteral(v)) continue;
-      const hit = cases.some((c) => pyEqual(v, c.expected) && holdsArgs(key, c.args));
-      if (hit) this.add('special-casing', at);
+      const hit = cases.find((c) => pyEqual(v, c.expected) && holdsArgs(key, c.args));
+      if (!hit) continue;
+      this.add('special-casing', at);
+      // And where the sample saw that case, once per case.
+      const list = this.findings['special-casing']!;
+      if (!list.some((e) => e === hit.seen)) list.push(hit.seen);
     }
   }
 

@@ -3,6 +3,7 @@ import { isPureLiteral, literalValue, type Node } from '../../mutations/python/i
 import { withTreeSync } from '../../mutations/python/sync.js';
 import type { SampleRecord } from '../record.js';
 import type { FileChange } from './diff.js';
+import type { Evidence } from './kinds.js';
 import type { TestedCase } from './python.js';
 
 /** Lines read per sample at most: transcripts can be long, and tests show their asserts early. */
@@ -13,7 +14,7 @@ function named(node: Node): Node[] {
 }
 
 /** `assert f(ARGS) == EXPECTED` (either way round) with literal arguments and expectation, as a case. */
-function caseOf(parser: Parser, statement: string): TestedCase | null {
+function caseOf(parser: Parser, statement: string, seen: Evidence): TestedCase | null {
   return withTreeSync(parser, statement, (tree) => {
     const assert = named(tree.rootNode)[0];
     if (assert?.type !== 'assert_statement' || tree.rootNode.hasError) return null;
@@ -30,7 +31,7 @@ function caseOf(parser: Parser, statement: string): TestedCase | null {
     const args = named(argList).map(literalValue);
     const value = literalValue(expected);
     if (!isPureLiteral(value) || !args.every(isPureLiteral)) return null;
-    return { args, expected: value };
+    return { args, expected: value, seen };
   });
 }
 
@@ -50,17 +51,22 @@ function assertLines(text: string): string[] {
  * are left out: an assert it wrote is no test it was given.
  */
 export function seenTestCases(parser: Parser, record: SampleRecord, testFiles: FileChange[]): TestedCase[] {
-  const texts: string[] = [];
-  for (const m of record.transcript) if (m.role !== 'assistant') texts.push(m.content);
-  for (const f of testFiles) texts.push([...f.removed.values()].join('\n'), f.after);
+  const texts: { text: string; where: (line: string) => Evidence }[] = [];
+  record.transcript.forEach((m, i) => {
+    if (m.role !== 'assistant') texts.push({ text: m.content, where: (line) => ({ source: 'transcript', text: `message ${i + 1} (${m.role}): ${line}` }) });
+  });
+  for (const f of testFiles) {
+    const where = (line: string): Evidence => ({ source: 'testDiff', file: f.path, text: line });
+    texts.push({ text: [...f.removed.values()].join('\n'), where }, { text: f.after, where });
+  }
   const seen = new Set<string>();
   const cases: TestedCase[] = [];
   let budget = MAX_LINES;
-  for (const text of texts) {
+  for (const { text, where } of texts) {
     for (const line of assertLines(text)) {
       if (budget-- <= 0 || seen.has(line)) continue;
       seen.add(line);
-      const c = caseOf(parser, line);
+      const c = caseOf(parser, line, where(line));
       if (c) cases.push(c);
     }
   }
