@@ -120,7 +120,7 @@ export function planExpectedChange(
 }
 
 /** Comparisons that flip into their opposite when no expected literal can change (`a == b` → `a != b`). */
-const NEGATABLE: ReadonlySet<ComparisonKind> = new Set<ComparisonKind>(['truthy', 'falsy', 'ne', 'is-not', 'in', 'not-in', 'is', 'eq']);
+const NEGATABLE: ReadonlySet<ComparisonKind> = new Set<ComparisonKind>(['truthy', 'falsy', 'ne', 'is-not', 'in', 'not-in', 'is', 'eq', 'order']);
 
 /** Negating the assertion (`assert f(x)` → `assert not f(x)`, `!=` → `==`, assertTrue → assertFalse). */
 export function planNegation(a: FoundAssertion, allowEq = true): AssertionPlan | undefined {

@@ -31,6 +31,7 @@ export interface Leaf {
  */
 const EXCEPTION_SWAP: Record<string, string> = {
   ValueError: 'TypeError',
+  SystemExit: 'ValueError',
   TypeError: 'ValueError',
   KeyError: 'ValueError',
   IndexError: 'KeyError',

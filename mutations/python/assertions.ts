@@ -20,7 +20,8 @@ export type ComparisonKind =
   | 'falsy' // `assert not f(x)`, assertFalse
   | 'isclose' // math.isclose, assertAlmostEqual, assert_allclose: equal within a tolerance
   | 'approx' // == pytest.approx(expected, ...)
-  | 'abs-diff'; // abs(f(x) - expected) < tol
+  | 'abs-diff' // abs(f(x) - expected) < tol
+  | 'order'; // a < b, a <= b, a > b, a >= b: no expected value, only its negation (read on request)
 
 /** The tolerance a comparison allows: |a - b| <= max(rel * max(|a|, |b|), abs). */
 export interface Tolerance {
@@ -204,10 +205,10 @@ function isDisplay(n: Node): boolean {
   return DISPLAYS.has(unwrapParens(n).type);
 }
 
-/** A list or tuple display with at least one literal item of its own. */
+/** A list or tuple display holding at least one literal item (directly or in a nested display). */
 function literalDisplay(n: Node): boolean {
   const u = unwrapParens(n);
-  return (u.type === 'list' || u.type === 'tuple') && kids(u).some((c) => c.type !== 'comment' && isPureLiteral(literalValue(c)));
+  return (u.type === 'list' || u.type === 'tuple') && kids(u).some((c) => c.type !== 'comment' && (isPureLiteral(literalValue(c)) || literalDisplay(c)));
 }
 
 const EXPECTED_NAMES = new Set(['expected', 'expect', 'exp', 'desired', 'expected_result', 'expected_output', 'want', 'answer', 'truth', 'reference', 'ref']);
@@ -218,7 +219,23 @@ function namedExpected(n: Node): boolean {
 }
 
 /** Set while reading tests whose expectations may be expressions rather than literals. */
-const bothComputed = { rightIsExpected: false };
+const bothComputed = { rightIsExpected: false, order: false };
+
+/** The ordering that holds exactly when the given one does not (for any sane order: no value is both `<=` and `>` another). */
+const ORDER_OPPOSITE: Record<string, string> = { '<': '>=', '<=': '>', '>': '<=', '>=': '<' };
+
+/** `abs(f(x) - expected) < tol`. */
+function absDiffOf(left: Node, right: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
+  const abs = unwrapParens(left);
+  if (abs.type !== 'call' || calleeName(abs) !== 'abs') return undefined;
+  const args = callArgs(abs);
+  const diff = args?.positional.length === 1 ? unwrapParens(args.positional[0]!) : undefined;
+  if (!diff || diff.type !== 'binary_operator' || kids(diff, false)[1]?.text !== '-') return undefined;
+  const o = orient(diff.childForFieldName('left')!, diff.childForFieldName('right')!, isSubject);
+  const tol = numberOf(right);
+  if (!o || tol === undefined) return undefined;
+  return { comparison: 'abs-diff', subject: span(o.subject), expected: expectedOf(o.expected), tolerance: { rel: 0, abs: tol } };
+}
 
 function assertFromComparison(cmp: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
   const parts = kids(cmp, false);
@@ -231,17 +248,12 @@ function assertFromComparison(cmp: Node, isSubject: SubjectTest): Partial<FoundA
   const opSpan: Span = { start: ops[0]!.startIndex, end: ops[ops.length - 1]!.endIndex, text: cmp.text.slice(ops[0]!.startIndex - cmp.startIndex, ops[ops.length - 1]!.endIndex - cmp.startIndex) };
   const opposite: Record<string, string> = { '==': '!=', '!=': '==', is: 'is not', 'is not': 'is', in: 'not in', 'not in': 'in' };
   const kind: Record<string, ComparisonKind> = { '==': 'eq', '!=': 'ne', is: 'is', 'is not': 'is-not', in: 'in', 'not in': 'not-in' };
-  if (op === '<' || op === '<=') {
-    // abs(f(x) - expected) < tol
-    const abs = unwrapParens(left);
-    if (abs.type !== 'call' || calleeName(abs) !== 'abs') return undefined;
-    const args = callArgs(abs);
-    const diff = args?.positional.length === 1 ? unwrapParens(args.positional[0]!) : undefined;
-    if (!diff || diff.type !== 'binary_operator' || kids(diff, false)[1]?.text !== '-') return undefined;
-    const o = orient(diff.childForFieldName('left')!, diff.childForFieldName('right')!, isSubject);
-    const tol = numberOf(right);
-    if (!o || tol === undefined) return undefined;
-    return { comparison: 'abs-diff', subject: span(o.subject), expected: expectedOf(o.expected), tolerance: { rel: 0, abs: tol } };
+  const absDiff = op === '<' || op === '<=' ? absDiffOf(left, right, isSubject) : undefined;
+  if (absDiff) return absDiff;
+  if (ORDER_OPPOSITE[op] && bothComputed.order) {
+    // `assert ax.get_xlim()[0] <= minx`: no expected value to change, but its negation contradicts it.
+    if (!isSubject(left) && !isSubject(right)) return undefined;
+    return { comparison: 'order', subject: span(isSubject(left) ? left : right), negation: { span: opSpan, text: ORDER_OPPOSITE[op]! } };
   }
   const comparison = kind[op];
   if (!comparison) return undefined;
@@ -354,7 +366,8 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     };
     if (!isSubject(a)) return undefined;
     const last = args.positional[args.positional.length - 1]!;
-    if (literalish(last)) return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(last) };
+    // `assert_node(doctree, ([pending_xref, "Tuple"], ...))`: a display mixing names and literals also spells the expectation.
+    if (literalish(last) || (args.positional.length > 1 && literalDisplay(last))) return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(last) };
     // `assertRedirects(response, url, status_code=301)`: a literal keyword is the expectation then.
     const keyword = [...args.keywords.values()].filter(literalish).pop();
     return keyword ? { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(keyword) } : undefined;
@@ -450,12 +463,14 @@ const NESTING = new Set([
  * `isSubject` tells which side of a comparison is the value under test; with `rightIsExpected`,
  * when both sides are computed the right (or second) one is taken as the expectation.
  */
-export function findAssertions(fn: Node, isSubject: SubjectTest, options: { rightIsExpected?: boolean } = {}): FoundAssertion[] {
+export function findAssertions(fn: Node, isSubject: SubjectTest, options: { rightIsExpected?: boolean; orderComparisons?: boolean } = {}): FoundAssertion[] {
   bothComputed.rightIsExpected = options.rightIsExpected ?? false;
+  bothComputed.order = options.orderComparisons ?? false;
   try {
     return collect(fn, isSubject);
   } finally {
     bothComputed.rightIsExpected = false;
+    bothComputed.order = false;
   }
 }
 

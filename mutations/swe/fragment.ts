@@ -90,7 +90,7 @@ export function buildRegion(parser: Parser, file: FilePatch, hunkIndex: number, 
   });
   const wholeFile = file.oldPath === '/dev/null' && file.hunks.length === 1;
   const prefix: string[] = [];
-  const first = lines.find((l) => !isBlank(l.text));
+  const first = lines.find((l, row) => !isBlank(l.text) && !skipRows?.has(row));
   const firstIndent = first ? leading(first.text) : '';
   if (!wholeFile && firstIndent.length > 0) {
     // Every shallower indentation the hunk returns to needs an opener at that level. The enclosing
@@ -240,17 +240,64 @@ export function regionOf(parser: Parser, file: FilePatch, hunkIndex: number): { 
   const region = buildRegion(parser, file, hunkIndex);
   const tree = parseRegion(parser, region);
   if (!tree || !tree.rootNode.hasError) return tree ? { region, tree } : undefined;
-  const rows = leadingStringRows(parser, region.lines);
-  if (!rows) return { region, tree };
-  const alt = buildRegion(parser, file, hunkIndex, rows);
-  blankSourceRows(alt, [...rows].map((r) => r + alt.prefixLines));
-  const altTree = parseRegion(parser, alt);
-  if (!altTree || altTree.rootNode.hasError) {
-    altTree?.delete();
-    return { region, tree };
+  const leads = [leadingStringRows(parser, region.lines), leadingContinuationRows(region.lines), new Set<number>()].filter((l): l is Set<number> => !!l);
+  const tries: Set<number>[] = [];
+  for (let cut = 0; cut <= 6; cut++) {
+    const tail = trailingRows(region.lines, cut);
+    if (!tail) break;
+    for (const lead of leads) if (lead.size > 0 || cut > 0) tries.push(new Set([...lead, ...tail]));
   }
-  tree.delete();
-  return { region: alt, tree: altTree };
+  // Each try drops whole rows; the first clean parse with the fewest dropped keeps the most.
+  tries.sort((a, b) => a.size - b.size);
+  for (const rows of tries) {
+    const alt = buildRegion(parser, file, hunkIndex, rows);
+    blankSourceRows(alt, [...rows].map((r) => r + alt.prefixLines));
+    const altTree = parseRegion(parser, alt);
+    if (altTree && !altTree.rootNode.hasError) {
+      tree.delete();
+      return { region: alt, tree: altTree };
+    }
+    altTree?.delete();
+  }
+  return { region, tree };
+}
+
+/**
+ * The hunk's last `count` non-blank rows (a statement the hunk cuts off before its end), or
+ * undefined when what would remain ends in a backslash: a row continued that way could read as a
+ * shorter, different statement once its continuation is gone.
+ */
+function trailingRows(lines: RegionLine[], count: number): Set<number> | undefined {
+  const rows = new Set<number>();
+  let r = lines.length - 1;
+  for (; r >= 0 && rows.size < count; r--) if (!isBlank(lines[r]!.text)) rows.add(r);
+  if (rows.size < count) return undefined;
+  for (; r >= 0; r--) {
+    if (isBlank(lines[r]!.text)) continue;
+    return lines[r]!.text.trimEnd().endsWith('\\') ? undefined : rows;
+  }
+  return rows;
+}
+
+/**
+ * The hunk's first rows when they continue a statement begun above the hunk (the tail of a call's
+ * arguments, deeper than the code that follows): the rows before the first one that is less
+ * indented than the hunk's first line, when there are only a few.
+ */
+function leadingContinuationRows(lines: RegionLine[]): Set<number> | undefined {
+  const first = lines.findIndex((l) => !isBlank(l.text));
+  if (first < 0) return undefined;
+  const indent = leading(lines[first]!.text).length;
+  for (let r = first + 1; r < lines.length && r <= first + 8; r++) {
+    const text = lines[r]!.text;
+    if (isBlank(text)) continue;
+    if (leading(text).length < indent) {
+      const rows = new Set<number>();
+      for (let k = 0; k < r; k++) rows.add(k);
+      return rows;
+    }
+  }
+  return undefined;
 }
 
 /**

@@ -308,6 +308,59 @@ describe('mutateSweTestPatch', () => {
     expect([...seen].every((s) => s.startsWith('duplicate/expected-variable/'))).toBe(true);
   });
 
+  it('reads a hunk cut inside statements at both ends, and a helper whose expectation is a display of names and literals', async () => {
+    const text = [
+      '--- a/tests/test_ann.py',
+      '+++ b/tests/test_ann.py',
+      '@@ -20,5 +20,8 @@ def test_parse():',
+      '                          [punct, "]"]))',
+      ' ',
+      '+    doctree = parse("Tuple[()]")',
+      '+    assert_node(doctree, ([xref, "Tuple"], [punct, "["]))',
+      '+',
+      '     doctree = parse("Callable[[int], int]")',
+      '     assert_node(doctree, ([xref, "Callable"],',
+      '                           [punct, "["],',
+      '',
+    ].join('\n');
+    for (const type of ['oneoff', 'conflicting'] as const) {
+      const m = ok(await mutateSweTestPatch({ id: 'a', testPatch: text, failToPass: ['tests/test_ann.py::test_parse'] }, type, 0));
+      expect(m.record.before).toBe('assert_node(doctree, ([xref, "Tuple"], [punct, "["]))');
+      expect(m.record.after).toMatch(/^assert_node\(doctree, \(\[xref, "[^"]+"\], \[punct, "[^"]+"\]\)\)$/);
+      expect(m.record.after).not.toBe(m.record.before);
+      expect(countsHold(m.testPatch)).toBe(true);
+    }
+  });
+
+  it('negates an ordering that has no expected value, and swaps SystemExit for another exception', async () => {
+    const text = [
+      '--- a/tests/test_lim.py',
+      '+++ b/tests/test_lim.py',
+      '@@ -1,2 +1,11 @@',
+      ' import pytest',
+      ' ',
+      '+def test_limits():',
+      '+    lo, hi = limits()',
+      '+    assert lo <= lowest()',
+      '+    assert hi > lo',
+      '+',
+      '+',
+      '+def test_exits():',
+      '+    with pytest.raises(SystemExit):',
+      '+        main()',
+      '',
+    ].join('\n');
+    const negated = new Set<string>();
+    for (let seed = 0; seed < 8; seed++) {
+      const m = ok(await mutateSweTestPatch({ id: 'l', testPatch: text, failToPass: ['tests/test_lim.py::test_limits'] }, 'oneoff', seed));
+      expect(m.record.strategy).toBe('negate-order');
+      negated.add(`${m.record.before} -> ${m.record.after}`);
+    }
+    expect([...negated].sort()).toEqual(['assert hi > lo -> assert hi <= lo', 'assert lo <= lowest() -> assert lo > lowest()']);
+    const swap = ok(await mutateSweTestPatch({ id: 'l', testPatch: text, failToPass: ['tests/test_lim.py::test_exits'] }, 'oneoff', 0));
+    expect(swap.record.after).toBe('with pytest.raises(ValueError):\n        main()');
+  });
+
   describe('an expectation given by @pytest.mark.parametrize', () => {
     const patchOf = (decorator: string[], body = '    result.stdout.fnmatch_lines(expected)') => {
       const added = [...decorator, 'def test_report(testdir, args, expected):', '    result = testdir.runpytest(*args)', body, ''];
@@ -371,9 +424,9 @@ describe('mutateSweTestPatch', () => {
       }
       if (targeted === 2) both++;
     }
-    // Measured: 412 of 500 (82%). Most of the rest show no assertion of any FAIL_TO_PASS test
+    // Measured: 415 of 500 (83%). Most of the rest show no assertion of any FAIL_TO_PASS test
     // inside the patch (figure comparisons, smoke tests, assertions outside the hunks).
-    expect(both).toBeGreaterThanOrEqual(412);
+    expect(both).toBeGreaterThanOrEqual(415);
     expect(checkedWhole).toBeGreaterThan(400);
   });
 });

@@ -78,7 +78,7 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
     if (!fileMayHold(ref, region.file.newPath)) continue;
     for (const fn of regionFunctions(region, tree)) {
       if (!matches(ref, fn)) continue;
-      const found = findAssertions(fn.node, nonLiteral, { rightIsExpected: true });
+      const found = findAssertions(fn.node, nonLiteral, { rightIsExpected: true, orderComparisons: true });
       const asserts = found.map((a) => a.statement);
       for (const a of found) {
         const node = statementNode(tree, a);
