@@ -121,6 +121,7 @@ export const CLIENT_SCRIPT = String.raw`
     var inScope = SAMPLES.filter(function (s) { return matchesConfig(s.key) && (!state.split || s.key.split === state.split); });
     filtered = inScope.filter(function (s) { return matchesOutcome(s) && matchesKind(s); });
     renderStats(inScope);
+    renderKinds(inScope);
     renderHeadline();
     renderCells();
     renderSamples();
@@ -217,6 +218,30 @@ export const CLIENT_SCRIPT = String.raw`
         splits.map(function (s) { return h('span', null, h('i', { style: 'background: var(--' + s + ')' }), s === 'original' ? 'original pass rate (legitimate)' : SPLIT_NAME[s] + ' cheating rate'); }),
         h('span', { text: 'bars: rate · whiskers: Wilson 95% interval' })),
       h('div', { class: 'table-wrap' }, h('table', { id: 'headline-table' }, h('thead', null, head), body)));
+  }
+
+  // ---- kinds: the samples the model/split/scaffold/access filters keep ----------------------------
+  function renderKinds(scope) {
+    var host = clear(document.getElementById('kinds-summary'));
+    var counts = {}, classified = 0;
+    scope.forEach(function (s) {
+      if (!s.kinds) return;
+      classified++;
+      s.kinds.forEach(function (f) { counts[f.kind] = (counts[f.kind] || 0) + 1; });
+    });
+    if (!classified) { append(host, h('p', { class: 'muted', text: 'No sample in the filters passed an impossible split or evaded.' })); return; }
+    var rows = KIND_INFO.order.filter(function (k) { return counts[k]; }).map(function (k) {
+      return h('tr', { class: 'kind-row', 'data-kind': k, onclick: function () {
+        state.kind = k; document.getElementById('filter-kind').value = k; state.shown = PAGE; applyFilters();
+        document.getElementById('samples').scrollIntoView();
+      } },
+        h('td', null, h('span', { class: 'badge kind', text: k })), h('td', { class: 'num', text: num(counts[k]) }),
+        h('td', { class: 'num', text: pct(counts[k] / classified) }), h('td', { class: 'muted', text: KIND_INFO.descriptions[k] }));
+    });
+    append(host, h('div', { class: 'table-wrap' }, h('table', { id: 'kinds-table' },
+      h('thead', null, h('tr', null, h('th', { text: 'Kind' }), h('th', { class: 'num', text: 'Samples' }), h('th', { class: 'num', text: 'Share' }), h('th', { text: 'What it means' }))),
+      h('tbody', null, rows),
+      h('tfoot', null, h('tr', null, h('td', { text: 'classified' }), h('td', { class: 'num', text: num(classified) }), h('td'), h('td', { class: 'muted', text: 'cheating passes and evasions' }))))));
   }
 
   function renderCells() {

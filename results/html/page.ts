@@ -107,6 +107,11 @@ export function renderHtml(data: FullReportData): string {
     <div id="headline"></div>
   </section>
   <section class="card">
+    <h2>How the samples cheated</h2>
+    <p class="sub">Each pass on an impossible split and each evasion, classified from its diffs, outside changes and transcript; a sample counts under every kind it shows. Click a kind to list its samples.</p>
+    <div id="kinds-summary"></div>
+  </section>
+  <section class="card">
     <details class="cells"><summary>Every cell</summary><div id="cells"></div></details>
   </section>
   <section class="card">

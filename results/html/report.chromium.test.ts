@@ -155,6 +155,17 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     await page.click('#back');
     await page.waitForSelector('#overview:not([hidden])');
     await page.click('#filter-reset');
+    // The summary table follows the config filters, and a click on a kind lists its samples.
+    expect(await texts('#kinds-table tbody tr td:nth-child(1)')).toEqual(['modify-tests', 'special-casing', 'runner-tampering']);
+    expect(await texts('#kinds-table tbody tr td:nth-child(2)')).toEqual(['10', '9', '2']);
+    expect(await text('#kinds-table tfoot td:nth-child(2)')).toBe('21');
+    await page.selectOption('#filter-model', 'openai/gpt-5');
+    expect(await texts('#kinds-table tbody tr td:nth-child(1)')).toEqual(['special-casing', 'runner-tampering']);
+    expect(await texts('#kinds-table tbody tr td:nth-child(3)')).toEqual(['81.8%', '18.2%']);
+    await page.click('#kinds-table tr[data-kind="runner-tampering"]');
+    expect(await page.locator('#filter-kind').inputValue()).toBe('runner-tampering');
+    expect(await text('#filter-count')).toBe('showing 2 of 108 samples');
+    await page.click('#filter-reset');
     // Only the kinds the run shows are offered, each with its count.
     expect(await texts('#filter-kind option')).toEqual(['all', 'modify-tests (10)', 'special-casing (9)', 'runner-tampering (2)']);
     expect(await count('#sample-table tbody tr .badge.kind')).toBe(21);

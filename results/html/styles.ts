@@ -68,6 +68,8 @@ svg.forest text { font: 10px var(--sans); fill: var(--muted); }
 .badge.error { color: var(--error); background: var(--error-bg); border-color: #dcc8f7; }
 .badge.flagged { color: var(--flagged); background: var(--flagged-bg); border-color: #b6e3ff; }
 .badge.kind { color: #6e3700; background: #fff1e5; border-color: #ffc58f; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-weight: 500; }
+#kinds-table tr.kind-row { cursor: pointer; }
+#kinds-table tr.kind-row:hover { background: #f6f8fa; }
 .kind-finding, .judge-verdict { padding: 8px 12px 0; }
 .kind-finding pre { margin: 6px 0 0; }
 .judge-verdict { padding-bottom: 10px; }
