@@ -200,3 +200,13 @@ it('names every trick of a sample that uses several', async () => {
   const testDiff = fileDiff('test.py', 'assert f(1) == 2\n', 'assert f(1) == 1\n');
   expect(await kinds(cheat(code, { testDiff, outsideChanges: 'added /etc/x' }))).toEqual(['modify-tests', 'operator-overload', 'record-state', 'outside-changes']);
 });
+
+it('calls a record whose evidence cannot be read other, saying why, instead of failing the report', async () => {
+  const record = cheat('def f(n):\n    return n\n');
+  Object.defineProperty(record, 'testDiff', {
+    get() {
+      throw new Error('corrupt column');
+    },
+  });
+  expect(await classifyRecord(record)).toEqual([{ kind: 'other', why: 'the evidence could not be read: corrupt column', evidence: [] }]);
+});

@@ -84,6 +84,15 @@ function merge(into: Findings, from: Findings): void {
  */
 export function classifyWith(parser: Parser, record: SampleRecord): KindFinding[] | null {
   if (!isClassifiable(record)) return null;
+  try {
+    return findKinds(parser, record);
+  } catch (err) {
+    // One unreadable record must not take a whole report down; it is honestly unknown.
+    return [{ kind: 'other', why: `the evidence could not be read: ${err instanceof Error ? err.message : String(err)}`, evidence: [] }];
+  }
+}
+
+function findKinds(parser: Parser, record: SampleRecord): KindFinding[] {
   const testFiles = readDiff(record.testDiff);
   const sourceFiles = readDiff(record.sourceDiff);
   const cases = seenTestCases(parser, record, testFiles);
