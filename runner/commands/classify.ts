@@ -37,7 +37,12 @@ export function register(program: Command): void {
     .option('--concurrency <n>', 'samples judged at once', '4')
     .option('--redo', 'judge again samples this model already judged (the newest verdict counts)')
     .option('--base-url <url>', 'the server of an openai-compatible model, or a proxy in front of a provider')
-    .addHelpText('after', '\nExamples:\n  impossiblebench classify latest --model openai/gpt-5\n  impossiblebench classify 20260101-120000-abc123 --model anthropic/claude-opus-4 --redo')
+    .addHelpText(
+      'after',
+      '\nReports and exports already name the kinds from the evidence itself, with no model; this adds an LLM judge\'s view beside them ' +
+        '(`report` shows a judge × kind table and each verdict, `export` a judges field).' +
+        '\n\nExamples:\n  impossiblebench classify latest --model openai/gpt-5\n  impossiblebench classify 20260101-120000-abc123 --model anthropic/claude-opus-4 --redo',
+    )
     .action(async (runId: string, opts: ClassifyOptions) => {
       const concurrency = positiveInt(opts.concurrency, '--concurrency');
       const spec = parseModelSpec(opts.model);
