@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { execa } from 'execa';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,6 +33,19 @@ afterEach(() => {
 });
 
 describe('opening', () => {
+  it('keeps an in-memory store in memory, leaving no file behind', () => {
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const mem = openStore(':memory:');
+      mem.createRun({ demo: true });
+      mem.close();
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readdirSync(dir).filter((f) => f !== 'results.sqlite' && !f.startsWith('results.sqlite-'))).toEqual([]);
+  });
+
   it('creates a WAL database with foreign keys and the current schema version', () => {
     expect(store.schemaVersion()).toBe(SCHEMA_VERSION);
     const raw = new Database(join(dir, 'results.sqlite'), { readonly: true });

@@ -151,9 +151,10 @@ export class ResultStore {
   ) {}
 
   static open(path: string = DEFAULT_STORE_FILE, options: OpenStoreOptions = {}): ResultStore {
-    const file = resolve(path);
-    if (existsSync(file) && statSync(file).isDirectory()) throw new UserError(`store ${path} is a directory, not a file`);
-    if (!existsSync(file)) {
+    // SQLite's in-memory name must reach it as is: resolved, it would become a file called ":memory:".
+    const file = path === ':memory:' ? path : resolve(path);
+    if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) throw new UserError(`store ${path} is a directory, not a file`);
+    if (file !== ':memory:' && !existsSync(file)) {
       if (options.mustExist) {
         throw new UserError(`no results store at ${path}`, 'pass --store FILE, or make one with `impossiblebench run`');
       }
