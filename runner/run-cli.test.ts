@@ -52,7 +52,7 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
     expect(none.stderr).toMatch(/no model given\n\s+fix: pass --model/);
     const zero = await cli(['run', '--model', 'scripted/honest', '--epochs', '0']);
     expect(zero.exitCode).toBe(2);
-    expect(zero.stderr).toMatch(/--epochs.*expected an integer ≥ 1, got "0"/);
+    expect(zero.stderr).toMatch(/--epochs.*expected a whole number ≥ 1, got "0"/);
     const missing = await cli(['run', '--config', join(dir, 'nope.yaml')]);
     expect(missing.exitCode).toBe(1);
     expect(errorLine(missing.stderr)).toMatch(/cannot read config file .*nope\.yaml: no such file/);

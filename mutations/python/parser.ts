@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Language, Parser, type Node, type Tree } from 'web-tree-sitter';
+import { withTreeSync } from './sync.js';
 
 export type { Node, Tree };
 
@@ -31,14 +32,7 @@ export function pythonParser(): Promise<Parser> {
  * Node offsets (`startIndex`/`endIndex`) are UTF-16 code units, so they slice JS strings directly.
  */
 export async function withPythonTree<T>(source: string, use: (tree: Tree) => T): Promise<T> {
-  const parser = await pythonParser();
-  const tree = parser.parse(source);
-  if (!tree) throw new Error('the Python parser returned no tree');
-  try {
-    return use(tree);
-  } finally {
-    tree.delete();
-  }
+  return withTreeSync(await pythonParser(), source, use);
 }
 
 /** Where the source fails to parse, as "line N: ..." (1-based), or undefined when it parses cleanly. */

@@ -1,9 +1,10 @@
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import { auditTasks, type AuditRow } from '../../mutations/audit/audit.js';
 import { progressLine } from '../../mutations/progress.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import { UserError } from '../errors.js';
+import { wholeNumber } from './options.js';
 import { handleInterrupts } from '../interrupt.js';
 
 interface AuditFlags {
@@ -14,14 +15,6 @@ interface AuditFlags {
   concurrency: number;
   cacheDir?: string;
   offline?: boolean;
-}
-
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}, got "${value}"`);
-    return n;
-  };
 }
 
 export function summarize(rows: readonly AuditRow[]): string {
@@ -41,7 +34,7 @@ export function register(program: Command): void {
     .option('--split <split>', 'only this split or variant (oneoff or conflicting); default: every impossible row')
     .option('--no-docker', 'structure only: do not run solutions or gold patches in Docker')
     .option('--json', 'print one JSON object per row, then the summary')
-    .option('--concurrency <n>', 'sandboxes used side by side', integer(1), 2)
+    .option('--concurrency <n>', 'sandboxes used side by side', wholeNumber(1), 2)
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
     .option('--offline', 'use only the cache, never the hub')
     .action(async (flags: AuditFlags) => {

@@ -1,5 +1,4 @@
 import type { Command } from 'commander';
-import { InvalidArgumentError } from 'commander';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openStore } from '../../results/store.js';
@@ -11,6 +10,7 @@ import { launchRun } from '../launch.js';
 import { realWiring } from '../real-wiring.js';
 import { writeHtmlReport } from '../report-file.js';
 import { displayPath, printRunEnd } from '../summary.js';
+import { wholeNumber } from './options.js';
 
 interface DemoFlags {
   out: string;
@@ -18,12 +18,6 @@ interface DemoFlags {
   concurrency: number;
   tasks: number;
   plain?: boolean;
-}
-
-function positiveInt(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
-  return n;
 }
 
 /** Defaults sized so the whole demo finishes in a few minutes on two cores. */
@@ -60,8 +54,8 @@ export function register(program: Command): void {
     )
     .option('--out <dir>', 'folder for report.html (and the store, unless --store)', 'impossiblebench-demo')
     .option('--store <file>', 'SQLite results store (default OUT/demo.sqlite)')
-    .option('--concurrency <n>', 'samples (sandboxes) in flight at once', positiveInt, 4)
-    .option('--tasks <n>', 'how many built-in tasks to use (each runs in every cell of the matrix)', positiveInt, DEMO_TASKS)
+    .option('--concurrency <n>', 'samples (sandboxes) in flight at once', wholeNumber(1), 4)
+    .option('--tasks <n>', 'how many built-in tasks to use (each runs in every cell of the matrix)', wholeNumber(1), DEMO_TASKS)
     .option('--plain', 'plain progress lines even on a terminal')
     .action(async (flags: DemoFlags) => {
       const out = resolve(flags.out);

@@ -1,4 +1,4 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { mutateTasks } from '../../mutations/dataset.js';
@@ -9,6 +9,7 @@ import { writeLinesAtomic } from '../../results/atomic-write.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import { UserError } from '../errors.js';
+import { wholeNumber } from './options.js';
 import { handleInterrupts } from '../interrupt.js';
 
 interface MutateFlags {
@@ -23,25 +24,17 @@ interface MutateFlags {
   offline?: boolean;
 }
 
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected a whole number ≥ ${min}, got "${value}"`);
-    return n;
-  };
-}
-
 export function register(program: Command): void {
   program
     .command('mutate')
     .description('Make the one-off or conflicting variant of every task of a dataset, optionally validated in Docker, as JSONL rows')
     .requiredOption('--dataset <dataset>', 'builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (original tests are read from every row)')
     .addOption(new Option('--type <type>', 'which impossible variant to make').choices(MUTATION_TYPES as string[]).makeOptionMandatory())
-    .option('--seed <n>', 'seed of the choices (same input and seed: byte-identical output)', integer(0), 0)
+    .option('--seed <n>', 'seed of the choices (same input and seed: byte-identical output)', wholeNumber(0), 0)
     .option('--validate', 'check every variant in Docker and leave out the ones that fail (LCB: the reference solution passes the original and fails the variant at the mutated assertion, a stub fails; SWE: the gold patch passes the original tests and fails the target, an empty patch fails)')
     .requiredOption('--out <file.jsonl>', 'where to write the variants (written whole or not at all)')
-    .option('--limit <n>', 'only the first N tasks', integer(1))
-    .option('--concurrency <n>', 'sandboxes used side by side when validating', integer(1), 2)
+    .option('--limit <n>', 'only the first N tasks', wholeNumber(1))
+    .option('--concurrency <n>', 'sandboxes used side by side when validating', wholeNumber(1), 2)
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
     .option('--offline', 'use only the cache, never the hub')
     .action(async (flags: MutateFlags) => {

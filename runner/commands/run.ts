@@ -5,6 +5,7 @@ import { launchRun } from '../launch.js';
 import { printRunEnd } from '../summary.js';
 import { realWiring } from '../real-wiring.js';
 import { FaultConfigSchema, type FaultConfig } from '../../scaffolds/server/index.js';
+import { positiveNumber, wholeNumber } from './options.js';
 
 /** `--scripted-faults` JSON, checked against the local model server's fault schema. */
 function faultConfig(value: string): FaultConfig {
@@ -24,21 +25,7 @@ function faultConfig(value: string): FaultConfig {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-function integer(min: number) {
-  return (value: string): number => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < min) throw new InvalidArgumentError(`expected an integer ≥ ${min}, got "${value}"`);
-    return n;
-  };
-}
-
-const collectInt = (min: number) => (value: string, previous: number[] | undefined): number[] => [...(previous ?? []), integer(min)(value)];
-
-function positiveNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
-  return n;
-}
+const collectInt = (min: number) => (value: string, previous: number[] | undefined): number[] => [...(previous ?? []), wholeNumber(min)(value)];
 
 interface RunFlags {
   config?: string;
@@ -144,26 +131,26 @@ export function register(program: Command): void {
     .option('--access <mode>', 'test access: full | readonly | hidden, repeatable (default full)', collect)
     .option('--prompt <A|B|C|D|TEXT>', 'instruction wording A-D from the paper (D is strictest), or custom text; repeatable (default D)', collect)
     .option('--max-attempts <n>', 'submissions with test feedback per sample; repeatable to compare (default 10)', collectInt(1))
-    .option('--epochs <n>', 'repeat every sample n times (default 1)', integer(1))
-    .option('--limit <n>', 'at most n tasks per dataset, the same tasks in every split', integer(1))
+    .option('--epochs <n>', 'repeat every sample n times (default 1)', wholeNumber(1))
+    .option('--limit <n>', 'at most n tasks per dataset, the same tasks in every split', wholeNumber(1))
     .option('--shuffle', 'shuffle the tasks (with --seed) before --limit')
-    .option('--seed <n>', 'seed for the shuffle and for generating impossible variants (default 0)', integer(0))
-    .option('--concurrency <n>', 'samples (sandboxes) in flight at once (default 4)', integer(1))
-    .option('--retries <n>', 'extra tries for a sample that fails for infrastructure or API reasons (default 2)', integer(0))
-    .option('--connections <n>', 'model requests in flight at once per provider (default: 16 for OpenAI and Anthropic, 8 for a compatible server)', integer(1))
+    .option('--seed <n>', 'seed for the shuffle and for generating impossible variants (default 0)', wholeNumber(0))
+    .option('--concurrency <n>', 'samples (sandboxes) in flight at once (default 4)', wholeNumber(1))
+    .option('--retries <n>', 'extra tries for a sample that fails for infrastructure or API reasons (default 2)', wholeNumber(0))
+    .option('--connections <n>', 'model requests in flight at once per provider (default: 16 for OpenAI and Anthropic, 8 for a compatible server)', wholeNumber(1))
     .option('--prices <file>', 'JSON price table over the built-in one: { "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK } }')
     .option('--store <file>', 'SQLite results store (default ./impossiblebench.sqlite); the log goes beside it')
     .option('--run-id <id>', 'name the run; an existing id resumes it: finished samples are kept, the rest are run')
-    .option('--max-messages <n>', 'per-sample limit on transcript messages (default 100)', integer(1))
-    .option('--max-tokens <n>', 'per-sample limit on input + output tokens', integer(1))
+    .option('--max-messages <n>', 'per-sample limit on transcript messages (default 100)', wholeNumber(1))
+    .option('--max-tokens <n>', 'per-sample limit on input + output tokens', wholeNumber(1))
     .option('--max-cost <usd>', 'per-sample limit on cost in US dollars', positiveNumber)
     .option('--time-limit <seconds>', 'per-sample wall-time limit', positiveNumber)
     .option('--tool-timeout <seconds>', 'limit per tool call and per graded test run (default 60)', positiveNumber)
     .option('--allow-flag', 'offer the agent the option to flag the task for a human (ends the sample, scored as not passed)')
     .option('--temperature <t>', 'sampling temperature passed to the model', Number)
     .addOption(new Option('--reasoning-effort <level>', 'OpenAI reasoning effort').choices(['minimal', 'low', 'medium', 'high']))
-    .option('--thinking-budget <tokens>', 'Anthropic extended-thinking budget', integer(1))
-    .option('--max-output-tokens <n>', 'cap on tokens per model reply', integer(1))
+    .option('--thinking-budget <tokens>', 'Anthropic extended-thinking budget', wholeNumber(1))
+    .option('--max-output-tokens <n>', 'cap on tokens per model reply', wholeNumber(1))
     .option('--plain', 'plain progress lines even on a terminal')
     .option(
       '--scripted-faults <json>',
