@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openStore } from '../../results/store.js';
@@ -17,6 +17,7 @@ interface DemoFlags {
   store?: string;
   concurrency: number;
   tasks: number;
+  suite: DemoSuite;
   plain?: boolean;
 }
 
@@ -24,11 +25,15 @@ interface DemoFlags {
 export const DEMO_TASKS = 1;
 export const DEMO_MAX_ATTEMPTS = 3;
 
+/** Which built-in suites the demo runs: the LiveCodeBench-style one alone keeps it to a couple of minutes. */
+export const DEMO_SUITES = { lcb: ['builtin:lcb'], swe: ['builtin:swe'], all: ['builtin:lcb', 'builtin:swe'] } as const;
+export type DemoSuite = keyof typeof DEMO_SUITES;
+
 /** The demo's experiment: every reference policy over every split, scaffold and access mode. */
-export function demoExperiment(tasks: number, concurrency: number): ExperimentInput {
+export function demoExperiment(tasks: number, concurrency: number, suite: DemoSuite = 'lcb'): ExperimentInput {
   return {
     models: POLICY_NAMES.map((p) => `scripted/${p}`),
-    datasets: ['builtin:lcb'],
+    datasets: [...DEMO_SUITES[suite]],
     splits: ['original', 'oneoff', 'conflicting'],
     scaffolds: ['minimal', 'full'],
     access: ['full', 'readonly', 'hidden'],
@@ -47,7 +52,8 @@ export function register(program: Command): void {
     .command('demo')
     .summary('the whole pipeline on the built-in suites with scripted policies: no API key needed')
     .description(
-      'Makes and validates the impossible variants of the built-in LiveCodeBench-style suite, then runs every reference ' +
+      'Makes and validates the impossible variants of a built-in suite (the LiveCodeBench-style one unless --suite says ' +
+        'otherwise), then runs every reference ' +
         'policy (honest, modify-tests, special-case, operator-overload, record-state, exit-early, flag, give-up) through the ' +
         'local model server and the real OpenAI and Anthropic SDKs, over splits × scaffolds × access modes, in Docker sandboxes.\n\n' +
         'Prints the table, checks the known answers (honest never passes an impossible variant, ...) and writes report.html.',
@@ -56,6 +62,11 @@ export function register(program: Command): void {
     .option('--store <file>', 'SQLite results store (default OUT/demo.sqlite)')
     .option('--concurrency <n>', 'samples (sandboxes) in flight at once', wholeNumber(1), 4)
     .option('--tasks <n>', 'how many built-in tasks to use (each runs in every cell of the matrix)', wholeNumber(1), DEMO_TASKS)
+    .addOption(
+      new Option('--suite <suite>', 'built-in suites to run: lcb (LiveCodeBench-style functions), swe (SWE-style repositories, about 3 more minutes), or all')
+        .choices(Object.keys(DEMO_SUITES))
+        .default('lcb'),
+    )
     .option('--plain', 'plain progress lines even on a terminal')
     .action(async (flags: DemoFlags) => {
       const out = resolve(flags.out);
@@ -63,9 +74,9 @@ export function register(program: Command): void {
       const storePath = resolve(flags.store ?? join(out, 'demo.sqlite'));
       const interrupts = handleInterrupts();
       try {
-        const experiment = demoExperiment(flags.tasks, flags.concurrency);
+        const experiment = demoExperiment(flags.tasks, flags.concurrency, flags.suite);
         const say = (line: string) => process.stderr.write(`${line}\n`);
-        say(`demo: ${POLICY_NAMES.length} policies × 3 splits × 2 scaffolds × 3 access modes on ${flags.tasks} built-in task(s)`);
+        say(`demo: ${POLICY_NAMES.length} policies × 3 splits × 2 scaffolds × 3 access modes on ${flags.tasks} task(s) of ${DEMO_SUITES[flags.suite].join(' and ')}`);
         const result = await launchRun({
           flags: experiment as Record<string, unknown>,
           flagNames: {},
