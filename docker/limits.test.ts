@@ -35,7 +35,7 @@ describe('sandbox limits', () => {
     const probe = `
 import socket
 results = []
-for host, port in [("1.1.1.1", 80), ("8.8.8.8", 53), ("deb.debian.org", 80), ("registry.npmjs.org", 443)]:
+for host, port in [("192.0.2.1", 80), ("198.51.100.1", 53), ("example.com", 80), ("example.org", 443)]:
     try:
         socket.create_connection((host, port), timeout=3).close()
         results.append(f"{host}: CONNECTED")
