@@ -15,19 +15,24 @@ function checkTarget(path: string): string {
   return target;
 }
 
+/** Flushes the finished temporary file to disk, then renames it over the target in one step. */
+function moveIntoPlace(temp: string, target: string): void {
+  const fd = openSync(temp, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(temp, target);
+}
+
 /** Writes a whole file so that readers see the old file or the new one, never half of it. */
 export function writeFileAtomic(path: string, data: string): void {
   const target = checkTarget(path);
   const temp = tempPathFor(target);
   try {
     writeFileSync(temp, data);
-    const fd = openSync(temp, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, target);
+    moveIntoPlace(temp, target);
   } catch (err) {
     rmSync(temp, { force: true });
     throw err;
@@ -52,13 +57,7 @@ export async function writeLinesAtomic(path: string, lines: Iterable<string> | A
     out.end();
     await once(out, 'finish');
     if (failure) throw failure;
-    const fd = openSync(temp, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(temp, target);
+    moveIntoPlace(temp, target);
     return count;
   } catch (err) {
     out.destroy();
