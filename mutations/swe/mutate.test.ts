@@ -398,6 +398,80 @@ describe('mutateSweTestPatch', () => {
     });
   });
 
+  describe('a test with no expectation to change (a smoke test)', () => {
+    const SMOKE_BASE = 'import io\n\n\ndef test_other():\n    assert io.StringIO().read() == ""\n';
+    const SMOKE_AFTER = `import io
+
+
+def test_write_does_not_raise():
+    f = io.StringIO()
+    f.write(
+        """first
+second
+"""
+    )
+
+
+def test_returns_early():
+    if io.DEFAULT_BUFFER_SIZE:
+        return
+    io.StringIO().write("x")
+
+
+def test_other():
+    assert io.StringIO().read() == ""
+`;
+    let smoke: string;
+    beforeAll(async () => {
+      await writeFile(join(repo, 'tests', 'test_io.py'), SMOKE_BASE);
+      await git('add', '-A');
+      await git('commit', '-q', '-m', 'io');
+      await writeFile(join(repo, 'tests', 'test_io.py'), SMOKE_AFTER);
+      smoke = (await git('diff')).stdout + '\n';
+      await git('checkout', '-q', '--', '.');
+    });
+    const appliedIo = async (text: string) => {
+      await writeFile(join(repo, 'm.diff'), text);
+      try {
+        await git('apply', 'm.diff');
+        return await readFile(join(repo, 'tests', 'test_io.py'), 'utf8');
+      } finally {
+        await git('checkout', '-q', '--', '.');
+        await rm(join(repo, 'm.diff'), { force: true });
+      }
+    };
+    const input = (test: string) => ({ id: 'io-1', testPatch: smoke, failToPass: [`tests/test_io.py::${test}`] });
+    const STATEMENT = '    f.write(\n        """first\nsecond\n"""\n    )\n';
+
+    it('one-off makes its last statement expect an error, leaving the lines of a multi-line string as they were', async () => {
+      const m = ok(await mutateSweTestPatch(input('test_write_does_not_raise'), 'oneoff', 0));
+      expect(m.record).toMatchObject({ strategy: 'expect-error', before: STATEMENT.trimEnd(), testId: 'tests/test_io.py::test_write_does_not_raise' });
+      expect(countsHold(m.testPatch)).toBe(true);
+      const file = await appliedIo(m.testPatch);
+      expect(file).toContain(
+        '    try:\n        f.write(\n            """first\nsecond\n"""\n        )\n    except Exception:\n        pass\n    else:\n        raise AssertionError("expected an error")\n',
+      );
+      expect(file.split('\n')[m.record.line - 1]).toBe('    try:');
+      expect(file).not.toContain(STATEMENT);
+      expect(await parses(file)).toBe(true);
+    });
+
+    it('conflicting puts the expect-error copy before the untouched statement, so the first run behaves as the original did', async () => {
+      const m = ok(await mutateSweTestPatch(input('test_write_does_not_raise'), 'conflicting', 0));
+      expect(m.record.strategy).toBe('duplicate/expect-error');
+      const file = await appliedIo(m.testPatch);
+      expect(file).toContain('        raise AssertionError("expected an error")\n' + STATEMENT);
+      expect(file.split('\n')[m.record.line - 1]).toBe('    try:');
+      expect(await parses(file)).toBe(true);
+    });
+
+    it('leaves alone a test that may return before its last statement', async () => {
+      const m = await mutateSweTestPatch(input('test_returns_early'), 'oneoff', 0);
+      expect(m.ok).toBe(false);
+      if (!m.ok) expect(m.reason).toMatch(/it may return before its last statement/);
+    });
+  });
+
   const verified = sharedDataFile('swebench/verified.jsonl');
   const title = 'covers the 500 SWE-bench Verified rows without a repository: well-formed diffs, whole functions parse';
   it.skipIf(!verified)(verified ? title : `${title} (skipped: ../shared/data/swebench/verified.jsonl is absent)`, async () => {
@@ -425,11 +499,10 @@ describe('mutateSweTestPatch', () => {
       }
       if (targeted === 2) both++;
     }
-    // Measured: 415 of 500 (83%). The rest show no assertion of any FAIL_TO_PASS test that can be
-    // proven to contradict from the patch alone: figure comparisons and smoke tests that assert
-    // nothing, table-driven loops whose assertion lies outside the hunks, tests whose enclosing
-    // function the hunks never name, and comparisons of two computed values.
-    expect(both).toBeGreaterThanOrEqual(415);
+    // Measured: 453 of 500 (90.6%). The rest show neither an assertion of any FAIL_TO_PASS test
+    // nor its function's end: table-driven loops whose assertion lies outside the hunks, tests
+    // whose enclosing function the hunks never name, bodies that lie wholly outside the patch.
+    expect(both).toBeGreaterThanOrEqual(453);
     expect(checkedWhole).toBeGreaterThan(400);
   });
 });

@@ -10,7 +10,9 @@ import { withTreeSync } from '../python/sync.js';
 import { rngFor, type Rng } from '../rng.js';
 import { applyEdits, mutableLeaves } from '../values.js';
 import { closedAfter, isBlank, regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
-import { formatPatch, isPythonTestFile, parsePatch, PatchError, recount, type Patch, type PatchLine } from './patch.js';
+import { withHunkLines } from './emit.js';
+import { expectErrorChange } from './expect-error.js';
+import { isPythonTestFile, parsePatch, PatchError, type Patch, type PatchLine } from './patch.js';
 import { parametrizedValue } from './parametrize.js';
 import { fileMayHold, parseTestId, type TestRef } from './test-id.js';
 
@@ -181,9 +183,14 @@ function parameterOf(fn: Node, param: string | undefined, nameNode: Node, assert
   return { statement: value, value, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere: readOutsideAssertions(fn, name, asserts), kind: 'parameter' };
 }
 
+/** The functions of the test that the regions show. */
+function functionsOf(ref: TestRef, regions: { region: Region; tree: Tree }[]): { region: Region; fn: RegionFunction }[] {
+  return regions.flatMap(({ region, tree }) => (fileMayHold(ref, region.file.newPath) ? regionFunctions(region, tree).filter((fn) => matches(ref, fn)).map((fn) => ({ region, fn })) : []));
+}
+
 /** Whether any region shows a function of the test at all. */
 function functionsShown(ref: TestRef, regions: { region: Region; tree: Tree }[]): boolean {
-  return regions.some(({ region, tree }) => fileMayHold(ref, region.file.newPath) && regionFunctions(region, tree).some((fn) => matches(ref, fn)));
+  return functionsOf(ref, regions).length > 0;
 }
 
 const SIMPLE = new Set(['assert_statement', 'expression_statement', 'return_statement', 'pass_statement', 'delete_statement', 'raise_statement']);
@@ -254,7 +261,6 @@ function apply(parser: Parser, patch: Patch, c: Candidate, plan: AssertionPlan, 
   }
   const lines: PatchLine[] = hunk.lines.map((l) => ({ ...l }));
   let line: number;
-  let shift = 0;
   // Post-image rows of the function after the change, for the re-parse check.
   const newRows = region.lines.map((l) => l.text);
   const fnStart = c.fn.node.startPosition.row - region.prefixLines;
@@ -281,34 +287,8 @@ function apply(parser: Parser, patch: Patch, c: Candidate, plan: AssertionPlan, 
     if (target.endPosition.row > c.fn.node.endPosition.row) return 'the duplicate would land outside the test function';
     fnEnd += dup.length;
     line = afterRow.newLine + 1;
-    shift = dup.length;
   }
-  // Re-emit: this hunk recounted, later hunks of the file moved by the added lines.
-  const file = patch.files.find((f) => f === region.file)!;
-  const hunkIndex = region.hunkIndex;
-  const copy: Patch = {
-    ...patch,
-    files: patch.files.map((f) =>
-      f !== file
-        ? f
-        : {
-            ...f,
-            hunks: f.hunks.map((h, i) => {
-              if (i < hunkIndex) return h;
-              if (i === hunkIndex) {
-                const changed = { ...h, lines };
-                recount(changed);
-                return changed;
-              }
-              if (shift === 0) return h;
-              const moved = { ...h, newStart: h.newStart + shift };
-              recount(moved);
-              return moved;
-            }),
-          },
-    ),
-  };
-  const text = formatPatch(copy);
+  const text = withHunkLines(patch, region, lines);
   if (c.fn.whole && !functionStillParses(parser, newRows.slice(fnStart, fnEnd + 1))) return 'the changed test function would not parse';
   try {
     parsePatch(text);
@@ -385,11 +365,26 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
         }
       }
     }
+    // Last, a test with nothing to change: its final statement made to expect an error.
+    const unwrappable: string[] = [];
+    for (const { id, ref } of byRef) {
+      for (const { region, fn } of functionsOf(ref, regions)) {
+        const change = expectErrorChange(parser, patch, region, fn, type);
+        if (typeof change === 'string') {
+          unwrappable.push(`\`${id}\`: ${change}`);
+          continue;
+        }
+        const { testPatch, wholeFunction, ...shown } = change;
+        const strategy = type === 'conflicting' ? 'duplicate/expect-error' : 'expect-error';
+        return { ok: true, testPatch, wholeFunction, record: { type, strategy, seed, ...shown, file: region.file.newPath, testId: ref.raw } };
+      }
+    }
     for (const { id, found } of byRef) if (found.length > 0) problems.push(`\`${id}\` has no assertion whose expected value can change or that can be negated`);
     const shown = byRef.filter((r) => r.found.length === 0 && functionsShown(r.ref, regions)).map((r) => r.id);
     if (problems.length === 0 && shown.length > 0)
       problems.push(`the patch shows \`${shown[0]}\` but none of its assertions (they lie outside the hunks, or it asserts nothing)`);
-    if (problems.length > 0) return { ok: false, reason: problems[problems.length - 1]! };
+    const last = unwrappable[0] ? `; nor can its last statement expect an error (${unwrappable[0]})` : '';
+    if (problems.length > 0) return { ok: false, reason: problems[problems.length - 1]! + last };
     const n = input.failToPass.length;
     return {
       ok: false,

@@ -1,6 +1,10 @@
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { loadBuiltinLcb, loadBuiltinSwe } from '../../tasks/index.js';
-import type { LcbTask } from '../../tasks/task.js';
+import type { LcbTask, SweTask } from '../../tasks/task.js';
 import { mutateTasks } from '../dataset.js';
 import { validateLcbVariants } from './lcb.js';
 
@@ -36,6 +40,57 @@ describe('validation in Docker', () => {
           expect(v.evidence.join('\n')).toMatch(/empty patch on the variant: failed/);
         }
       }
+    },
+    LONG,
+  );
+
+  it(
+    'a smoke test: expect-error validates where the unfixed code fails before it, and a one-off the unfixed code agrees with is rejected',
+    async () => {
+      const keyval = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'));
+      if (keyval?.repoSource?.type !== 'git') throw new Error('builtin:swe has no keyval project in a git repository');
+      // Two tests that assert nothing; before the fix, `parse` raises on a value holding `=`.
+      // The first crashes before its last statement, the second in it.
+      const smoke = [
+        '',
+        '',
+        'def test_url_value_parses():',
+        '    parsed = parse("url=http://x/?a=b")',
+        '    parsed.clear()',
+        '',
+        '',
+        'def test_url_value_smoke():',
+        '    parse("expr = 1+1=2")',
+        '',
+      ].join('\n');
+      const dir = await mkdtemp(join(tmpdir(), 'ib-expect-error-'));
+      let testPatch: string;
+      try {
+        const git = (...args: string[]) => execa('git', args, { cwd: dir });
+        await execa('git', ['clone', '-q', keyval.repoSource.path, dir]);
+        await git('checkout', '-q', keyval.baseCommit);
+        await writeFile(join(dir, 'tests.diff'), keyval.testPatch);
+        await git('apply', 'tests.diff');
+        await rm(join(dir, 'tests.diff'));
+        await appendFile(join(dir, 'tests', 'test_parse.py'), smoke);
+        testPatch = (await git('diff')).stdout + '\n';
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+      const task = (id: string, test: string): SweTask => ({
+        ...keyval,
+        id,
+        testPatch,
+        originalTestPatch: testPatch,
+        failToPass: [`tests/test_parse.py::${test}`],
+      });
+      const tasks = [task('keyval-smoke-before', 'test_url_value_parses'), task('keyval-smoke-in', 'test_url_value_smoke')];
+      const oneoff = await mutateTasks(tasks, 'oneoff', 0, { validate: true, concurrency: 2, runId: 'test-mutate-validate' });
+      expect(oneoff.variants.map((v) => [v.id, v.mutation?.strategy])).toEqual([['keyval-smoke-before', 'expect-error']]);
+      expect(oneoff.skipped).toEqual([{ id: 'keyval-smoke-in', stage: 'validate', reason: 'an empty patch passed the variant' }]);
+      const conflicting = await mutateTasks(tasks, 'conflicting', 0, { validate: true, concurrency: 2, runId: 'test-mutate-validate' });
+      expect(conflicting.skipped).toEqual([]);
+      expect(conflicting.variants.map((v) => v.mutation?.strategy)).toEqual(['duplicate/expect-error', 'duplicate/expect-error']);
     },
     LONG,
   );
