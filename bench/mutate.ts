@@ -74,5 +74,13 @@ console.log(`both variants targeting a FAIL_TO_PASS test: ${both}/${rows.length}
 console.log(`variants emitted: ${emitted}/${2 * rows.length}; targeting FAIL_TO_PASS[0]: ${firstTarget}`);
 console.log(`well-formed unified diffs with correct hunk counts: ${wellFormed}/${emitted}`);
 console.log(`mutated function whole inside the patch (re-parsed after the change): ${whole}/${emitted}`);
+// One-offs that flip a pass/fail outcome may agree with the unfixed code; only --validate can tell.
+const flipped = results.flatMap((r) => (r.oneoff.ok && /^(negate-|expect-error)|bool-flip/.test(r.oneoff.record.strategy) ? [{ row: r, m: r.oneoff }] : []));
+const onAdded = flipped.filter(({ row, m }) => {
+  const first = m.record.before.split('\n')[0]!.trim();
+  return rows.find((x) => x.instance_id === row.id)!.test_patch.split('\n').some((l) => l.startsWith('+') && l.slice(1).trim() === first);
+}).length;
+const oneoffs = results.filter((r) => r.oneoff.ok).length;
+console.log(`one-offs that flip an outcome (negation, bool, expect-error; validate before use): ${flipped.length}/${oneoffs}, ${onAdded} of them on lines the patch adds`);
 console.log('why the others could not be mutated (per variant):');
 for (const [reason, n] of [...reasons.entries()].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(4)}  ${reason}`);

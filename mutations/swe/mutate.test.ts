@@ -398,6 +398,16 @@ describe('mutateSweTestPatch', () => {
     });
   });
 
+  it('one-off flips an outcome on an unchanged line before one the patch adds, which the unfixed code likely fails', async () => {
+    const flags = ['--- a/tests/test_flags.py', '+++ b/tests/test_flags.py', '@@ -1,4 +1,5 @@', ' def test_flags():', '     assert ready()', '+    assert fixed()', ' ', ' ', ''].join('\n');
+    const input = { id: 'flags', testPatch: flags, failToPass: ['tests/test_flags.py::test_flags'] };
+    for (let seed = 0; seed < 4; seed++) {
+      expect(ok(await mutateSweTestPatch(input, 'oneoff', seed)).record).toMatchObject({ strategy: 'negate-truthy', before: 'assert ready()', after: 'assert not ready()' });
+      // Conflicting keeps the original beside its negation, so the newest assertion is the natural target.
+      expect(ok(await mutateSweTestPatch(input, 'conflicting', seed)).record).toMatchObject({ before: 'assert fixed()', after: 'assert not fixed()' });
+    }
+  });
+
   describe('a test with no expectation to change (a smoke test)', () => {
     const SMOKE_BASE = 'import io\n\n\ndef test_other():\n    assert io.StringIO().read() == ""\n';
     const SMOKE_AFTER = `import io

@@ -183,6 +183,17 @@ function parameterOf(fn: Node, param: string | undefined, nameNode: Node, assert
   return { statement: value, value, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere: readOutsideAssertions(fn, name, asserts), kind: 'parameter' };
 }
 
+/**
+ * The order candidates are tried in, lowest first. A one-off that flips a pass/fail outcome (a
+ * negation, a flipped bool) on a line the patch adds likely states what the unfixed code does,
+ * since that line is where the test failed before the fix; the same flip on an unchanged line
+ * held before and so contradicts the unfixed code too. Such one-offs go last.
+ */
+function rank(c: Candidate, type: MutationType, negate: boolean): number {
+  const flips = negate || c.assertion.expected?.kind === 'bool';
+  return c.tier + (type === 'oneoff' && flips && c.added ? 10 : 0);
+}
+
 /** The functions of the test that the regions show. */
 function functionsOf(ref: TestRef, regions: { region: Region; tree: Tree }[]): { region: Region; fn: RegionFunction }[] {
   return regions.flatMap(({ region, tree }) => (fileMayHold(ref, region.file.newPath) ? regionFunctions(region, tree).filter((fn) => matches(ref, fn)).map((fn) => ({ region, fn })) : []));
@@ -346,10 +357,10 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
         const found = negate ? all.filter((c) => !c.via) : all.filter((c) => c.tier < 4 && !(type === 'oneoff' && c.via?.readElsewhere));
         if (found.length === 0) continue;
         const plausible = plausibleFrom(all.map((c) => c.assertion));
-        const tiers = [...new Set(found.map((c) => c.tier))].sort((a, b) => a - b);
+        const ranks = [...new Set(found.map((c) => rank(c, type, negate)))].sort((a, b) => a - b);
         let order: Candidate[] = [];
-        for (const t of tiers) {
-          let group = rng.shuffle(found.filter((c) => c.tier === t));
+        for (const t of ranks) {
+          let group = rng.shuffle(found.filter((c) => rank(c, type, negate) === t));
           if (type === 'conflicting') {
             const roomy = group.filter((c) => slotsAfter(c).length > 0);
             group = [...roomy, ...group.filter((c) => !roomy.includes(c))];
