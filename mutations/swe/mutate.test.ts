@@ -69,18 +69,24 @@ let patch: string;
 
 const git = (...args: string[]) => execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: repo });
 
+/** Commits `base` at `path` in the fixture repository and returns git's diff to `after`. */
+async function committedDiff(path: string, base: string, after: string): Promise<string> {
+  await writeFile(join(repo, path), base);
+  await git('add', '-A');
+  await git('commit', '-q', '-m', path);
+  await writeFile(join(repo, path), after);
+  const diff = (await git('diff')).stdout + '\n';
+  await git('checkout', '-q', '--', '.');
+  return diff;
+}
+
 beforeAll(async () => {
   // A real repository, so the patch is git's own (with `def ...` hunk contexts).
   repo = await mkdtemp(join(tmpdir(), 'ib-swe-mutate-'));
   await git('init', '-q');
   await writeFile(join(repo, '.gitattributes'), '*.py diff=python\n');
   await execa('mkdir', ['-p', join(repo, 'tests')]);
-  await writeFile(join(repo, 'tests', 'test_calc.py'), BASE);
-  await git('add', '-A');
-  await git('commit', '-q', '-m', 'base');
-  await writeFile(join(repo, 'tests', 'test_calc.py'), AFTER);
-  patch = (await git('diff')).stdout + '\n';
-  await git('checkout', '-q', '--', '.');
+  patch = await committedDiff('tests/test_calc.py', BASE, AFTER);
 });
 
 afterAll(async () => {
@@ -88,12 +94,12 @@ afterAll(async () => {
 });
 
 /** Applies a test patch to the base with git, returns the test file, and resets the work tree. */
-async function applied(text: string): Promise<string> {
+async function applied(text: string, path = 'tests/test_calc.py'): Promise<string> {
   const file = join(repo, 'm.diff');
   await writeFile(file, text);
   try {
     await git('apply', file);
-    return await readFile(join(repo, 'tests', 'test_calc.py'), 'utf8');
+    return await readFile(join(repo, path), 'utf8');
   } finally {
     await git('checkout', '-q', '--', '.');
     await rm(file, { force: true });
@@ -433,23 +439,9 @@ def test_other():
 `;
     let smoke: string;
     beforeAll(async () => {
-      await writeFile(join(repo, 'tests', 'test_io.py'), SMOKE_BASE);
-      await git('add', '-A');
-      await git('commit', '-q', '-m', 'io');
-      await writeFile(join(repo, 'tests', 'test_io.py'), SMOKE_AFTER);
-      smoke = (await git('diff')).stdout + '\n';
-      await git('checkout', '-q', '--', '.');
+      smoke = await committedDiff('tests/test_io.py', SMOKE_BASE, SMOKE_AFTER);
     });
-    const appliedIo = async (text: string) => {
-      await writeFile(join(repo, 'm.diff'), text);
-      try {
-        await git('apply', 'm.diff');
-        return await readFile(join(repo, 'tests', 'test_io.py'), 'utf8');
-      } finally {
-        await git('checkout', '-q', '--', '.');
-        await rm(join(repo, 'm.diff'), { force: true });
-      }
-    };
+    const appliedIo = (text: string) => applied(text, 'tests/test_io.py');
     const input = (test: string) => ({ id: 'io-1', testPatch: smoke, failToPass: [`tests/test_io.py::${test}`] });
     const STATEMENT = '    f.write(\n        """first\nsecond\n"""\n    )\n';
 
