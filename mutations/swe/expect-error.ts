@@ -60,38 +60,86 @@ function stringContinuations(s: Node): Set<number> {
   return rows;
 }
 
-/** The statement to wrap, or why there is none. */
-function finalStatement(region: Region, fn: RegionFunction): Node | string {
-  const body = fn.node.childForFieldName('body');
-  const statements = body ? kids(body).filter((c) => c.type !== 'comment') : [];
-  const s = statements[statements.length - 1];
-  if (!s) return 'it has no statement';
-  if (!closedAfter(region, fn.node.endPosition.row, fn.node.startPosition.column)) return "the function's end lies outside the hunks";
-  if (s.startPosition.row < region.prefixLines || s.hasError) return 'its last statement is not shown whole';
-  if (UNWRAPPABLE.has(s.type) || (s.type === 'expression_statement' && kids(s)[0]?.type === 'string')) return `its last statement is a ${s.type.replace(/_/g, ' ')}`;
-  // An earlier return could skip the statement: then expecting an error from it proves nothing.
-  const exits = [...fn.node.descendantsOfType(['return_statement', 'yield'])].filter((n): n is Node => !!n && !nestedIn(n, fn.node));
-  if (exits.length > 0) return 'it may return before its last statement';
+/** Displays: an assignment of one builds a table of data rather than running the code under test. */
+const DATA = new Set(['list', 'tuple', 'dictionary', 'set', 'parenthesized_expression', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension']);
+
+const SIMPLE = new Set(['expression_statement', 'assert_statement', 'delete_statement']);
+
+/** Why a statement of the function's body cannot be wrapped, or undefined when it can. */
+function whyNotWrappable(region: Region, s: Node): string | undefined {
+  if (s.startPosition.row < region.prefixLines || s.hasError) return 'is cut off by the hunk';
+  if (s.type === 'expression_statement' && kids(s)[0]?.type === 'string') return 'is a docstring';
+  if (UNWRAPPABLE.has(s.type)) return `is ${/^[aeiou]/.test(s.type) ? 'an' : 'a'} ${s.type.replace(/_/g, ' ')}`;
+  // Expecting a literal or a table of data to raise would be a test no code could pass.
+  if (s.descendantsOfType('call').length === 0) return 'calls nothing';
+  const assigned = s.type === 'expression_statement' ? kids(s)[0] : undefined;
+  const value = assigned?.type === 'assignment' ? assigned.childForFieldName('right') : undefined;
+  if (value && DATA.has(value.type)) return 'only builds data';
+  // A compound statement is whole only when the hunk shows what comes after it.
+  if (!SIMPLE.has(s.type) && !closedAfter(region, s.endPosition.row, s.startPosition.column)) return 'is cut off by the hunk';
   const rows = region.source.split('\n');
   for (let r = s.startPosition.row; r <= s.endPosition.row; r++) {
     // A row blanked to make the hunk parse is not the text the patch holds.
-    if (rows[r] !== region.lines[r - region.prefixLines]?.text) return 'its last statement is not shown whole';
+    if (rows[r] !== region.lines[r - region.prefixLines]?.text) return 'is cut off by the hunk';
   }
   const first = region.lines[s.startPosition.row - region.prefixLines]!.text;
   const last = region.lines[s.endPosition.row - region.prefixLines]!.text;
   const rest = last.slice(s.endPosition.column).trim();
-  if (leading(first).length !== s.startPosition.column || (rest !== '' && !rest.startsWith('#'))) return 'its last statement shares a line';
-  return s;
+  if (leading(first).length !== s.startPosition.column || (rest !== '' && !rest.startsWith('#'))) return 'shares a line';
+  return undefined;
 }
 
-/** Makes the change in the region's hunk and emits the patch, or says why it cannot. */
-export function expectErrorChange(parser: Parser, patch: Patch, region: Region, fn: RegionFunction, type: MutationType): ExpectErrorChange | string {
-  const s = finalStatement(region, fn);
+/**
+ * The statement to wrap: the function's last, when the hunks show its end; else the last one
+ * shown that the patch adds, since the rest of what is shown may be setup the test only leans on.
+ * It must lie in the function's own body, shown whole, and call something. The gold patch runs
+ * every such statement to its end, since the test passes, unless the test can return early.
+ */
+function statementToWrap(region: Region, fn: RegionFunction, classes: number): Node | string {
+  const body = fn.node.childForFieldName('body');
+  let statements = body ? kids(body).filter((c) => c.type !== 'comment') : [];
+  const shown = (list: Node[]) => list.some((s) => s.startPosition.row >= region.prefixLines);
+  if (!shown(statements)) return 'the hunks show none of its statements';
+  if (fn.partial) {
+    // The `def` lies above the hunk, so a statement shown may sit in a block that starts there
+    // too (an `if`, a loop) and not run at all. Only the body's own indentation, four spaces a
+    // level under the test's classes, proves it does.
+    const indent = ' '.repeat(4 * (classes + 1));
+    statements = statements.filter((s) => s.startPosition.row < region.prefixLines || leading(region.lines[s.startPosition.row - region.prefixLines]!.text) === indent);
+    if (!shown(statements)) return 'the statements shown may sit in a block that starts above the hunk';
+  }
+  const exits = fn.node.descendantsOfType(['return_statement', 'yield']).filter((n): n is Node => !!n && !nestedIn(n, fn.node));
+  if (exits.length > 0) return 'it may return before its last statement';
+  if (closedAfter(region, fn.node.endPosition.row, fn.node.startPosition.column)) {
+    const problem = whyNotWrappable(region, statements[statements.length - 1]!);
+    return problem ? `its last statement ${problem}` : statements[statements.length - 1]!;
+  }
+  const added = (s: Node) => {
+    for (let r = Math.max(s.startPosition.row, region.prefixLines); r <= s.endPosition.row; r++) if (region.lines[r - region.prefixLines]?.op === '+') return true;
+    return false;
+  };
+  let why: string | undefined;
+  for (let i = statements.length - 1; i >= 0; i--) {
+    if (!added(statements[i]!)) continue;
+    const problem = whyNotWrappable(region, statements[i]!);
+    if (!problem) return statements[i]!;
+    why ??= `the last statement the patch adds to it ${problem}`;
+  }
+  return why ?? "the function's end lies outside the hunks, and the patch adds no statement to it";
+}
+
+/**
+ * Makes the change in the region's hunk and emits the patch, or says why it cannot. `classes`
+ * counts the classes the test id names around the test function.
+ */
+export function expectErrorChange(parser: Parser, patch: Patch, region: Region, fn: RegionFunction, classes: number, type: MutationType): ExpectErrorChange | string {
+  const s = statementToWrap(region, fn, classes);
   if (typeof s === 'string') return s;
   const at = (row: number) => region.lines[row - region.prefixLines]!;
-  const defIndent = leading(region.source.split('\n')[fn.node.startPosition.row] ?? '');
   const indent = leading(at(s.startPosition.row).text);
-  const unit = indent.startsWith(defIndent) && indent.length > defIndent.length ? indent.slice(defIndent.length) : '    ';
+  // Any deeper indentation is valid; the `def` row of a partly shown function is synthetic, so
+  // the file's own step cannot be read from it.
+  const unit = indent.includes('\t') ? '\t' : '    ';
   const inStrings = stringContinuations(s);
   const original: string[] = [];
   const shifted: string[] = [];

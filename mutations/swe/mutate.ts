@@ -379,8 +379,9 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
     // Last, a test with nothing to change: its final statement made to expect an error.
     const unwrappable: string[] = [];
     for (const { id, ref } of byRef) {
-      for (const { region, fn } of functionsOf(ref, regions)) {
-        const change = expectErrorChange(parser, patch, region, fn, type);
+      // The function's last hunk first: the statement wrapped should be as late as it can be.
+      for (const { region, fn } of functionsOf(ref, regions).reverse()) {
+        const change = expectErrorChange(parser, patch, region, fn, ref.classes.length, type);
         if (typeof change === 'string') {
           unwrappable.push(`\`${id}\`: ${change}`);
           continue;
@@ -394,7 +395,7 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
     const shown = byRef.filter((r) => r.found.length === 0 && functionsShown(r.ref, regions)).map((r) => r.id);
     if (problems.length === 0 && shown.length > 0)
       problems.push(`the patch shows \`${shown[0]}\` but none of its assertions (they lie outside the hunks, or it asserts nothing)`);
-    const last = unwrappable[0] ? `; nor can its last statement expect an error (${unwrappable[0]})` : '';
+    const last = unwrappable[0] ? `; nor can a statement of it expect an error (${unwrappable[0]})` : '';
     if (problems.length > 0) return { ok: false, reason: problems[problems.length - 1]! + last };
     const n = input.failToPass.length;
     return {
