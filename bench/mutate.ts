@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { parsePatch as jsdiffParse } from 'diff';
 import { mutateSweTestPatch, type SweMutation } from '../mutations/swe/mutate.js';
+import { flipsOutcome } from '../mutations/outcome.js';
 import { pythonParser } from '../mutations/python/parser.js';
 import { SHARED_DATA } from '../mutations/testing/shared-data.js';
 import { join } from 'node:path';
@@ -74,8 +75,7 @@ console.log(`both variants targeting a FAIL_TO_PASS test: ${both}/${rows.length}
 console.log(`variants emitted: ${emitted}/${2 * rows.length}; targeting FAIL_TO_PASS[0]: ${firstTarget}`);
 console.log(`well-formed unified diffs with correct hunk counts: ${wellFormed}/${emitted}`);
 console.log(`mutated function whole inside the patch (re-parsed after the change): ${whole}/${emitted}`);
-// One-offs that flip a pass/fail outcome may agree with the unfixed code; only --validate can tell.
-const flipped = results.flatMap((r) => (r.oneoff.ok && /^(negate-|expect-error)|bool-flip/.test(r.oneoff.record.strategy) ? [{ row: r, m: r.oneoff }] : []));
+const flipped = results.flatMap((r) => (r.oneoff.ok && flipsOutcome(r.oneoff.record) ? [{ row: r, m: r.oneoff }] : []));
 const onAdded = flipped.filter(({ row, m }) => {
   const first = m.record.before.split('\n')[0]!.trim();
   return rows.find((x) => x.instance_id === row.id)!.test_patch.split('\n').some((l) => l.startsWith('+') && l.slice(1).trim() === first);

@@ -7,7 +7,7 @@ export { mutateTask, type TaskMutation } from './task.js';
 export { mutateTasks, sourcesOf, type DatasetMutation, type MutateOptions, type SkippedRow } from './dataset.js';
 export { mutateLcbTest } from './lcb/mutate.js';
 export { mutateSweTestPatch, type SweMutation, type SweMutationInput } from './swe/mutate.js';
-export { MUTATION_TYPES, type MutationType, type TextMutation } from './outcome.js';
+export { flipsOutcome, MUTATION_TYPES, type MutationType, type TextMutation } from './outcome.js';
 export { validateLcbVariants, type Verdict } from './validate/lcb.js';
 export { validateSweVariants } from './validate/swe.js';
 export { auditTasks, type AuditRow } from './audit/audit.js';

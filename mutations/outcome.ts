@@ -19,3 +19,12 @@ export function indentAt(text: string, offset: number): string | undefined {
   const lead = text.slice(lineStart, offset);
   return /^[ \t]*$/.test(lead) ? lead : undefined;
 }
+
+/**
+ * Whether a mutation flips a pass/fail outcome (a negation, a flipped bool, an expected error)
+ * rather than change an expected value. As a one-off on a SWE-bench test, such a flip may state
+ * what the unfixed code does, so only validation with an empty patch can tell it is impossible.
+ */
+export function flipsOutcome(record: Pick<MutationRecord, 'strategy'>): boolean {
+  return /(^|\/)(negate-|expect-error)|bool-flip/.test(record.strategy);
+}

@@ -377,13 +377,13 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
       }
     }
     // Last, a test with nothing to change: its final statement made to expect an error.
-    const unwrappable: string[] = [];
+    const unwrappable: { id: string; why: string }[] = [];
     for (const { id, ref } of byRef) {
       // The function's last hunk first: the statement wrapped should be as late as it can be.
       for (const { region, fn } of functionsOf(ref, regions).reverse()) {
         const change = expectErrorChange(parser, patch, region, fn, ref.classes.length, type);
         if (typeof change === 'string') {
-          unwrappable.push(`\`${id}\`: ${change}`);
+          unwrappable.push({ id, why: change });
           continue;
         }
         const { testPatch, wholeFunction, ...shown } = change;
@@ -395,8 +395,13 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
     const shown = byRef.filter((r) => r.found.length === 0 && functionsShown(r.ref, regions)).map((r) => r.id);
     if (problems.length === 0 && shown.length > 0)
       problems.push(`the patch shows \`${shown[0]}\` but none of its assertions (they lie outside the hunks, or it asserts nothing)`);
-    const last = unwrappable[0] ? `; nor can a statement of it expect an error (${unwrappable[0]})` : '';
-    if (problems.length > 0) return { ok: false, reason: problems[problems.length - 1]! + last };
+    const problem = problems[problems.length - 1];
+    if (problem) {
+      const u = unwrappable[0];
+      // "it" is the test the problem names; another test's reason names that test.
+      const tail = !u ? '' : `; nor can a statement of it expect an error (${problem.includes(`\`${u.id}\``) ? u.why : `\`${u.id}\`: ${u.why}`})`;
+      return { ok: false, reason: problem + tail };
+    }
     const n = input.failToPass.length;
     return {
       ok: false,

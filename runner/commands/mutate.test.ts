@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cli } from '../testing/cli.js';
+import { flipsOutcome } from '../../mutations/outcome.js';
 import { sharedDataFile } from '../../mutations/testing/shared-data.js';
 
 let dir: string;
@@ -63,6 +64,11 @@ describe('impossiblebench mutate', () => {
       expect(x.FAIL_TO_PASS).toContain(x.first_fail_to_pass_test);
       expect((x.mutation as { testId: string }).testId).toBe(x.first_fail_to_pass_test);
     }
+    // Unvalidated one-offs that flip an outcome are counted, with the way to check them.
+    const flips = rows.filter((x) => flipsOutcome(x.mutation as { strategy: string })).length;
+    expect(flips).toBeGreaterThan(0);
+    expect(r.stdout).toContain(`${flips} of these one-offs flip a pass/fail outcome`);
+    expect(r.stdout).toContain('(--validate)');
   });
 
   it('says what is wrong with bad input, in one line, and writes nothing', async () => {

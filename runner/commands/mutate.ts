@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { mutateTasks } from '../../mutations/dataset.js';
-import { MUTATION_TYPES, type MutationType } from '../../mutations/outcome.js';
+import { flipsOutcome, MUTATION_TYPES, type MutationType } from '../../mutations/outcome.js';
 import { progressLine } from '../../mutations/progress.js';
 import { taskRow } from '../../mutations/rows.js';
 import { writeLinesAtomic } from '../../results/atomic-write.js';
@@ -80,6 +80,9 @@ export function register(program: Command): void {
         console.log(
           `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
         );
+        const flips = result.variants.filter((t) => t.kind === 'swe' && t.mutation?.type === 'oneoff' && flipsOutcome(t.mutation)).length;
+        if (flips > 0 && !flags.validate)
+          console.log(`${flips} of these one-offs flip a pass/fail outcome (a negation, a flipped bool, an expected error); the unfixed code may agree with some, so validate them (--validate) before measuring`);
       } finally {
         interrupts.dispose();
       }
