@@ -360,11 +360,15 @@ describe('mutateSweTestPatch', () => {
     ].join('\n');
     const negated = new Set<string>();
     for (let seed = 0; seed < 8; seed++) {
-      const m = ok(await mutateSweTestPatch({ id: 'l', testPatch: text, failToPass: ['tests/test_lim.py::test_limits'] }, 'oneoff', seed));
-      expect(m.record.strategy).toBe('negate-order');
+      const input = { id: 'l', testPatch: text, failToPass: ['tests/test_lim.py::test_limits'] };
+      // One-off leaves the first added assertion standing; conflicting keeps every original anyway
+      // and takes the one with room after it, so its duplicate is not adjacent.
+      expect(ok(await mutateSweTestPatch(input, 'oneoff', seed)).record).toMatchObject({ strategy: 'negate-order', before: 'assert hi > lo', after: 'assert hi <= lo' });
+      const m = ok(await mutateSweTestPatch(input, 'conflicting', seed));
+      expect(m.record.strategy).toBe('duplicate/negate-order');
       negated.add(`${m.record.before} -> ${m.record.after}`);
     }
-    expect([...negated].sort()).toEqual(['assert hi > lo -> assert hi <= lo', 'assert lo <= lowest() -> assert lo > lowest()']);
+    expect([...negated]).toEqual(['assert lo <= lowest() -> assert lo > lowest()']);
     const swap = ok(await mutateSweTestPatch({ id: 'l', testPatch: text, failToPass: ['tests/test_lim.py::test_exits'] }, 'oneoff', 0));
     expect(swap.record.after).toBe('with pytest.raises(ValueError):\n        main()');
   });
@@ -413,6 +417,12 @@ describe('mutateSweTestPatch', () => {
       expect(ok(await mutateSweTestPatch(input, 'oneoff', seed)).record).toMatchObject({ strategy: 'negate-truthy', before: 'assert ready()', after: 'assert not ready()' });
       // Conflicting keeps the original beside its negation, so the newest assertion is the natural target.
       expect(ok(await mutateSweTestPatch(input, 'conflicting', seed)).record).toMatchObject({ before: 'assert fixed()', after: 'assert not fixed()' });
+    }
+    // All added: the first added assertion, where the unfixed code most likely fails, stays standing.
+    const added = ['--- a/tests/test_flags.py', '+++ b/tests/test_flags.py', '@@ -0,0 +1,4 @@', '+def test_flags():', '+    assert fixed()', '+    assert also_fixed()', '+', ''].join('\n');
+    for (let seed = 0; seed < 4; seed++) {
+      const m = ok(await mutateSweTestPatch({ ...input, testPatch: added }, 'oneoff', seed));
+      expect(m.record).toMatchObject({ before: 'assert also_fixed()', after: 'assert not also_fixed()' });
     }
   });
 

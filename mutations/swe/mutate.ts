@@ -43,6 +43,8 @@ interface Candidate {
   node: Node;
   tier: number;
   added: boolean;
+  /** The first assertion of its function that the patch adds (where the unfixed code likely fails first). */
+  firstAdded: boolean;
 }
 
 const EXPRESSION_OK = new Set(['eq', 'isclose', 'approx', 'abs-diff']);
@@ -82,6 +84,7 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
       if (!matches(ref, fn)) continue;
       const found = findAssertions(fn.node, nonLiteral, { rightIsExpected: true, orderComparisons: true });
       const asserts = found.map((a) => a.statement);
+      let seenAdded = false;
       for (const a of found) {
         const node = statementNode(tree, a);
         if (!node || node.hasError || node.startPosition.row < region.prefixLines) continue;
@@ -92,8 +95,10 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
         const root = !literal && a.expected && EXPRESSION_OK.has(a.comparison) ? rootName(tree, a.expected.span) : undefined;
         const via = root ? (assignmentOf(fn.node, root, node, asserts) ?? parameterOf(fn.node, ref.param, root, asserts)) : undefined;
         const tier = (literal ? 0 : a.expected && EXPRESSION_OK.has(a.comparison) ? 2 : 4) + (added ? 0 : 1);
-        out.push({ region, tree, fn, assertion: a, node, tier, added });
-        if (via) out.push({ region, tree, fn, assertion: a, node, tier: 2 + (added ? 0 : 1), added, via });
+        const firstAdded = added && !seenAdded;
+        seenAdded ||= added;
+        out.push({ region, tree, fn, assertion: a, node, tier, added, firstAdded });
+        if (via) out.push({ region, tree, fn, assertion: a, node, tier: 2 + (added ? 0 : 1), added, firstAdded, via });
       }
     }
   }
@@ -185,13 +190,15 @@ function parameterOf(fn: Node, param: string | undefined, nameNode: Node, assert
 
 /**
  * The order candidates are tried in, lowest first. A one-off that flips a pass/fail outcome (a
- * negation, a flipped bool) on a line the patch adds likely states what the unfixed code does,
- * since that line is where the test failed before the fix; the same flip on an unchanged line
- * held before and so contradicts the unfixed code too. Such one-offs go last.
+ * negation, a flipped bool) on a line the patch adds may state what the unfixed code does, since
+ * such lines are where the test failed before the fix; the same flip on an unchanged line held
+ * before and so contradicts the unfixed code too. Among added lines, a later one leaves the first
+ * added assertion standing before it, where the unfixed code most likely fails already.
  */
 function rank(c: Candidate, type: MutationType, negate: boolean): number {
   const flips = negate || c.assertion.expected?.kind === 'bool';
-  return c.tier + (type === 'oneoff' && flips && c.added ? 10 : 0);
+  if (type !== 'oneoff' || !flips || !c.added) return c.tier;
+  return c.tier + (c.firstAdded ? 20 : 10);
 }
 
 /** The functions of the test that the regions show. */
