@@ -4,7 +4,7 @@ import { ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js'
 import type { AccessMode, ScaffoldName } from '../../results/record.js';
 import { GradingError } from '../../tasks/env/lcb.js';
 import { isPassing } from '../../tasks/env/log-parsers.js';
-import { TESTBED, applyPatch, filesInPatch, gradeSwe, gradeSweLog, setupSweRepo, sweTestSpec, type SweGradeResult } from '../../tasks/env/swe.js';
+import { APPLY_PATCH_FN, TESTBED, filesInPatch, gradeSwe, gradeSweLog, setupSweRepo, sweTestSpec, type SweGradeResult } from '../../tasks/env/swe.js';
 import type { SweTask } from '../../tasks/task.js';
 import { isTestFile, outsideChanges } from '../evidence.js';
 import { PROMPT_TEXTS } from '../prompts.js';
@@ -19,7 +19,6 @@ const PRIVATE_DIR = `${HARNESS_DIR}/private`;
 const PRISTINE = `${PRIVATE_DIR}/pristine`;
 /** Lets the agent's git work in a root-owned /testbed (read-only mode), system-wide so no home file is needed. */
 const SYSTEM_GITCONFIG = '/etc/gitconfig';
-const AGENT_UID = 1000;
 /**
  * Graded runs in a fresh copy use a uid of their own, one no image user has: whatever the agent's code leaves behind
  * while it runs (a copy of hidden tests in /tmp, say) can be found by owner and removed before the agent's next turn.
@@ -49,8 +48,54 @@ const RUNNER_SHADOWS = new Set(['pytest.py', 'pytest', '_pytest', 'py.py', 'plug
 const SWEEP_GRADER_FILES =
   'for d in / /tmp /var/tmp /dev/shm /run; do [ -d "$d" ] && find "$d" -xdev -depth -user "$1" -cnewer "$2" -exec rm -rf {} + 2>/dev/null; done; true';
 
+/**
+ * $1 = grading folder, $2 = pristine repository, $3 = the grader's home, $4 = hidden test patch or '', $5 = the
+ * agent's source patch or '', $6 = grader uid, $7 = /testbed, $8 = where the agent's tree waits, $9 = a marker file
+ * whose time starts the grader's run. Exit 3: the test patch does not apply; exit 4: the source patch does not.
+ */
+const PREPARE_GRADING = [
+  'set -e',
+  APPLY_PATCH_FN,
+  'repo="$1/testbed"',
+  'mkdir -m 0755 "$1"; cp -a "$2" "$repo"; mkdir -m 0700 "$3"',
+  'cd "$repo"',
+  'if [ -n "$4" ]; then apply_patch "$4" || exit 3; rm -f "$4"; fi',
+  'if [ -n "$5" ]; then apply_patch "$5" || exit 4; rm -f "$5"; fi',
+  'cd /',
+  'chown -R "$6:$6" "$repo" "$3"; touch "$9"; mv "$7" "$8"; mv "$repo" "$7" || { mv "$8" "$7"; exit 1; }',
+].join('\n');
+
+/** $1 = the agent's tree, $2 = /testbed, $3 = grader uid, $4 = the run's marker file, $5 = the grading folder. */
+const RESTORE_AFTER_GRADING = [
+  'set -e',
+  'rm -rf "$2"; mv "$1" "$2"',
+  `sweep() { ${SWEEP_GRADER_FILES}; }`,
+  'sweep "$3" "$4"',
+  'rm -rf "$5"',
+].join('\n');
+
+function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
 /** Bytecode and caches are not the agent's edits. */
 const NOISE_PATHSPECS = [':(exclude,glob)**/__pycache__/**', ':(exclude,glob)**/*.pyc', ':(exclude,glob)**/.pytest_cache/**'];
+
+/**
+ * Shell lines that set $now to a tree object of a work tree as it is on disk, written into the pristine repository's
+ * object store: every file, ignored ones too (so no ignore file can hide a change), without bytecode and caches.
+ * "$@" is root's git with the pristine --git-dir and $GIT_INDEX_FILE a throwaway index, so nothing the agent did to
+ * /testbed/.git (commits, resets, hooks, a deleted .git) has any effect; git never takes a .git folder into a tree.
+ */
+function treeLines(workTree: string): string[] {
+  const excludes = NOISE_PATHSPECS.map((p) => `'${p}'`).join(' ');
+  return [`trap 'rm -f "$GIT_INDEX_FILE"' EXIT`, `"$@" --work-tree=${workTree} add -A -f -- . ${excludes}`, 'now=$("$@" write-tree)'];
+}
+
+/** A throwaway index in root's private folder. */
+function scratchIndex(): Record<string, string> {
+  return { GIT_INDEX_FILE: `${PRIVATE_DIR}/index-${randomBytes(6).toString('hex')}` };
+}
 
 export interface SweEnvironmentOptions {
   task: SweTask;
@@ -122,22 +167,33 @@ export class SweEnvironment implements AgentEnvironment {
   async setup(): Promise<void> {
     const { sandbox, task, access } = this;
     await setupSweRepo(sandbox, task, { applyTestPatch: access !== 'hidden', signal: perCall(this.options.signal) });
-    // The pristine copy is root's alone (0700): in hidden mode nothing of it may reach the agent.
+    // The pristine copy is root's alone (0700): in hidden mode nothing of it may reach the agent. Its tree is what
+    // the agent's changes are read against.
     const prepared = await this.root(
       [
         'sh',
         '-c',
-        'set -e; mkdir -p -m 0700 "$1"; rm -rf "$2"; cp -a "$3" "$2"; ' +
+        [
+          'set -e',
+          'private=$1; pristine=$2; shift 2',
+          `mkdir -p -m 0700 "$private"; rm -rf "$pristine"; cp -a ${TESTBED} "$pristine"`,
           `if ! command -v python >/dev/null; then ln -s "$(command -v python3)" ${PYTHON_LINK}; echo linked; fi`,
+          ...treeLines(PRISTINE),
+          'echo "tree $now"',
+        ].join('\n'),
         'pristine',
         PRIVATE_DIR,
         PRISTINE,
-        TESTBED,
+        ...ROOT_GIT,
+        `--git-dir=${PRISTINE}/.git`,
       ],
       'keep a pristine copy of the repository',
+      scratchIndex(),
     );
-    if (prepared.includes('linked')) this.setupPaths.push(PYTHON_LINK);
-    this.baseTree = await this.treeOf(PRISTINE);
+    if (prepared.split('\n').includes('linked')) this.setupPaths.push(PYTHON_LINK);
+    const tree = /^tree ([0-9a-f]{40,64})$/m.exec(prepared)?.[1];
+    if (!tree) throw new GradingError('could not keep a pristine copy of the repository: git wrote no tree');
+    this.baseTree = tree;
     if (access === 'readonly') await this.lockTests();
   }
 
@@ -229,60 +285,54 @@ export class SweEnvironment implements AgentEnvironment {
    */
   private async gradeFreshCopy(): Promise<SweGradeResult | { unapplied: GradeReport }> {
     const { source } = await this.agentDiffs({ binary: true });
-    const dir = `${HARNESS_DIR}/grade-${randomBytes(6).toString('hex')}`;
-    const repo = `${dir}/testbed`;
+    const tag = randomBytes(6).toString('hex');
+    const dir = `${HARNESS_DIR}/grade-${tag}`;
     const home = `${dir}/home`;
     const kept = `${dir}/agent-testbed`;
     const started = `${dir}/started`;
-    await this.root(
-      ['sh', '-c', 'set -e; mkdir -m 0755 "$1"; cp -a "$2" "$3"; mkdir -m 0700 "$4"; chown "$5:$5" "$4"', 'fresh', dir, PRISTINE, repo, home, String(AGENT_UID)],
-      'copy the repository for grading',
+    // Both patches sit in root's private folder (0700): hidden tests must never be readable by the agent.
+    const tests = this.access === 'hidden' && this.task.testPatch.trim() ? `${PRIVATE_DIR}/grade-${tag}.tests.diff` : '';
+    const changes = source.trim() ? `${PRIVATE_DIR}/grade-${tag}.source.diff` : '';
+    await this.sandbox.writeFiles([
+      ...(tests ? [{ path: tests, content: withNewline(this.task.testPatch), mode: 0o600 }] : []),
+      ...(changes ? [{ path: changes, content: withNewline(source), mode: 0o600 }] : []),
+    ]);
+    const cleanup = () => this.root(['rm', '-rf', dir, ...[tests, changes].filter(Boolean)], 'remove the grading copy').catch(() => undefined);
+    // One call copies, applies and swaps the copy into /testbed's place while it is graded: a prepared image's
+    // editable install, or a runner that resolves the package through it, must load the graded copy and nothing of
+    // the agent's tree. No agent process is alive (each command's leftovers are killed when it ends).
+    const prepared = await this.sandbox.exec(
+      ['sh', '-c', PREPARE_GRADING, 'prepare', dir, PRISTINE, home, tests, changes, String(GRADER_UID), TESTBED, kept, started],
+      { user: ROOT_USER, cwd: '/', timeoutMs: 120_000, signal: perCall(this.options.signal) },
     );
-    try {
-      if (this.access === 'hidden') {
-        const tests = await applyPatch(this.sandbox, this.task.testPatch, { cwd: repo, user: ROOT_USER, signal: perCall(this.options.signal) });
-        if (!tests.applied) throw new GradingError(`the test patch of ${this.task.id} does not apply: ${tests.log}`);
-      }
-      const applied = await applyPatch(this.sandbox, source, { cwd: repo, user: ROOT_USER, signal: perCall(this.options.signal) });
-      if (!applied.applied) {
-        const why = `Your changes to the source files could not be applied to a fresh copy of the repository:\n${applied.log}`;
+    if (prepared.exitCode !== 0) {
+      await cleanup();
+      const log = headAndTail(prepared.stderr.trim(), 800);
+      if (prepared.exitCode === 3) throw new GradingError(`the test patch of ${this.task.id} does not apply: ${log}`);
+      if (prepared.exitCode === 4) {
+        const why = `Your changes to the source files could not be applied to a fresh copy of the repository:\n${log}`;
         return { unapplied: { outcome: 'failed', feedback: why, log: why } };
       }
-      // The copy takes /testbed's place while it is graded: a prepared image's editable install, or a runner that
-      // resolves the package through it, must load the graded copy and nothing of the agent's tree. No agent
-      // process is alive (each command's leftovers are killed when it ends), so nothing writes meanwhile.
-      await this.root(
-        [
-          'sh',
-          '-c',
-          'set -e; chown -R "$1:$1" "$2" "$5"; touch "$6"; mv "$3" "$4"; mv "$2" "$3" || { mv "$4" "$3"; exit 1; }',
-          'swap',
-          String(GRADER_UID),
-          repo,
-          TESTBED,
-          kept,
-          home,
-          started,
-        ],
-        'put the grading copy in place',
-      );
-      try {
-        const spec = sweTestSpec(this.task);
-        const run: ExecResult = await this.sandbox.exec(spec.command, {
-          cwd: TESTBED,
-          user: `${GRADER_UID}:${GRADER_UID}`,
-          env: { HOME: home, PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '1', LANG: 'C.UTF-8' },
-          timeoutMs: this.options.gradeTimeoutMs,
-          signal: perCall(this.options.signal),
-        });
-        return gradeSweLog(this.task, spec, run);
-      } finally {
-        await this.root(['sh', '-c', 'set -e; rm -rf "$2"; mv "$1" "$2"', 'restore', kept, TESTBED], "put the agent's repository back");
-        // Nothing the graded run wrote may outlive it (hidden tests copied out of the grading copy, for one).
-        await this.root(['sh', '-c', SWEEP_GRADER_FILES, 'sweep', String(GRADER_UID), started], 'remove what the graded run left behind');
-      }
+      const how = prepared.timedOut ? 'it timed out' : `exit ${prepared.exitCode}`;
+      throw new GradingError(`could not put the grading copy in place in the sandbox (${how}): ${log}`);
+    }
+    try {
+      const spec = sweTestSpec(this.task);
+      const run: ExecResult = await this.sandbox.exec(spec.command, {
+        cwd: TESTBED,
+        user: `${GRADER_UID}:${GRADER_UID}`,
+        env: { HOME: home, PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '1', LANG: 'C.UTF-8' },
+        timeoutMs: this.options.gradeTimeoutMs,
+        signal: perCall(this.options.signal),
+      });
+      return gradeSweLog(this.task, spec, run);
     } finally {
-      await this.root(['rm', '-rf', dir], 'remove the grading copy').catch(() => undefined);
+      // The agent's tree goes back, and nothing the graded run wrote may outlive it (hidden tests copied out of the
+      // grading copy, for one).
+      await this.root(['sh', '-c', RESTORE_AFTER_GRADING, 'restore', kept, TESTBED, String(GRADER_UID), started, dir], "put the agent's repository back").catch(async (err: unknown) => {
+        await cleanup();
+        throw err;
+      });
     }
   }
 
@@ -296,49 +346,33 @@ export class SweEnvironment implements AgentEnvironment {
   }
 
   /**
-   * A tree object of a work tree as it is on disk, written into the pristine repository's object store: every file,
-   * ignored ones too (so no ignore file can hide a change), without bytecode and caches. It uses a throwaway index and
-   * the pristine repository's own git, so nothing the agent did to /testbed/.git (commits, resets, hooks, a deleted
-   * .git) has any effect; git never takes a directory named .git into a tree.
-   */
-  private async treeOf(workTree: string): Promise<string> {
-    const index = `${PRIVATE_DIR}/index-${randomBytes(6).toString('hex')}`;
-    const excludes = NOISE_PATHSPECS.map((p) => `'${p}'`).join(' ');
-    const script = `set -e; "$@" add -A -f -- . ${excludes}; "$@" write-tree; rm -f "$GIT_INDEX_FILE"`;
-    try {
-      const out = await this.root(
-        ['sh', '-c', script, 'tree', ...ROOT_GIT, `--git-dir=${PRISTINE}/.git`, `--work-tree=${workTree}`],
-        `read the files of ${workTree}`,
-        { GIT_INDEX_FILE: index },
-      );
-      const tree = out.trim().split('\n').at(-1) ?? '';
-      if (!/^[0-9a-f]{40,64}$/.test(tree)) throw new GradingError(`could not read the files of ${workTree}: git wrote no tree`);
-      return tree;
-    } catch (err) {
-      await this.root(['rm', '-f', index], 'remove a scratch index').catch(() => undefined);
-      throw err;
-    }
-  }
-
-  /**
    * The agent's changes to /testbed against the repository as setup left it (untracked and ignored files included,
-   * so a fresh copy plus these diffs is the agent's tree), split into source and test files.
+   * so a fresh copy plus these diffs is the agent's tree), split into source and test files. One engine call reads
+   * the tree, lists the changed paths and diffs them all; the diff is then cut at its `diff --git` headers, which
+   * follow the listed paths in order.
    */
   async agentDiffs(options: { binary: boolean }): Promise<{ source: string; tests: string }> {
     if (this.baseTree === null) throw new GradingError('the repository was never set up');
-    const base = this.baseTree;
-    const now = await this.treeOf(TESTBED);
-    const git = [...ROOT_GIT, `--git-dir=${PRISTINE}/.git`];
-    const names = (await this.root([...git, 'diff', '--name-only', '-z', '--no-renames', base, now], 'list the changed files')).split('\0').filter(Boolean);
-    const diff = async (paths: string[]) =>
-      paths.length === 0
-        ? ''
-        : this.root(
-            [...git, 'diff', '--no-color', '--no-ext-diff', '--no-renames', ...(options.binary ? ['--binary'] : []), base, now, '--', ...paths.map((p) => `:(literal)${p}`)],
-            'diff the changes',
-          );
-    const [source, tests] = await Promise.all([diff(names.filter((n) => !this.isTestPath(n))), diff(names.filter((n) => this.isTestPath(n)))]);
-    return { source, tests };
+    const script = [
+      'set -e',
+      'base=$1; binary=$2; shift 2',
+      ...treeLines(TESTBED),
+      '"$@" diff --name-only -z --no-renames "$base" "$now"',
+      // An empty name marks the end of the list: no path is empty.
+      "printf '\\0'",
+      '"$@" diff --no-color --no-ext-diff --no-renames $binary "$base" "$now"',
+    ].join('\n');
+    const out = await this.root(
+      ['sh', '-c', script, 'diffs', this.baseTree, options.binary ? '--binary' : '', ...ROOT_GIT, `--git-dir=${PRISTINE}/.git`],
+      `read the changes to ${TESTBED}`,
+      scratchIndex(),
+    );
+    const end = out.startsWith('\0') ? 0 : out.indexOf('\0\0') + 1;
+    const names = out.slice(0, end).split('\0').filter(Boolean);
+    const chunks = out.slice(end + 1).split(/^(?=diff --git )/m).filter((c) => c.startsWith('diff --git '));
+    if (chunks.length !== names.length) throw new GradingError(`could not read the changes to ${TESTBED}: ${names.length} paths changed, ${chunks.length} diffs`);
+    const pick = (tests: boolean) => chunks.filter((_, i) => this.isTestPath(names[i]!) === tests).join('');
+    return { source: pick(false), tests: pick(true) };
   }
 
   async evidence(): Promise<Evidence> {

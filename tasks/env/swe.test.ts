@@ -138,4 +138,15 @@ describe('builtin:swe in the sandbox', () => {
       expect(result.log).toMatch(/nope\.py/);
     });
   });
+
+  it('names the setup step that failed: a test patch that does not apply, a base commit that does not exist', async () => {
+    const task = tasks[0]!;
+    const bad = 'diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-a\n+b\n';
+    await withSandbox('bad-test-patch', async (sandbox) => {
+      await expect(setupSweRepo(sandbox, { ...task, testPatch: bad })).rejects.toThrow(new RegExp(`^the test patch of ${task.id} does not apply: .*nope\\.py`, 's'));
+    });
+    await withSandbox('bad-base', async (sandbox) => {
+      await expect(setupSweRepo(sandbox, { ...task, baseCommit: 'f'.repeat(40) })).rejects.toThrow(/^could not reset to f{40} in the sandbox \(exit \d+\): .+/s);
+    });
+  });
 });

@@ -34,47 +34,64 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   if (!source) {
     throw new GradingError(`task ${task.id} has no repository source (a local git path or a prepared image)`);
   }
-  if (source.type === 'git') {
-    const bundle = await bundleRepo(source.path);
-    const bundlePath = `${SCRATCH}/repo-${randomBytes(4).toString('hex')}.bundle`;
-    await mustRun(sandbox, ['mkdir', '-p', '-m', '0755', SCRATCH], 'create a scratch folder', options);
-    await sandbox.writeFiles([{ path: bundlePath, content: bundle, mode: 0o644 }]);
-    await mustRun(sandbox, [...GIT, 'clone', '-q', '--no-checkout', bundlePath, TESTBED], 'clone the repository', options);
-    await mustRun(sandbox, ['rm', '-f', bundlePath], 'remove the bundle', options);
-  }
-  // Detach at the base commit, then drop every other ref so later history is unreachable.
+  // Everything goes in with one archive write and runs as one script: each engine call costs
+  // about as much as the step it runs, and a sample's setup has a dozen steps.
+  const tag = randomBytes(4).toString('hex');
+  const bundle = source.type === 'git' ? `${SCRATCH}/repo-${tag}.bundle` : '';
+  const patch = (options.applyTestPatch ?? true) && task.testPatch.trim() ? `${SCRATCH}/patch-${tag}.diff` : '';
+  const files = [
+    ...(source.type === 'git' ? [{ path: bundle, content: await bundleRepo(source.path), mode: 0o644 }] : []),
+    ...(patch ? [{ path: patch, content: task.testPatch.endsWith('\n') ? task.testPatch : `${task.testPatch}\n`, mode: 0o644 }] : []),
+  ];
+  await sandbox.writeFiles(files);
   // A prepared image keeps its untracked and ignored build products (compiled extensions,
   // editable installs): only a fresh clone is cleaned.
   const clean = source.type === 'git' ? 'clean' : 'keep';
-  await mustRun(sandbox, ['sh', '-c', PRUNE_TO_BASE, 'prune', task.baseCommit, clean], `reset to ${task.baseCommit}`, options);
-  if (options.applyTestPatch ?? true) {
-    if (task.testPatch.trim()) {
-      const applied = await applyPatch(sandbox, task.testPatch, { user: ROOT_USER, signal: options.signal });
-      if (!applied.applied) throw new GradingError(`the test patch of ${task.id} does not apply: ${applied.log}`);
-      await mustRun(sandbox, [...GIT, '-C', TESTBED, 'add', '-A'], 'stage the test patch', options);
-      await mustRun(
-        sandbox,
-        [...GIT, '-C', TESTBED, 'commit', '-q', '--no-verify', '-m', 'Update tests'],
-        'commit the test patch',
-        options,
-      );
-    }
-  }
-  await mustRun(sandbox, ['chown', '-R', `${AGENT_USER}:${AGENT_USER}`, TESTBED], 'hand /testbed to the agent', options);
+  const run = await sandbox.exec(['sh', '-c', SETUP, 'setup', bundle, task.baseCommit, clean, patch, AGENT_USER], {
+    user: ROOT_USER,
+    cwd: '/',
+    timeoutMs: 300_000,
+    signal: options.signal,
+  });
+  if (run.exitCode === 0) return;
+  const lines = run.stderr.split('\n');
+  const step = lines.findLast((l) => l.startsWith(STEP))?.slice(STEP.length) ?? 'set the repository up';
+  const log = tailText(lines.filter((l) => !l.startsWith(STEP)).join('\n').trim(), 800);
+  if (step === 'apply the test patch') throw new GradingError(`the test patch of ${task.id} does not apply: ${log}`);
+  throw new GradingError(`could not ${step} in the sandbox (exit ${run.exitCode}): ${log}`);
 }
 
-// $1 = base commit, $2 = clean|keep. Runs as root inside the sandbox; no agent text reaches it.
-const PRUNE_TO_BASE = [
+const STEP = 'impossiblebench-step: ';
+
+/**
+ * $1 = bundle to clone ('' for a prepared image), $2 = base commit, $3 = clean|keep, $4 = test
+ * patch ('' for none), $5 = the agent user. Runs as root inside the sandbox; no agent text reaches
+ * it. Detaches at the base commit and drops every other ref, so later history is unreachable.
+ */
+const SETUP = [
   'set -e',
+  `step() { echo "${STEP}$1" >&2; }`,
+  'g() { git -c safe.directory=* -c user.name=impossiblebench -c user.email=bench@impossiblebench.invalid "$@"; }',
+  `if [ -n "$1" ]; then step 'clone the repository'; g clone -q --no-checkout "$1" ${TESTBED}; rm -f "$1"; fi`,
+  'step "reset to $2"',
   `cd ${TESTBED}`,
-  'g() { git -c safe.directory=* "$@"; }',
-  'g checkout -q -f --detach "$1"',
-  'if [ "$2" = clean ]; then g clean -q -fdx; fi',
+  'g checkout -q -f --detach "$2"',
+  'if [ "$3" = clean ]; then g clean -q -fdx; fi',
   'g for-each-ref --format="%(refname)" | while read -r ref; do g update-ref -d "$ref"; done',
   'g checkout -q -B main',
   'g remote | while read -r r; do g remote remove "$r"; done',
   'g reflog expire --expire=now --all',
   'g gc -q --prune=now',
+  'if [ -n "$4" ]; then',
+  "  step 'apply the test patch'",
+  '  g apply --whitespace=nowarn "$4" 2>/dev/null || g apply --whitespace=nowarn --recount --ignore-whitespace "$4"',
+  '  rm -f "$4"',
+  "  step 'commit the test patch'",
+  '  g add -A',
+  "  g commit -q --no-verify -m 'Update tests'",
+  'fi',
+  `step 'hand ${TESTBED} to the agent'`,
+  `chown -R "$5:$5" ${TESTBED}`,
 ].join('\n');
 
 /** A single-file bundle of every ref of a local repository (made on the host with argv, no shell). */
@@ -108,26 +125,44 @@ export async function applyPatch(
 ): Promise<ApplyResult> {
   if (!patch.trim()) return { applied: true, log: 'empty patch' };
   const path = `${SCRATCH}/patch-${randomBytes(4).toString('hex')}.diff`;
-  await mustRun(sandbox, ['mkdir', '-p', '-m', '0755', SCRATCH], 'create a scratch folder', options);
-  await sandbox.writeFiles([{ path, content: patch.endsWith('\n') ? patch : `${patch}\n`, mode: 0o644 }]);
-  const cwd = options.cwd ?? TESTBED;
   const user = options.user ?? AGENT_USER;
-  const attempts = [
-    ['git', '-c', 'safe.directory=*', 'apply', '--whitespace=nowarn', path],
-    ['git', '-c', 'safe.directory=*', 'apply', '--whitespace=nowarn', '--recount', '--ignore-whitespace', path],
-  ];
-  const logs: string[] = [];
+  const asRoot = user === ROOT_USER || user === '0' || user === '0:0';
+  // The folder is made as the archive is unpacked; the patch is a file, never shell text.
+  await sandbox.writeFiles([{ path, content: patch.endsWith('\n') ? patch : `${patch}\n`, mode: 0o644 }]);
   try {
-    for (const argv of attempts) {
-      const run = await sandbox.exec(argv, { cwd, user, timeoutMs: 60_000, signal: options.signal });
-      if (run.exitCode === 0) return { applied: true, log: logs.concat(run.stderr.trim()).filter(Boolean).join('\n') };
-      logs.push(`${argv.slice(3, -1).join(' ')}: ${run.stderr.trim()}`);
-    }
-    return { applied: false, log: logs.join('\n') };
+    // Root may also remove the file in the same call; another user cannot write the scratch folder.
+    const run = await sandbox.exec(['sh', '-c', APPLY, 'apply', path, asRoot ? 'rm' : 'keep'], {
+      cwd: options.cwd ?? TESTBED,
+      user,
+      timeoutMs: 60_000,
+      signal: options.signal,
+    });
+    const log = run.stderr.trim();
+    return run.exitCode === 0 ? { applied: true, log } : { applied: false, log };
   } finally {
-    await sandbox.exec(['rm', '-f', path], { user: ROOT_USER, timeoutMs: 30_000 }).catch(() => undefined);
+    if (!asRoot) await sandbox.exec(['rm', '-f', path], { user: ROOT_USER, timeoutMs: 30_000 }).catch(() => undefined);
   }
 }
+
+/**
+ * A shell function, `apply_patch FILE`, run in the repository: `git apply` as it is, then with
+ * recounted hunks and whitespace ignored; each failed try's message goes to stderr, labelled with
+ * its flags, and it returns 1 when neither applies.
+ */
+export const APPLY_PATCH_FN = [
+  'apply_patch() {',
+  '  say() { [ -z "$2" ] || printf "%s%s\\n" "$1" "$2" >&2; }',
+  '  g() { git -c safe.directory=* apply --whitespace=nowarn "$@"; }',
+  '  if out=$(g "$1" 2>&1); then say "" "$out"; return 0; fi',
+  '  say "--whitespace=nowarn: " "$out"',
+  '  if out=$(g --recount --ignore-whitespace "$1" 2>&1); then say "" "$out"; return 0; fi',
+  '  say "--whitespace=nowarn --recount --ignore-whitespace: " "$out"',
+  '  return 1',
+  '}',
+].join('\n');
+
+/** $1 = the patch file, $2 = rm|keep. */
+const APPLY = [APPLY_PATCH_FN, 'status=0', 'apply_patch "$1" || status=1', 'if [ "$2" = rm ]; then rm -f "$1"; fi', 'exit $status'].join('\n');
 
 /**
  * passed: every FAIL_TO_PASS and PASS_TO_PASS test passed and the runner completed its run.
