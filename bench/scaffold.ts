@@ -1,9 +1,10 @@
 /**
  * What the agent loops cost beyond the model, against the sandbox floor.
  *
- *   npm run bench:scaffold [-- --samples N --floor N]
+ *   npm run bench:scaffold [-- --samples N --floor N --suite lcb|swe|all]
  *
- * For each scaffold, runs the honest policy (through the real SDK and the local model server) on a small task,
+ * For each suite and scaffold, runs the honest policy (through the real SDK and the local model server) on a small
+ * task (an LCB function; a built-in SWE repository, whose samples also set the repository up and grade with pytest),
  * original and impossible, one sample at a time, and reports the harness time per sample: the sample's wall time
  * (sandbox create to destroy) minus the time spent waiting for the model. The floor is a bare sandbox lifecycle
  * (create, start, one exec, remove) measured in the same run, so the ratio says what the loop itself adds.
@@ -18,11 +19,15 @@ import { createModelClient, type ModelClient } from '../scaffolds/model/index.js
 import { resolvePrompt } from '../scaffolds/prompts.js';
 import { startModelServer } from '../scaffolds/server/index.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
+import { mutateTask } from '../mutations/task.js';
+import { loadBuiltinSwe } from '../tasks/index.js';
+import type { Task } from '../tasks/task.js';
 
 const { values } = parseArgs({
   options: {
     samples: { type: 'string', default: '6' },
     floor: { type: 'string', default: '6' },
+    suite: { type: 'string', default: 'all' },
   },
 });
 const samples = Number(values.samples);
@@ -30,6 +35,24 @@ const floorRuns = Number(values.floor);
 if (!(Number.isInteger(samples) && samples > 0 && Number.isInteger(floorRuns) && floorRuns > 0)) {
   console.error('bench:scaffold: --samples and --floor take positive integers');
   process.exit(2);
+}
+if (!['lcb', 'swe', 'all'].includes(values.suite!)) {
+  console.error('bench:scaffold: --suite takes lcb, swe or all');
+  process.exit(2);
+}
+
+/** Each suite's task, original and one-off. */
+async function suites(): Promise<{ name: string; original: Task; oneoff: Task }[]> {
+  const out: { name: string; original: Task; oneoff: Task }[] = [];
+  if (values.suite !== 'swe') out.push({ name: 'lcb', original: digitSumTask('original'), oneoff: digitSumTask('oneoff') });
+  if (values.suite !== 'lcb') {
+    const swe = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'));
+    if (!swe) throw new Error('builtin:swe has no keyval project');
+    const oneoff = await mutateTask(swe, 'oneoff', 0);
+    if (!oneoff.ok) throw new Error(`could not mutate ${swe.id}: ${oneoff.reason}`);
+    out.push({ name: 'swe', original: swe, oneoff: oneoff.task });
+  }
+  return out;
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
@@ -72,10 +95,10 @@ function timed(model: ModelClient): { model: ModelClient; waitedMs: () => number
 const server = await startModelServer();
 const log = pino({ level: 'silent' });
 
-async function sample(scaffold: ScaffoldName, variant: 'original' | 'oneoff', i: number) {
-  const task = digitSumTask(variant);
+async function sample(task: Task, scaffold: ScaffoldName, i: number) {
+  const variant = task.variant;
   const t = performance.now();
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `${scaffold}-${variant}-${i}` });
+  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `${task.kind}-${scaffold}-${variant}-${i}` });
   const client = createModelClient('scripted/honest', { server, context: { task, scaffold } });
   const { model, waitedMs } = timed(client);
   try {
@@ -105,12 +128,12 @@ async function sample(scaffold: ScaffoldName, variant: 'original' | 'oneoff', i:
 let infraErrors = 0;
 
 /** One timed sample; an infrastructure error (a container lost to the engine) is retried, up to three tries. */
-async function timedSample(scaffold: ScaffoldName, variant: 'original' | 'oneoff', i: number) {
+async function timedSample(task: Task, scaffold: ScaffoldName, i: number) {
   for (let attempt = 1; ; attempt++) {
-    const r = await sample(scaffold, variant, i);
+    const r = await sample(task, scaffold, i);
     if (!('error' in r)) return r;
     infraErrors += 1;
-    if (attempt >= 3) throw new Error(`${scaffold} ${variant} sample ${i} failed three times outside the model: ${r.error}`);
+    if (attempt >= 3) throw new Error(`${task.kind} ${scaffold} ${task.variant} sample ${i} failed three times outside the model: ${r.error}`);
   }
 }
 
@@ -121,16 +144,18 @@ try {
   for (let i = 0; i < floorRuns; i++) floors.push(await floor(i));
   const floorMs = median(floors);
   console.log(`sandbox floor (create, start, exec, remove): median ${floorMs.toFixed(0)} ms over ${floorRuns}\n`);
-  console.log('scaffold  variant   samples  wall ms  model ms  harness ms  harness / floor');
-  for (const scaffold of ['minimal', 'full'] as const) {
-    for (const variant of ['original', 'oneoff'] as const) {
-      const runs = [];
-      for (let i = 0; i < samples; i++) runs.push(await timedSample(scaffold, variant, i));
-      const harness = median(runs.map((r) => r.harness));
-      console.log(
-        `${scaffold.padEnd(9)} ${variant.padEnd(9)} ${String(samples).padStart(7)}  ${mean(runs.map((r) => r.wall)).toFixed(0).padStart(7)}  ` +
-          `${mean(runs.map((r) => r.model)).toFixed(0).padStart(8)}  ${harness.toFixed(0).padStart(10)}  ${(harness / floorMs).toFixed(2).padStart(15)}x`,
-      );
+  console.log('suite  scaffold  variant   samples  wall ms  model ms  harness ms  harness / floor');
+  for (const suite of await suites()) {
+    for (const scaffold of ['minimal', 'full'] as const) {
+      for (const task of [suite.original, suite.oneoff]) {
+        const runs = [];
+        for (let i = 0; i < samples; i++) runs.push(await timedSample(task, scaffold, i));
+        const harness = median(runs.map((r) => r.harness));
+        console.log(
+          `${suite.name.padEnd(6)} ${scaffold.padEnd(9)} ${task.variant.padEnd(9)} ${String(samples).padStart(7)}  ${mean(runs.map((r) => r.wall)).toFixed(0).padStart(7)}  ` +
+            `${mean(runs.map((r) => r.model)).toFixed(0).padStart(8)}  ${harness.toFixed(0).padStart(10)}  ${(harness / floorMs).toFixed(2).padStart(15)}x`,
+        );
+      }
     }
   }
   console.log('\nharness ms: median wall time of a sample minus its time waiting for the model (sandbox lifecycle included).');
