@@ -51,4 +51,12 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// A reader that stops early (`… | head`) is no error. The command goes on to its end, so a run
+// still stores its samples and releases its sandboxes; what it prints goes nowhere.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code !== 'EPIPE') throw err;
+  });
+}
+
 process.exitCode = await main(process.argv);

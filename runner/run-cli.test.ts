@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -5,7 +6,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../results/store.js';
 import { parseExperiment } from './config.js';
-import { assertBuilt, cli, runContainers, spawnCli, waitFor } from './testing/cli.js';
+import { assertBuilt, BIN, cli, runContainers, spawnCli, waitFor } from './testing/cli.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -75,6 +76,17 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
     const r = await cli(['run', '--model', 'scripted/honest', '--split', 'oneoff', '--store', path, '--run-id', 'r1']);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^impossiblebench: run r1 was started with a different `splits` \(\["original"\]\)\n\s+fix: resume it with the same settings/);
+  });
+
+  it('stops quietly when its reader goes away (`… | head`)', async () => {
+    const child = spawn(process.execPath, [BIN, 'run', '--help'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    // The reading end closes before the CLI writes a byte, so its first write meets a broken pipe.
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((done) => child.on('close', done));
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('documents every flag in its help', async () => {
