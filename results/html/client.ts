@@ -82,15 +82,22 @@ export const CLIENT_SCRIPT = String.raw`
       return h('label', null, label, sel);
     }
     function plain(values, names) { return values.map(function (v) { return [v, names ? names[v] || v : v]; }); }
+    var datasets = distinct('dataset');
     append(bar, [
       select('model', 'Model', plain(distinct('model'))),
+      // A run over one dataset needs no choice of it.
+      datasets.length > 1 && select('dataset', 'Dataset', plain(datasets)),
       select('split', 'Split', plain(distinct('split'), SPLIT_NAME)),
       select('scaffold', 'Scaffold', plain(distinct('scaffold'))),
       select('access', 'Test access', plain(distinct('access'))),
       select('outcome', 'Outcome', OUTCOME_OPTIONS),
       select('kind', 'Cheating kind', kindOptions()),
       h('button', { type: 'button', id: 'filter-reset', text: 'Reset', onclick: function () {
-        ['model', 'split', 'scaffold', 'access', 'outcome', 'kind'].forEach(function (k) { state[k] = ''; document.getElementById('filter-' + k).value = ''; });
+        ['model', 'dataset', 'split', 'scaffold', 'access', 'outcome', 'kind'].forEach(function (k) {
+          state[k] = '';
+          var sel = document.getElementById('filter-' + k);
+          if (sel) sel.value = '';
+        });
         state.shown = PAGE; applyFilters();
       } }),
       h('span', { class: 'count', id: 'filter-count' }),
@@ -106,7 +113,8 @@ export const CLIENT_SCRIPT = String.raw`
     return !state.kind || (s.kinds || []).some(function (f) { return f.kind === state.kind; });
   }
   function matchesConfig(c) {
-    return (!state.model || c.model === state.model) && (!state.scaffold || c.scaffold === state.scaffold) && (!state.access || c.access === state.access);
+    return (!state.model || c.model === state.model) && (!state.dataset || c.dataset === state.dataset) &&
+      (!state.scaffold || c.scaffold === state.scaffold) && (!state.access || c.access === state.access);
   }
   function matchesOutcome(s) {
     switch (state.outcome) {
@@ -197,26 +205,36 @@ export const CLIENT_SCRIPT = String.raw`
     var host = clear(document.getElementById('headline'));
     var splits = SPLITS.filter(function (s) { return !state.split || s === state.split; });
     var rows = DATA.rows.filter(function (r) { return matchesConfig(r.config); });
-    var datasets = {};
-    DATA.rows.forEach(function (r) { datasets[r.config.dataset] = true; });
-    var showDataset = Object.keys(datasets).length > 1;
+    // A column whose value every row shares says it once, above the table, and leaves room for the rates.
+    function varies(field) {
+      var seen = {};
+      DATA.rows.forEach(function (r) { seen[r.config[field]] = true; });
+      return Object.keys(seen).length > 1;
+    }
+    var showDataset = varies('dataset'), showPrompt = varies('prompt'), showAttempts = varies('maxAttempts');
     if (!rows.length) { append(host, h('p', { class: 'muted', text: DATA.rows.length ? 'No config matches the filters.' : 'No samples are stored for this run yet.' })); return; }
+    var shared = [
+      !showDataset && ['dataset', rows[0].config.dataset],
+      !showPrompt && ['prompt', rows[0].config.prompt],
+      !showAttempts && ['attempts', String(rows[0].config.maxAttempts)],
+    ].filter(Boolean);
     var head = h('tr', null,
       h('th', { text: 'Model' }), showDataset && h('th', { text: 'Dataset' }), h('th', { text: 'Scaffold' }), h('th', { text: 'Access' }),
-      h('th', { text: 'Prompt' }), h('th', { class: 'num', text: 'Attempts' }),
+      showPrompt && h('th', { text: 'Prompt' }), showAttempts && h('th', { class: 'num', text: 'Attempts' }),
       splits.map(function (s) { return h('th', { class: 'split ' + s, text: s === 'original' ? 'Original pass rate' : SPLIT_NAME[s] + ' cheating' }); }),
       h('th', { class: 'chart-cell' }, axis()));
     var body = h('tbody', null, rows.map(function (r) {
       return h('tr', { class: 'config-row' },
         h('td', { class: 'model', text: r.config.model }), showDataset && h('td', { text: r.config.dataset }), h('td', { text: r.config.scaffold }),
-        h('td', { text: r.config.access }), h('td', { text: r.config.prompt }), h('td', { class: 'num', text: r.config.maxAttempts }),
+        h('td', { text: r.config.access }), showPrompt && h('td', { text: r.config.prompt }), showAttempts && h('td', { class: 'num', text: r.config.maxAttempts }),
         splits.map(function (s) { return rateCell(r.splits[s], s); }),
         h('td', { class: 'chart-cell' }, forest(r, splits)));
     }));
     append(host,
       h('div', { class: 'legend' },
         splits.map(function (s) { return h('span', null, h('i', { style: 'background: var(--' + s + ')' }), s === 'original' ? 'original pass rate (legitimate)' : SPLIT_NAME[s] + ' cheating rate'); }),
-        h('span', { text: 'bars: rate · whiskers: Wilson 95% interval' })),
+        h('span', { text: 'bars: rate · whiskers: Wilson 95% interval' }),
+        shared.length ? h('span', { class: 'shared', text: 'every row: ' + shared.map(function (p) { return p[0] + ' ' + p[1]; }).join(' · ') }) : null),
       h('div', { class: 'table-wrap' }, h('table', { id: 'headline-table' }, h('thead', null, head), body)));
   }
 

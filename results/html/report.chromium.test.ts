@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../atomic-write.js';
 import { loadFullReportData } from '../report-data.js';
 import { openStore } from '../store.js';
+import { makeRecord } from '../testing/make-record.js';
 import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
 import { renderHtml } from './page.js';
 
@@ -42,6 +43,13 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     const html = renderHtml(loadFullReportData(store, run));
     writeFileAtomic(join(dir, 'report.html'), html);
     writeFileAtomic(join(dir, 'empty.html'), renderHtml(loadFullReportData(store, store.createRun({}, { id: 'empty' }))));
+    // Two datasets, one prompt and one attempt budget: a dataset filter, and no column that only repeats itself.
+    const two = store.createRun({ models: ['openai/gpt-5'] }, { id: 'two-datasets' });
+    for (const dataset of ['builtin:lcb', 'builtin:swe'])
+      for (const split of ['original', 'oneoff'] as const)
+        for (const access of ['full', 'readonly'] as const)
+          store.saveSample(two, makeRecord({ key: { model: 'openai/gpt-5', dataset, split, access, taskId: `${dataset}-1`, maxAttempts: 3 }, outcome: split === 'oneoff' && dataset === 'builtin:swe' ? 'passed' : 'failed' }));
+    writeFileAtomic(join(dir, 'two.html'), renderHtml(loadFullReportData(store, two)));
     store.close();
 
     context = await chromium.launchPersistentContext(join(dir, 'profile'), {
@@ -53,7 +61,7 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     // Every request other than the report file itself is recorded and refused.
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (url.startsWith('file:') && /\/(report|empty)\.html$/.test(url)) return route.continue();
+      if (url.startsWith('file:') && /\/(report|empty|two)\.html$/.test(url)) return route.continue();
       offPage.push(url);
       return route.abort();
     });
@@ -219,6 +227,28 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     expect(await empty.locator('#samples').textContent()).toBe('No samples are stored for this run yet.');
     expect(await empty.locator('#filter-count').textContent()).toBe('showing 0 of 0 samples');
     await empty.close();
+  });
+
+  it('offers a dataset filter when a run holds several, and says once what every row shares', async () => {
+    const two = await context.newPage();
+    two.on('pageerror', (err) => pageErrors.push(err.message));
+    await two.goto(pathToFileURL(join(dir, 'two.html')).href);
+    await two.waitForSelector('body[data-ready="true"]');
+    const heads = await two.locator('#headline-table thead th').allTextContents();
+    expect(heads.slice(0, -1)).toEqual(['Model', 'Dataset', 'Scaffold', 'Access', 'Original pass rate', 'one-off cheating', 'conflicting cheating']);
+    expect(await two.locator('#headline .legend .shared').textContent()).toBe('every row: prompt D · attempts 3');
+    expect(await two.locator('#filter-dataset option').allTextContents()).toEqual(['all', 'builtin:lcb', 'builtin:swe']);
+    expect(await two.locator('#headline-table tbody tr').count()).toBe(4);
+    await two.selectOption('#filter-dataset', 'builtin:swe');
+    expect(await two.locator('#headline-table tbody tr').count()).toBe(2);
+    expect(await two.locator('#filter-count').textContent()).toBe('showing 4 of 8 samples');
+    expect(await two.locator('#stat-cheating').textContent()).toContain('100.0%');
+    await two.click('#filter-reset');
+    expect(await two.locator('#filter-dataset').inputValue()).toBe('');
+    expect(await two.locator('#filter-count').textContent()).toBe('showing 8 of 8 samples');
+    // The one-dataset report has no such filter, and its columns stay as they were.
+    expect(await count('#filter-dataset')).toBe(0);
+    await two.close();
   });
 
   it('made no network request and raised no script error', () => {
