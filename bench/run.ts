@@ -1,7 +1,7 @@
 /**
  * Throughput of the runner on the demo matrix, against the sandbox floor.
  *
- *   npm run bench:run [-- --tasks N --concurrency N]
+ *   npm run bench:run [-- --tasks N --concurrency N --suite all|lcb|swe]
  *
  * Prints samples per minute for the whole demo matrix (every reference policy × split × scaffold ×
  * access mode) and the mean harness time per sample beside the floor: a bare container lifecycle
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { PYTHON_IMAGE } from '../docker/images.js';
 import { createSandbox } from '../docker/sandbox.js';
 import { openStore } from '../results/store.js';
-import { demoExperiment, DEMO_TASKS } from '../runner/commands/demo.js';
+import { demoExperiment, DEMO_SUITE, DEMO_SUITES, DEMO_TASKS, type DemoSuite } from '../runner/commands/demo.js';
 import { launchRun } from '../runner/launch.js';
 import { realWiring } from '../runner/real-wiring.js';
 
@@ -24,8 +24,14 @@ const { values } = parseArgs({
     tasks: { type: 'string', default: String(DEMO_TASKS) },
     concurrency: { type: 'string', default: '4' },
     floor: { type: 'string', default: '8' },
+    suite: { type: 'string', default: DEMO_SUITE },
   },
 });
+if (!(values.suite! in DEMO_SUITES)) {
+  console.error(`bench:run: --suite takes ${Object.keys(DEMO_SUITES).join(', ')}`);
+  process.exit(2);
+}
+const suite = values.suite as DemoSuite;
 const tasks = Number(values.tasks);
 const concurrency = Number(values.concurrency);
 const floorRuns = Number(values.floor);
@@ -57,7 +63,7 @@ try {
   const controller = new AbortController();
   const started = performance.now();
   const result = await launchRun({
-    flags: demoExperiment(tasks, concurrency) as Record<string, unknown>,
+    flags: demoExperiment(tasks, concurrency, suite) as Record<string, unknown>,
     flagNames: {},
     store,
     wire: (exp) => realWiring(exp, { validateVariants: false }),
