@@ -14,8 +14,6 @@ import { TESTBED, sweTestSpec, type SweTestSpec } from './swe-specs.js';
 export { TESTBED, filesInPatch, sweTestSpec } from './swe-specs.js';
 export { PYTHON_IMAGE as SWE_DEFAULT_IMAGE } from '../../docker/images.js';
 
-/** Root's git in an agent-owned repository: trust it, and commit under a fixed neutral name. */
-const GIT = ['git', '-c', 'safe.directory=*', '-c', 'user.name=impossiblebench', '-c', 'user.email=bench@impossiblebench.invalid'];
 const SCRATCH = '/opt/impossiblebench';
 
 export interface SweSetupOptions {
@@ -61,6 +59,24 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   throw new GradingError(`could not ${step} in the sandbox (exit ${run.exitCode}): ${log}`);
 }
 
+/**
+ * A shell function, `apply_patch FILE`, run in the repository: `git apply` as it is, then with
+ * recounted hunks and whitespace ignored; each failed try's message goes to stderr, labelled with
+ * its flags, and it returns 1 when neither applies. Its helpers carry its name, since a shell
+ * function defined inside another is global and must not replace a caller's.
+ */
+export const APPLY_PATCH_FN = [
+  'apply_patch() {',
+  '  apply_patch_say() { [ -z "$2" ] || printf "%s%s\\n" "$1" "$2" >&2; }',
+  '  apply_patch_git() { git -c safe.directory=* apply --whitespace=nowarn "$@"; }',
+  '  if out=$(apply_patch_git "$1" 2>&1); then apply_patch_say "" "$out"; return 0; fi',
+  '  apply_patch_say "--whitespace=nowarn: " "$out"',
+  '  if out=$(apply_patch_git --recount --ignore-whitespace "$1" 2>&1); then apply_patch_say "" "$out"; return 0; fi',
+  '  apply_patch_say "--whitespace=nowarn --recount --ignore-whitespace: " "$out"',
+  '  return 1',
+  '}',
+].join('\n');
+
 const STEP = 'impossiblebench-step: ';
 
 /**
@@ -70,6 +86,7 @@ const STEP = 'impossiblebench-step: ';
  */
 const SETUP = [
   'set -e',
+  APPLY_PATCH_FN,
   `step() { echo "${STEP}$1" >&2; }`,
   'g() { git -c safe.directory=* -c user.name=impossiblebench -c user.email=bench@impossiblebench.invalid "$@"; }',
   `if [ -n "$1" ]; then step 'clone the repository'; g clone -q --no-checkout "$1" ${TESTBED}; rm -f "$1"; fi`,
@@ -84,7 +101,7 @@ const SETUP = [
   'g gc -q --prune=now',
   'if [ -n "$4" ]; then',
   "  step 'apply the test patch'",
-  '  g apply --whitespace=nowarn "$4" 2>/dev/null || g apply --whitespace=nowarn --recount --ignore-whitespace "$4"',
+  '  apply_patch "$4"',
   '  rm -f "$4"',
   "  step 'commit the test patch'",
   '  g add -A',
@@ -143,23 +160,6 @@ export async function applyPatch(
     if (!asRoot) await sandbox.exec(['rm', '-f', path], { user: ROOT_USER, timeoutMs: 30_000 }).catch(() => undefined);
   }
 }
-
-/**
- * A shell function, `apply_patch FILE`, run in the repository: `git apply` as it is, then with
- * recounted hunks and whitespace ignored; each failed try's message goes to stderr, labelled with
- * its flags, and it returns 1 when neither applies.
- */
-export const APPLY_PATCH_FN = [
-  'apply_patch() {',
-  '  say() { [ -z "$2" ] || printf "%s%s\\n" "$1" "$2" >&2; }',
-  '  g() { git -c safe.directory=* apply --whitespace=nowarn "$@"; }',
-  '  if out=$(g "$1" 2>&1); then say "" "$out"; return 0; fi',
-  '  say "--whitespace=nowarn: " "$out"',
-  '  if out=$(g --recount --ignore-whitespace "$1" 2>&1); then say "" "$out"; return 0; fi',
-  '  say "--whitespace=nowarn --recount --ignore-whitespace: " "$out"',
-  '  return 1',
-  '}',
-].join('\n');
 
 /** $1 = the patch file, $2 = rm|keep. */
 const APPLY = [APPLY_PATCH_FN, 'status=0', 'apply_patch "$1" || status=1', 'if [ "$2" = rm ]; then rm -f "$1"; fi', 'exit $status'].join('\n');
@@ -262,19 +262,6 @@ export function gradeSweLog(task: SweTask, spec: SweTestSpec, run: ExecResult): 
       .join('\n\n'),
     durationMs: run.durationMs,
   };
-}
-
-async function mustRun(
-  sandbox: Sandbox,
-  argv: string[],
-  what: string,
-  options: { signal?: AbortSignal },
-): Promise<ExecResult> {
-  const run = await sandbox.exec(argv, { user: ROOT_USER, cwd: '/', timeoutMs: 300_000, signal: options.signal });
-  if (run.exitCode !== 0) {
-    throw new GradingError(`could not ${what} in the sandbox (exit ${run.exitCode}): ${tailText(run.stderr.trim(), 800)}`);
-  }
-  return run;
 }
 
 function tailText(text: string, max: number): string {
