@@ -4,7 +4,7 @@ import { ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js'
 import type { AccessMode, ScaffoldName } from '../../results/record.js';
 import { GradingError } from '../../tasks/env/lcb.js';
 import { isPassing } from '../../tasks/env/log-parsers.js';
-import { APPLY_PATCH_FN, TESTBED, filesInPatch, gradeSwe, gradeSweLog, setupSweRepo, sweTestSpec, type SweGradeResult } from '../../tasks/env/swe.js';
+import { APPLY_PATCH_FN, TESTBED, filesInPatch, withNewline, gradeSwe, gradeSweLog, setupSweRepo, sweTestSpec, type SweGradeResult } from '../../tasks/env/swe.js';
 import type { SweTask } from '../../tasks/task.js';
 import { isTestFile, outsideChanges } from '../evidence.js';
 import { PROMPT_TEXTS } from '../prompts.js';
@@ -73,10 +73,6 @@ const RESTORE_AFTER_GRADING = [
   'sweep "$3" "$4"',
   'rm -rf "$5"',
 ].join('\n');
-
-function withNewline(text: string): string {
-  return text.endsWith('\n') ? text : `${text}\n`;
-}
 
 /** Bytecode and caches are not the agent's edits. */
 const NOISE_PATHSPECS = [':(exclude,glob)**/__pycache__/**', ':(exclude,glob)**/*.pyc', ':(exclude,glob)**/.pytest_cache/**'];

@@ -39,7 +39,7 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   const patch = (options.applyTestPatch ?? true) && task.testPatch.trim() ? `${SCRATCH}/patch-${tag}.diff` : '';
   const files = [
     ...(source.type === 'git' ? [{ path: bundle, content: await bundleRepo(source.path), mode: 0o644 }] : []),
-    ...(patch ? [{ path: patch, content: task.testPatch.endsWith('\n') ? task.testPatch : `${task.testPatch}\n`, mode: 0o644 }] : []),
+    ...(patch ? [{ path: patch, content: withNewline(task.testPatch), mode: 0o644 }] : []),
   ];
   await sandbox.writeFiles(files);
   // A prepared image keeps its untracked and ignored build products (compiled extensions,
@@ -145,7 +145,7 @@ export async function applyPatch(
   const user = options.user ?? AGENT_USER;
   const asRoot = user === ROOT_USER || user === '0' || user === '0:0';
   // The folder is made as the archive is unpacked; the patch is a file, never shell text.
-  await sandbox.writeFiles([{ path, content: patch.endsWith('\n') ? patch : `${patch}\n`, mode: 0o644 }]);
+  await sandbox.writeFiles([{ path, content: withNewline(patch), mode: 0o644 }]);
   try {
     // Root may also remove the file in the same call; another user cannot write the scratch folder.
     const run = await sandbox.exec(['sh', '-c', APPLY, 'apply', path, asRoot ? 'rm' : 'keep'], {
@@ -262,6 +262,11 @@ export function gradeSweLog(task: SweTask, spec: SweTestSpec, run: ExecResult): 
       .join('\n\n'),
     durationMs: run.durationMs,
   };
+}
+
+/** A patch as `git apply` wants it: ending in a newline. */
+export function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
 }
 
 function tailText(text: string, max: number): string {
