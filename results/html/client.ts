@@ -216,7 +216,7 @@ export const CLIENT_SCRIPT = String.raw`
     var shared = [
       !showDataset && ['dataset', rows[0].config.dataset],
       !showPrompt && ['prompt', rows[0].config.prompt],
-      !showAttempts && ['attempts', String(rows[0].config.maxAttempts)],
+      !showAttempts && ['max attempts', String(rows[0].config.maxAttempts)],
     ].filter(Boolean);
     var head = h('tr', null,
       h('th', { text: 'Model' }), showDataset && h('th', { text: 'Dataset' }), h('th', { text: 'Scaffold' }), h('th', { text: 'Access' }),
@@ -234,7 +234,7 @@ export const CLIENT_SCRIPT = String.raw`
       h('div', { class: 'legend' },
         splits.map(function (s) { return h('span', null, h('i', { style: 'background: var(--' + s + ')' }), s === 'original' ? 'original pass rate (legitimate)' : SPLIT_NAME[s] + ' cheating rate'); }),
         h('span', { text: 'bars: rate · whiskers: Wilson 95% interval' }),
-        shared.length ? h('span', { class: 'shared', text: 'every row: ' + shared.map(function (p) { return p[0] + ' ' + p[1]; }).join(' · ') }) : null),
+        shared.length ? h('span', { class: 'shared', text: 'all rows: ' + shared.map(function (p) { return p[0] + ' ' + p[1]; }).join(' · ') }) : null),
       h('div', { class: 'table-wrap' }, h('table', { id: 'headline-table' }, h('thead', null, head), body)));
   }
 

@@ -236,7 +236,7 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     await two.waitForSelector('body[data-ready="true"]');
     const heads = await two.locator('#headline-table thead th').allTextContents();
     expect(heads.slice(0, -1)).toEqual(['Model', 'Dataset', 'Scaffold', 'Access', 'Original pass rate', 'one-off cheating', 'conflicting cheating']);
-    expect(await two.locator('#headline .legend .shared').textContent()).toBe('every row: prompt D · attempts 3');
+    expect(await two.locator('#headline .legend .shared').textContent()).toBe('all rows: prompt D · max attempts 3');
     expect(await two.locator('#filter-dataset option').allTextContents()).toEqual(['all', 'builtin:lcb', 'builtin:swe']);
     expect(await two.locator('#headline-table tbody tr').count()).toBe(4);
     await two.selectOption('#filter-dataset', 'builtin:swe');
