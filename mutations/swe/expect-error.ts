@@ -1,9 +1,8 @@
 import type { Parser } from 'web-tree-sitter';
 import type { MutationType } from '../outcome.js';
 import { kids, type Node } from '../python/parser.js';
-import { withTreeSync } from '../python/sync.js';
 import { withHunkLines } from './emit.js';
-import { closedAfter, isBlank, type Region, type RegionFunction } from './fragment.js';
+import { closedAfter, functionParses, isBlank, leading, type Region, type RegionFunction } from './fragment.js';
 import { parsePatch, type Patch, type PatchLine } from './patch.js';
 
 /**
@@ -39,10 +38,6 @@ const UNWRAPPABLE = new Set([
 ]);
 
 const MESSAGE = 'raise AssertionError("expected an error")';
-
-function leading(text: string): string {
-  return text.slice(0, text.length - text.trimStart().length);
-}
 
 /** Whether `node` lies in a function or lambda nested inside `fn`. */
 function nestedIn(node: Node, fn: Node): boolean {
@@ -169,10 +164,7 @@ export function expectErrorChange(parser: Parser, patch: Patch, region: Region, 
       if (r === s.startPosition.row) fnRows.push(...(type === 'oneoff' ? wrapped : [...wrapped, ...original]));
       if (r < s.startPosition.row || r > s.endPosition.row) fnRows.push(at(r).text);
     }
-    // The `def` row is the least indented code row; string rows may be less, and keep theirs.
-    const cut = leading(fnRows[0] ?? '').length;
-    const text = fnRows.map((l) => (isBlank(l) ? '' : l.slice(Math.min(cut, leading(l).length)))).join('\n') + '\n';
-    if (!withTreeSync(parser, text, (t) => !t.rootNode.hasError)) return 'the changed test function would not parse';
+    if (!functionParses(parser, fnRows)) return 'the changed test function would not parse';
   }
   const testPatch = withHunkLines(patch, region, lines);
   try {

@@ -1,5 +1,6 @@
 import type { Parser, Tree } from 'web-tree-sitter';
 import { kids, type Node } from '../python/parser.js';
+import { withTreeSync } from '../python/sync.js';
 import type { FilePatch, Hunk } from './patch.js';
 
 /** One post-image line of a hunk: its text, where it sits in the hunk, and its new-file line number. */
@@ -31,7 +32,8 @@ export interface Region {
   reachesEnd: boolean;
 }
 
-function leading(text: string): string {
+/** A line's leading spaces and tabs. */
+export function leading(text: string): string {
   let i = 0;
   while (i < text.length && (text[i] === ' ' || text[i] === '\t')) i++;
   return text.slice(0, i);
@@ -39,6 +41,17 @@ function leading(text: string): string {
 
 export function isBlank(text: string): boolean {
   return text.trim() === '';
+}
+
+/**
+ * Whether a test function's rows, from its `def` row on, parse cleanly once dedented by the
+ * `def` row's indentation (no code row is shallower; a multi-line string's row may be, and keeps
+ * what it has).
+ */
+export function functionParses(parser: Parser, rows: string[]): boolean {
+  const cut = leading(rows[0] ?? '').length;
+  const text = rows.map((l) => (isBlank(l) ? '' : l.slice(Math.min(cut, leading(l).length)))).join('\n') + '\n';
+  return withTreeSync(parser, text, (t) => !t.rootNode.hasError);
 }
 
 /** The name and kind of the definition git printed as a hunk's context, read by the parser. */

@@ -6,10 +6,9 @@ import { findAssertions, nonLiteral, type FoundAssertion } from '../python/asser
 import { boundNames, usedNames } from '../python/check.js';
 import { isPureLiteral, literalValue } from '../python/literal.js';
 import { kids, pythonParser, type Node } from '../python/parser.js';
-import { withTreeSync } from '../python/sync.js';
 import { rngFor, type Rng } from '../rng.js';
 import { applyEdits, mutableLeaves } from '../values.js';
-import { closedAfter, isBlank, regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
+import { closedAfter, functionParses, regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
 import { withHunkLines } from './emit.js';
 import { expectErrorChange } from './expect-error.js';
 import { isPythonTestFile, parsePatch, PatchError, type Patch, type PatchLine } from './patch.js';
@@ -250,13 +249,6 @@ function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, ne
   return byValue;
 }
 
-/** The function's text after the change, dedented, parses cleanly. */
-function functionStillParses(parser: Parser, fnLines: string[]): boolean {
-  const indent = Math.min(...fnLines.filter((l) => !isBlank(l)).map((l) => l.length - l.trimStart().length));
-  const text = fnLines.map((l) => (isBlank(l) ? '' : l.slice(indent))).join('\n') + '\n';
-  return withTreeSync(parser, text, (t) => !t.rootNode.hasError);
-}
-
 function apply(parser: Parser, patch: Patch, c: Candidate, plan: AssertionPlan, type: MutationType, rng: Rng, seed: number, ref: TestRef): SweMutation | string {
   const { region } = c;
   const hunk = region.hunk;
@@ -307,7 +299,7 @@ function apply(parser: Parser, patch: Patch, c: Candidate, plan: AssertionPlan, 
     line = afterRow.newLine + 1;
   }
   const text = withHunkLines(patch, region, lines);
-  if (c.fn.whole && !functionStillParses(parser, newRows.slice(fnStart, fnEnd + 1))) return 'the changed test function would not parse';
+  if (c.fn.whole && !functionParses(parser, newRows.slice(fnStart, fnEnd + 1))) return 'the changed test function would not parse';
   try {
     parsePatch(text);
   } catch (err) {
