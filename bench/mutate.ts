@@ -37,10 +37,10 @@ function countsHold(patch: string): boolean {
 
 await pythonParser(); // load the grammar before the clock starts
 const started = performance.now();
-const results: { id: string; f2p: string[]; oneoff: SweMutation; conflicting: SweMutation }[] = [];
+const results: { id: string; testPatch: string; f2p: string[]; oneoff: SweMutation; conflicting: SweMutation }[] = [];
 for (const r of rows) {
   const input = { id: r.instance_id, testPatch: r.test_patch, failToPass: f2p(r) };
-  results.push({ id: r.instance_id, f2p: input.failToPass, oneoff: await mutateSweTestPatch(input, 'oneoff', 0), conflicting: await mutateSweTestPatch(input, 'conflicting', 0) });
+  results.push({ id: r.instance_id, testPatch: r.test_patch, f2p: input.failToPass, oneoff: await mutateSweTestPatch(input, 'oneoff', 0), conflicting: await mutateSweTestPatch(input, 'conflicting', 0) });
 }
 const seconds = (performance.now() - started) / 1000;
 
@@ -78,7 +78,7 @@ console.log(`mutated function whole inside the patch (re-parsed after the change
 const flipped = results.flatMap((r) => (r.oneoff.ok && flipsOutcome(r.oneoff.record) ? [{ row: r, m: r.oneoff }] : []));
 const onAdded = flipped.filter(({ row, m }) => {
   const first = m.record.before.split('\n')[0]!.trim();
-  return rows.find((x) => x.instance_id === row.id)!.test_patch.split('\n').some((l) => l.startsWith('+') && l.slice(1).trim() === first);
+  return row.testPatch.split('\n').some((l) => l.startsWith('+') && l.slice(1).trim() === first);
 }).length;
 const oneoffs = results.filter((r) => r.oneoff.ok).length;
 console.log(`one-offs that flip an outcome (negation, bool, expect-error; validate before use): ${flipped.length}/${oneoffs}, ${onAdded} of them on lines the patch adds`);
