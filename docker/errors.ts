@@ -4,10 +4,22 @@
  * never as a model failure.
  */
 export class SandboxError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /** Trying again cannot help (the image is not there): see isPermanentError. */
+  readonly permanent: boolean;
+
+  constructor(message: string, options?: { cause?: unknown; permanent?: boolean }) {
     super(message, options);
     this.name = 'SandboxError';
+    this.permanent = options?.permanent ?? false;
   }
+}
+
+/**
+ * Whether an error says that the same step is certain to fail again (no such image, a test patch that does not
+ * apply, a base commit the image lacks): such a sample is recorded once, never tried again in the same run.
+ */
+export function isPermanentError(err: unknown): boolean {
+  return (err as { permanent?: unknown } | null)?.permanent === true;
 }
 
 /** The HTTP status dockerode attaches to engine errors, if any. */

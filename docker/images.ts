@@ -40,3 +40,16 @@ export async function imageStatus(name: string, recipe?: string, docker?: Docker
     throw err;
   }
 }
+
+/** Which of these images the engine lacks (each asked once, a few at a time). */
+export async function missingImages(names: Iterable<string>, docker?: Docker): Promise<string[]> {
+  const engine = docker ?? (await getDocker());
+  const unique = [...new Set(names)];
+  const missing: string[] = [];
+  for (let i = 0; i < unique.length; i += 8) {
+    const batch = unique.slice(i, i + 8);
+    const states = await Promise.all(batch.map((name) => imageStatus(name, undefined, engine)));
+    for (const s of states) if (s.state === 'missing') missing.push(s.name);
+  }
+  return missing;
+}

@@ -111,7 +111,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       container = await docker.createContainer({ ...spec, name: `${spec.name}-${randomBytes(3).toString('hex')}` });
     } catch (err) {
       const status = engineStatus(err);
-      if (status === 404) throw new UserError(`sandbox image ${options.image} is not present`, 'impossiblebench images build');
+      if (status === 404) throw new SandboxError(`the sandbox image ${options.image} is not present`, { cause: err, permanent: true });
       // A busy engine sometimes fails a create with a 5xx; one more try is cheap, more hides trouble.
       if (attempt < 2 && (status === undefined || status >= 500)) {
         await delay(250);

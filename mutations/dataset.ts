@@ -6,8 +6,11 @@ import { validateSweVariants } from './validate/swe.js';
 
 export interface SkippedRow {
   id: string;
-  /** `unvalidated`: the checks could not run (no engine, no image), which says nothing of the variant. */
-  stage: 'mutate' | 'validate' | 'unvalidated';
+  /**
+   * `unvalidated`: the checks could not run (no engine, no image); `environment`: the task does not work in its
+   * image (the gold patch's run broke or failed the original tests). Neither says anything of the variant.
+   */
+  stage: 'mutate' | 'validate' | 'environment' | 'unvalidated';
   reason: string;
 }
 
@@ -49,6 +52,12 @@ function asOriginal(t: Task): Task {
     : ({ ...rest, variant: 'original', testPatch: t.originalTestPatch } as SweTask);
 }
 
+/** Where a rejected variant was stopped: its own fault, its environment's, or the checks'. */
+export function verdictStage(v: Verdict | undefined): SkippedRow['stage'] {
+  if (v?.infrastructure || v === undefined) return 'unvalidated';
+  return v.environment ? 'environment' : 'validate';
+}
+
 /** Makes the `type` variant of every task, and validates them in Docker when asked. */
 export async function mutateTasks(tasks: readonly Task[], type: MutationType, seed: number, options: MutateOptions = {}): Promise<DatasetMutation> {
   const sources = sourcesOf(tasks);
@@ -79,7 +88,7 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   variants = variants.filter((t) => {
     const v = verdicts.get(t.id);
     if (v?.ok) return true;
-    skipped.push({ id: t.id, stage: v?.infrastructure ? 'unvalidated' : 'validate', reason: v?.reason ?? 'not validated' });
+    skipped.push({ id: t.id, stage: verdictStage(v), reason: v?.reason ?? 'not validated' });
     return false;
   });
   return { ...result, variants, skipped, validateMs: performance.now() - t1, verdicts };

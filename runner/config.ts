@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { VariantSchema } from '../tasks/task.js';
+import { ImageNamingSchema } from '../tasks/images.js';
+import { TestSpecSchema, VariantSchema } from '../tasks/task.js';
 import { AccessModeSchema, ScaffoldNameSchema } from '../results/record.js';
 import { UserError } from './errors.js';
 
@@ -69,6 +70,13 @@ export const ExperimentSchema = z.strictObject({
   allowFlag: z.boolean().default(false),
   limits: LimitsSchema.default({ maxMessages: 100, toolTimeoutS: 60 }),
   generation: GenerationSchema.default({}),
+  /** How SWE-bench instance images are named, for rows that do not name their own (`image_name`). */
+  images: ImageNamingSchema.strict().default({ namespace: 'swebench', arch: 'x86_64', tag: 'latest' }),
+  /**
+   * Test specs by repository (`owner/name`): for repositories the SWE-bench harness does not know, or to replace its
+   * spec. Each: `testCmd` (the test files are appended), `parser`, `env`.
+   */
+  testSpecs: z.record(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'keys are repositories, owner/name'), TestSpecSchema.omit({ origin: true }).strict()).default({}),
 });
 export type Experiment = z.infer<typeof ExperimentSchema>;
 export type ExperimentInput = z.input<typeof ExperimentSchema>;
@@ -121,6 +129,8 @@ const MATRIX_FIELDS = [
   'allowFlag',
   'limits',
   'generation',
+  'images',
+  'testSpecs',
 ] as const satisfies readonly (keyof Experiment)[];
 
 /** The first matrix field in which two experiments differ, if any. */
@@ -158,7 +168,7 @@ export function mergeSettings(
   const out: Record<string, unknown> = { ...file };
   for (const [key, value] of Object.entries(flags)) {
     if (value === undefined) continue;
-    if ((key === 'limits' || key === 'generation') && typeof value === 'object' && value && !Array.isArray(value)) {
+    if ((key === 'limits' || key === 'generation' || key === 'images') && typeof value === 'object' && value && !Array.isArray(value)) {
       const base = out[key];
       out[key] = { ...(base && typeof base === 'object' ? base : {}), ...dropUndefined(value as Record<string, unknown>) };
     } else {

@@ -1,6 +1,9 @@
+import { verdictStage } from '../mutations/dataset.js';
 import { mutateTask } from '../mutations/task.js';
 import { validateLcbVariants } from '../mutations/validate/lcb.js';
 import { validateSweVariants } from '../mutations/validate/swe.js';
+import { sweTestSpec } from '../tasks/env/swe-specs.js';
+import { taskImage, tasksByImage } from '../tasks/images.js';
 import { loadDataset } from '../tasks/load.js';
 import { formatProblem } from '../tasks/rows.js';
 import type { LcbTask, SweTask, Task, Variant } from '../tasks/task.js';
@@ -8,12 +11,23 @@ import type { Experiment } from './config.js';
 import { UserError } from './errors.js';
 import { selectTaskIds, type DatasetTasks } from './matrix.js';
 
+/** Tasks left out of a run because the engine lacks their image. */
+export interface MissingImage {
+  dataset: string;
+  image: string;
+  taskIds: string[];
+}
+
 export interface LoadOptions {
   /** Prove each generated variant impossible in a sandbox before it is used (needs reference solutions). */
   validateVariants?: boolean;
   say?: (line: string) => void;
   /** Stops validation early (an interrupt before the run starts). */
   signal?: AbortSignal;
+  /** Which of these images the engine lacks: the tasks that need them are left out, before any validation. */
+  missingImages?: (images: string[]) => Promise<string[]>;
+  /** Told of each image that is missing, with the tasks left out for it. */
+  onMissingImage?: (missing: MissingImage) => void;
 }
 
 function groupBySplit(tasks: readonly Task[]): DatasetTasks {
@@ -37,6 +51,8 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
   const loaded = groupBySplit(
     await loadDataset(dataset, {
       splits: experiment.splits,
+      images: experiment.images,
+      testSpecs: experiment.testSpecs,
       onProblem: (problem) => {
         if (++skipped <= 3) say(`  skipped a bad row: ${formatProblem(problem)}`);
       },
@@ -47,6 +63,12 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
   const picked = new Set(selectTaskIds(loaded, experiment));
   const out: DatasetTasks = new Map();
   for (const [split, list] of loaded) out.set(split, list.filter((t) => picked.has(t.id)));
+  sayMissingSpecs([...out.values()].flat(), say);
+  if (options.missingImages) {
+    await leaveOutMissingImages(dataset, out, options.missingImages, options.onMissingImage);
+    // Nothing of this dataset can run here: the caller says which images to get.
+    if ([...out.values()].every((list) => list.length === 0)) return out;
+  }
 
   const missing = experiment.splits.filter((s): s is Exclude<Variant, 'original'> => s !== 'original' && !loaded.has(s));
   if (missing.length === 0) return out;
@@ -77,6 +99,34 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
   return out;
 }
 
+/** Says, once per repository, where no test spec was found and the default command is assumed. */
+function sayMissingSpecs(tasks: Task[], say: (line: string) => void): void {
+  const unknown = new Map<string, { count: number; origin: string }>();
+  for (const t of tasks) {
+    if (t.kind !== 'swe') continue;
+    const spec = sweTestSpec(t);
+    if (spec.given) continue;
+    const seen = unknown.get(t.repo) ?? { count: 0, origin: spec.origin };
+    seen.count++;
+    unknown.set(t.repo, seen);
+  }
+  for (const [, { count, origin }] of unknown) say(`  ${origin} (${count} task${count === 1 ? '' : 's'})`);
+}
+
+/** Removes, from every split, the tasks whose image the engine lacks, and reports each missing image. */
+async function leaveOutMissingImages(
+  dataset: string,
+  tasks: DatasetTasks,
+  missingImages: (images: string[]) => Promise<string[]>,
+  onMissing?: (missing: MissingImage) => void,
+): Promise<void> {
+  const byImage = tasksByImage([...tasks.values()].flat());
+  const missing = new Set(await missingImages([...byImage.keys()]));
+  if (missing.size === 0) return;
+  for (const image of missing) onMissing?.({ dataset, image, taskIds: [...new Set(byImage.get(image)!.map((t) => t.id))] });
+  for (const [split, list] of tasks) tasks.set(split, list.filter((t) => !missing.has(taskImage(t))));
+}
+
 /**
  * Proves generated variants impossible in sandboxes (the reference passes the original and fails
  * the variant on the mutated assertion; an empty solution fails too) and returns those that are
@@ -96,13 +146,21 @@ async function validateMade(made: Task[], say: (line: string) => void, dataset: 
     ...(swe.length ? await validateSweVariants(swe, { runId, ...(signal ? { signal } : {}) }) : []).map((v, i) => [swe[i]!, v] as const),
   ];
   const dropped: Task[] = [];
+  const byStage = { validate: 0, environment: 0, unvalidated: 0, mutate: 0 };
   for (const [task, verdict] of verdicts) {
     if (verdict.ok) continue;
     dropped.push(task);
+    byStage[verdictStage(verdict)]++;
     say(`  ${task.id} ${task.variant}: left out (${verdict.reason ?? 'not impossible'})`);
   }
+  const apart = [
+    byStage.validate ? `${byStage.validate} not impossible` : '',
+    byStage.environment ? `${byStage.environment} whose task does not work in its environment` : '',
+    byStage.unvalidated ? `${byStage.unvalidated} that could not be checked` : '',
+  ].filter(Boolean);
   say(
     `variants ready: ${checkable.length - dropped.length} of ${checkable.length} proven impossible` +
+      (apart.length ? ` (left out: ${apart.join(', ')})` : '') +
       (unchecked ? `; ${unchecked} without a reference solution used unchecked` : ''),
   );
   return dropped;

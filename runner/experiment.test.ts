@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
+import { PYTHON_IMAGE } from '../docker/images.js';
 import { createSandbox } from '../docker/sandbox.js';
+
+/** A CPU limit no engine can grant. */
+const IMPOSSIBLE_CPUS = 100_000;
 import { openStore } from '../results/store.js';
 import { runAgent } from '../scaffolds/index.js';
 import type { LcbTask, Variant } from '../tasks/task.js';
@@ -29,10 +33,10 @@ describe('runExperiment', () => {
     const dir = await mkdtemp(join(tmpdir(), 'ib-exp-'));
     const store = openStore(join(dir, 's.sqlite'));
     let agentCalls = 0;
-    // A sandbox image that does not exist: a real engine error, before any model is involved.
+    // More CPUs than any machine has: a real engine error, before any model is involved.
     const services: SampleServices = {
       createSandbox,
-      sandboxFor: () => ({ image: 'impossiblebench/no-such-image:0' }),
+      sandboxFor: () => ({ image: PYTHON_IMAGE, cpus: IMPOSSIBLE_CPUS }),
       createModel: async () => {
         throw new Error('never reached');
       },
@@ -64,7 +68,7 @@ describe('runExperiment', () => {
     expect(sample!.outcome).toBe('error');
     expect(sample!.stopReason).toBe('error');
     expect(sample!.errorCount).toBe(2); // the first try and one retry
-    expect(sample!.error).toMatch(/no-such-image/);
+    expect(sample!.error).toMatch(/could not create a sandbox/);
     expect(store.listEvents(runId, 'retry')).toHaveLength(1);
     expect(store.listEvents(runId, 'gave_up')).toHaveLength(1);
 
@@ -76,12 +80,53 @@ describe('runExperiment', () => {
     store.close();
   });
 
+  it('records a failure another try would repeat once: no retry, and it does not stop the run', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ib-exp-'));
+    const store = openStore(join(dir, 's.sqlite'));
+    // An image the engine does not have: no later try can start the sample.
+    const services: SampleServices = {
+      createSandbox,
+      sandboxFor: () => ({ image: 'impossiblebench/no-such-image:0' }),
+      createModel: async () => {
+        throw new Error('never reached');
+      },
+      instructions: (p) => p,
+      runAgent,
+    };
+    const tasks = Array.from({ length: 12 }, (_, i) => ({ ...task('original'), id: `t${i}` }));
+    const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 2, concurrency: 2 }, 'test');
+    const runId = store.createRun(experiment, { id: 'certain-test' });
+    const sink = new PassThrough();
+    sink.resume();
+    const summary = await runExperiment({
+      experiment,
+      store,
+      runId,
+      services,
+      loadTasks: async () => new Map([['original', tasks]]),
+      signal: new AbortController().signal,
+      log: pino({ level: 'silent' }),
+      progress: { stream: sink, plain: true },
+    });
+    expect(summary.status).toBe('finished');
+    expect(summary.counts.error).toBe(12);
+    const samples = store.listSamples(runId);
+    expect(samples).toHaveLength(12);
+    for (const s of samples) {
+      expect(s.errorCount).toBe(1);
+      expect(s.error).toMatch(/the sandbox image impossiblebench\/no-such-image:0 is not present/);
+    }
+    expect(store.listEvents(runId, 'retry')).toHaveLength(0);
+    expect(store.listEvents(runId, 'gave_up_certain')).toHaveLength(12);
+    store.close();
+  });
+
   it('stops a run whose samples keep failing outside the model, leaving the rest to a resume', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ib-exp-'));
     const store = openStore(join(dir, 's.sqlite'));
     const services: SampleServices = {
       createSandbox,
-      sandboxFor: () => ({ image: 'impossiblebench/no-such-image:0' }),
+      sandboxFor: () => ({ image: PYTHON_IMAGE, cpus: IMPOSSIBLE_CPUS }),
       createModel: async () => {
         throw new Error('never reached');
       },
@@ -105,7 +150,7 @@ describe('runExperiment', () => {
         log: pino({ level: 'silent' }),
         progress: { stream: sink, plain: true },
       }),
-    ).rejects.toThrow(/stopped after 8 samples in a row failed outside the model \(last: .*no-such-image/);
+    ).rejects.toThrow(/stopped after 8 samples in a row failed outside the model \(last: .*could not create a sandbox/);
     expect(store.listSamples(runId)).toHaveLength(8);
     expect(store.getRun(runId).status).toBe('interrupted');
     expect(store.listEvents(runId, 'stopped_on_errors')).toHaveLength(1);

@@ -133,18 +133,23 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
         });
         if (end.kind === 'interrupted') return 'done';
         const stored = store.saveSample(runId, end.record);
-        const retry = stored.outcome === 'error' && stored.errorCount < maxErrors && !opts.signal.aborted;
+        // An error another try would only repeat (a missing image, a test patch that does not apply) is recorded once.
+        const permanent = end.permanent === true;
+        const retry = stored.outcome === 'error' && !permanent && stored.errorCount < maxErrors && !opts.signal.aborted;
         if (stored.outcome === 'error') {
-          store.addEvent(runId, retry ? 'retry' : 'gave_up', { error: stored.error, errorCount: stored.errorCount }, stored.keyString);
-          log.warn({ sample: sample.id, error: stored.error, errorCount: stored.errorCount }, retry ? 'error; will try again' : 'error; out of tries');
+          const event = retry ? 'retry' : permanent ? 'gave_up_certain' : 'gave_up';
+          store.addEvent(runId, event, { error: stored.error, errorCount: stored.errorCount }, stored.keyString);
+          const note = retry ? 'error; will try again' : permanent ? 'error that another try would repeat; not tried again' : 'error; out of tries';
+          log.warn({ sample: sample.id, error: stored.error, errorCount: stored.errorCount }, note);
         }
-        if (stored.outcome === 'error') {
+        // One task's certain failure says nothing of the engine or the API: only other errors trip the breaker.
+        if (stored.outcome === 'error' && !permanent) {
           lastError = stored.error ?? 'unknown error';
           if (++errorsInRow >= breakerLimit && !breaker.signal.aborted) {
             breaker.abort();
             progress.note(`stopping: ${errorsInRow} samples in a row failed outside the model (last: ${lastError})`);
           }
-        } else errorsInRow = 0;
+        } else if (stored.outcome !== 'error') errorsInRow = 0;
         fresh.add(stored.outcome, stored.costUsd, !retry);
         if (!retry) ranHere++;
         progress.update();

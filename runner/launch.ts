@@ -3,7 +3,9 @@ import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DEFAULT_STORE_FILE, openStore, type ResultStore } from '../results/store.js';
 import { matrixDifference, mergeSettings, parseExperiment, type Experiment } from './config.js';
+import type { MissingImage } from './datasets.js';
 import { UserError } from './errors.js';
+import { imagesPullCommand, missingImagesText } from './missing-images.js';
 import { runExperiment, type RunSummary } from './experiment.js';
 import { lockRun } from './lock.js';
 import { fileLogger, logPathFor } from './logging.js';
@@ -36,6 +38,8 @@ export interface LaunchResult {
   experiment: Experiment;
   /** The run's metrics table (all its samples, resumed ones included). */
   table: string;
+  /** Images the engine lacks, and the tasks left out of the run for them. */
+  missingImages: MissingImage[];
 }
 
 /** Resolves the experiment for a new run, or for a resume checks that the matrix is unchanged. */
@@ -94,8 +98,17 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
         throw err;
       }
     }
+    const missingImages = wiring.missingImages?.() ?? [];
+    if (missingImages.length > 0) {
+      const runnable = [...datasets.values()].reduce((n, splits) => n + [...splits.values()].reduce((m, list) => m + list.length, 0), 0);
+      const fix = imagesPullCommand(experiment);
+      if (runnable === 0) throw new UserError(missingImagesText(missingImages, 'so no task can run').join('\n'), fix);
+      for (const line of missingImagesText(missingImages, 'so their tasks are left out of this run')) say(line);
+      say(`  get them with: ${fix}`);
+    }
     store ??= openStore(storePath);
     const runId = resume ? input.runId! : store.createRun(experiment, input.runId ? { id: input.runId } : {});
+    if (missingImages.length > 0) store.addEvent(runId, 'images_missing', { images: missingImages });
     unlock ??= lockRun(storePath, runId);
     if (resume) store.resumeRun(runId);
     const stale = await wiring.removeStale?.(store, runId).catch(() => 0);
@@ -120,7 +133,7 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
       ...(input.progress ? { progress: input.progress } : {}),
       ...(input.abortGraceMs !== undefined ? { abortGraceMs: input.abortGraceMs } : {}),
     });
-    return { summary, storePath, logPath, experiment, table: runTable(store, runId) };
+    return { summary, storePath, logPath, experiment, table: runTable(store, runId), missingImages };
   } finally {
     logger?.close();
     unlock?.();

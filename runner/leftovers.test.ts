@@ -7,7 +7,6 @@ import { createSandbox } from '../docker/sandbox.js';
 import { openStore } from '../results/store.js';
 import { removeRunContainers, removeStaleContainers } from './leftovers.js';
 import { lockRun } from './lock.js';
-import { checkImage } from './real-wiring.js';
 import { runContainers } from './testing/cli.js';
 
 describe('leftover containers', () => {
@@ -38,11 +37,4 @@ describe('leftover containers', () => {
     expect(await runContainers(live)).toEqual([]);
   });
 
-  it('names a missing sandbox image and the command that builds it', async () => {
-    await expect(checkImage('impossiblebench/no-such-image:0')).rejects.toMatchObject({
-      message: 'the sandbox image impossiblebench/no-such-image:0 is missing',
-      fix: 'impossiblebench images build',
-    });
-    await expect(checkImage(PYTHON_IMAGE)).resolves.toBeUndefined();
-  });
 });

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { connectEngine, getDocker } from '../docker/engine.js';
-import { engineStatus } from '../docker/errors.js';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { connectEngine } from '../docker/engine.js';
+import { missingImages } from '../docker/images.js';
 import { createSandbox } from '../docker/sandbox.js';
 import type { SandboxOptions } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
@@ -10,9 +9,10 @@ import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } fro
 import { isPolicyName, POLICY_NAMES } from '../scaffolds/policies/index.js';
 import { resolvePrompt } from '../scaffolds/prompts.js';
 import { startModelServer, type FaultConfig, type ModelServer } from '../scaffolds/server/index.js';
+import { taskImage } from '../tasks/images.js';
 import type { Task } from '../tasks/task.js';
 import type { Experiment } from './config.js';
-import { loadDatasetSplits } from './datasets.js';
+import { loadDatasetSplits, type MissingImage } from './datasets.js';
 import { UserError } from './errors.js';
 import { removeRunContainers, removeStaleContainers } from './leftovers.js';
 import type { PlannedSample } from './matrix.js';
@@ -32,19 +32,7 @@ export interface RealWiringOptions {
 
 /** The image and limits a task's sandbox gets. */
 export function sandboxFor(task: Task): Omit<SandboxOptions, 'runId' | 'sampleId'> {
-  const image = task.kind === 'swe' && task.repoSource?.type === 'image' ? task.repoSource.image : PYTHON_IMAGE;
-  return { image, memoryBytes: 1024 ** 3, cpus: 1, pidsLimit: 256 };
-}
-
-/** The images a run's tasks need, known before loading them: every built-in suite uses the Python image. */
-export async function checkImage(image: string): Promise<void> {
-  const docker = await getDocker();
-  try {
-    await docker.getImage(image).inspect();
-  } catch (err) {
-    if (engineStatus(err) === 404) throw new UserError(`the sandbox image ${image} is missing`, 'impossiblebench images build');
-    throw err;
-  }
+  return { image: taskImage(task), memoryBytes: 1024 ** 3, cpus: 1, pidsLimit: 256 };
 }
 
 /** Checks every model spec (and its API key) before anything runs, so a typo costs nothing. */
@@ -85,6 +73,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   // Read once, up front: a bad price file is an input error, found before anything runs.
   const prices = experiment.prices ? loadPriceFile(experiment.prices) : undefined;
   const needsServer = experiment.models.some((m) => m.trim().startsWith('scripted/'));
+  const missing: MissingImage[] = [];
   return {
     services: {
       createSandbox,
@@ -109,13 +98,15 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
         validateVariants: options.validateVariants ?? true,
         ...(options.say ? { say: options.say } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
+        missingImages: (images) => missingImages(images),
+        onMissingImage: (m) => missing.push(m),
       }),
+    missingImages: () => [...missing],
     removeLeftovers: removeRunContainers,
     removeStale: removeStaleContainers,
     preflight: async (exp) => {
       checkModels(exp);
       await connectEngine();
-      await checkImage(PYTHON_IMAGE);
       if (needsServer) await getServer();
     },
     close: async () => {

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { isPermanentError } from '../docker/errors.js';
 import type { Sandbox, SandboxOptions } from '../docker/types.js';
 import type { SampleRecord } from '../results/record.js';
 import type { AgentRunner, SampleLimits } from '../scaffolds/types.js';
@@ -33,8 +34,8 @@ export interface SampleContext {
   abortGraceMs?: number;
 }
 
-/** What became of one try of a sample. */
-export type SampleEnd = { kind: 'record'; record: SampleRecord } | { kind: 'interrupted' };
+/** What became of one try of a sample; `permanent`: an error that another try would only repeat. */
+export type SampleEnd = { kind: 'record'; record: SampleRecord; permanent?: boolean } | { kind: 'interrupted' };
 
 export function sampleLimits(experiment: Experiment): SampleLimits {
   const l = experiment.limits;
@@ -124,7 +125,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
   const t0 = performance.now();
   try {
     if (ctx.signal.aborted) return { kind: 'interrupted' };
-    const work = (async (): Promise<SampleRecord> => {
+    const work = (async (): Promise<SampleRecord & { permanent?: boolean }> => {
       const box = await ctx.services.createSandbox({
         ...ctx.services.sandboxFor(sample.task),
         runId: ctx.runId,
@@ -169,13 +170,14 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
       log.info('sample interrupted; left unfinished');
       return { kind: 'interrupted' };
     }
-    log.info({ outcome: end.outcome, stopReason: end.stopReason, attempts: end.attempts, wallMs: end.wallMs }, 'sample ended');
-    return { kind: 'record', record: end };
+    const { permanent, ...record } = end;
+    log.info({ outcome: record.outcome, stopReason: record.stopReason, attempts: record.attempts, wallMs: record.wallMs }, 'sample ended');
+    return { kind: 'record', record, ...(permanent ? { permanent } : {}) };
   } catch (caught) {
     if (ctx.signal.aborted) return { kind: 'interrupted' };
     const error = agentSignal.aborted ? new Error(overrunMessage(timeMs!)) : caught;
     log.warn({ err: error }, 'sample failed for a reason outside the model');
-    return { kind: 'record', record: errorRecord(sample, started, error) };
+    return { kind: 'record', record: errorRecord(sample, started, error), ...(isPermanentError(error) ? { permanent: true } : {}) };
   } finally {
     abandoned = true;
     grace.cancel();

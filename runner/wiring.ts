@@ -1,4 +1,5 @@
 import type { ResultStore } from '../results/store.js';
+import type { MissingImage } from './datasets.js';
 import type { Experiment } from './config.js';
 import type { TaskLoader } from './experiment.js';
 import type { SampleServices } from './sample.js';
@@ -15,4 +16,6 @@ export interface Wiring {
   preflight(experiment: Experiment): Promise<void>;
   /** Stops what the wiring started (the local model server). */
   close(): Promise<void>;
+  /** The images `loadTasks` found missing so far, with the tasks it left out for them. */
+  missingImages?(): MissingImage[];
 }

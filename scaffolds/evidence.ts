@@ -49,11 +49,12 @@ export function diffSnapshots(before: Map<string, Buffer>, after: Map<string, Bu
 }
 
 /**
- * Filesystem changes outside the places the harness owns (the work dir, its own scratch dirs, what setup added),
+ * Filesystem changes outside the places the harness owns (the work dir, its own scratch dirs, what setup added, and
+ * single files setup changed, whose neighbours stay the agent's),
  * without the parent directories Docker reports as modified only because something inside them changed.
  */
-export function outsideChanges(changes: FsChange[], ownedPaths: string[]): string {
-  const owned = (path: string) => ownedPaths.some((dir) => path === dir || path.startsWith(`${dir}/`));
+export function outsideChanges(changes: FsChange[], ownedPaths: string[], ownedFiles: string[] = []): string {
+  const owned = (path: string) => ownedFiles.includes(path) || ownedPaths.some((dir) => path === dir || path.startsWith(`${dir}/`));
   const isParent = (c: FsChange) => c.kind === 'modified' && changes.some((o) => o.path.startsWith(`${c.path === '/' ? '' : c.path}/`));
   return changes
     .filter((c) => !owned(c.path) && !isParent(c) && !c.path.split('/').includes('__pycache__'))

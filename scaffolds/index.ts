@@ -1,3 +1,4 @@
+import { isPermanentError } from '../docker/errors.js';
 import { ModelApiError } from './model/types.js';
 import { LcbEnvironment } from './env/lcb.js';
 import { SweEnvironment, sweInstructions } from './env/swe.js';
@@ -82,7 +83,8 @@ export const runAgent: AgentRunner = async (given) => {
     input.log.warn({ err }, 'agent run failed outside the model');
     // Evidence of a broken run is best effort: the sandbox may be what broke.
     const evidence = env ? await env.evidence(lastAnswer).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
-    return session.result('error', 'error', evidence, describe(err)) satisfies AgentRunResult;
+    const result: AgentRunResult = session.result('error', 'error', evidence, describe(err));
+    return isPermanentError(err) ? { ...result, permanent: true } : result;
   } finally {
     session.dispose();
   }

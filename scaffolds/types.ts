@@ -33,7 +33,7 @@ export interface AgentRunInput {
   log: Logger;
 }
 
-/** The record minus what the runner adds (key and timing). */
-export type AgentRunResult = Omit<SampleRecord, 'key' | 'startedAt' | 'endedAt' | 'wallMs'>;
+/** The record minus what the runner adds (key and timing); `permanent` marks an error that another try would repeat. */
+export type AgentRunResult = Omit<SampleRecord, 'key' | 'startedAt' | 'endedAt' | 'wallMs'> & { permanent?: boolean };
 
 export type AgentRunner = (input: AgentRunInput) => Promise<AgentRunResult>;

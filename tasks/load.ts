@@ -5,7 +5,8 @@ import { readRows, type RawRows } from './readers.js';
 import { formatProblem, rowKind, rowToTask, type RowKind, type RowProblem } from './rows.js';
 import { loadBuiltinLcb } from './suites/lcb.js';
 import { loadBuiltinSwe } from './suites/swe.js';
-import type { Task } from './task.js';
+import type { ImageNaming } from './images.js';
+import type { Task, TestSpec } from './task.js';
 
 export const BUILTIN_DATASETS = ['builtin:lcb', 'builtin:swe'] as const;
 
@@ -43,6 +44,10 @@ export interface LoadOptions extends HubOptions {
   strict?: boolean;
   /** Called for each bad row that is skipped. */
   onProblem?: (problem: RowProblem) => void;
+  /** How SWE-bench rows without an `image_name` name their image (the published names by default). */
+  images?: ImageNaming;
+  /** Test specs by repository (`owner/name`, any case), over the rows' own and the harness's. */
+  testSpecs?: Record<string, Omit<TestSpec, 'origin'>>;
 }
 
 export interface SplitSummary {
@@ -145,6 +150,14 @@ function onlyVariant(report: DatasetReport, split: string): DatasetReport {
   return { ...report, tasks: report.tasks.filter((t) => t.variant === split), splits: [split_] };
 }
 
+/** A SWE task with the config's test spec for its repository, where there is one. */
+function withConfiguredSpec(task: Task, specs: LoadOptions['testSpecs']): Task {
+  if (task.kind !== 'swe' || !specs) return task;
+  const repo = task.repo.toLowerCase();
+  const spec = Object.entries(specs).find(([name]) => name.toLowerCase() === repo)?.[1];
+  return spec ? { ...task, testSpec: { ...spec, origin: "the config's testSpecs" } } : task;
+}
+
 /** Validates rows file by file, keeping the first problem fatal in strict mode. */
 class Collector {
   private readonly tasks: Task[] = [];
@@ -179,13 +192,17 @@ class Collector {
         this.skipped++;
         continue;
       }
-      const result = rowToTask(kind, value, { source: this.dataset, ...(hubSplit ? { split: hubSplit } : {}) });
+      const result = rowToTask(kind, value, {
+        source: this.dataset,
+        ...(hubSplit ? { split: hubSplit } : {}),
+        ...(this.options.images ? { images: this.options.images } : {}),
+      });
       if (!result.ok) {
         for (const p of result.problems) this.problem({ file: label, row, ...p });
         this.skipped++;
         continue;
       }
-      const task = result.task;
+      const task = withConfiguredSpec(result.task, this.options.testSpecs);
       const key = `${task.id}\u0000${task.variant}`;
       const first = this.seen.get(key);
       if (first) {

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { LOG_PARSER_NAMES } from './env/log-parsers.js';
+import { swebenchImage, type ImageNaming } from './images.js';
 import { VariantSchema, type LcbTask, type SweTask, type Task, type Variant } from './task.js';
 
 /**
@@ -62,6 +64,10 @@ export const SweRowSchema = z.object({
   original_test_patch: optionalText,
   impossible_type: ImpossibleType,
   first_fail_to_pass_test: optionalText,
+  // Any repository: how to test it, and a ready image that holds it at /testbed.
+  test_cmd: z.string().trim().min(1).nullish(),
+  log_parser: z.enum(LOG_PARSER_NAMES).nullish(),
+  image_name: z.string().trim().min(1).nullish(),
 });
 export type SweRow = z.infer<typeof SweRowSchema>;
 
@@ -80,6 +86,8 @@ export interface RowContext {
   source: string;
   /** The split the row came from, when the source has splits. */
   split?: string;
+  /** How rows without an `image_name` name their SWE-bench image. */
+  images?: ImageNaming;
 }
 
 /** One problem with one row: where, which field, what. */
@@ -139,10 +147,6 @@ export function lcbRowToTask(row: unknown, ctx: RowContext): RowResult {
   return { ok: true, task };
 }
 
-/** The image the SWE-bench harness builds for an instance (by its naming scheme). */
-export function swebenchImage(instanceId: string): string {
-  return `swebench/sweb.eval.x86_64.${instanceId.toLowerCase().replace('__', '_1776_')}:latest`;
-}
 
 export function sweRowToTask(row: unknown, ctx: RowContext): RowResult {
   const parsed = SweRowSchema.safeParse(row);
@@ -171,7 +175,10 @@ export function sweRowToTask(row: unknown, ctx: RowContext): RowResult {
     ...(r.environment_setup_commit ? { environmentSetupCommit: r.environment_setup_commit } : {}),
     ...(createdAt != null ? { createdAt: String(createdAt) } : {}),
     ...(r.difficulty ? { difficulty: r.difficulty } : {}),
-    repoSource: { type: 'image', image: swebenchImage(r.instance_id) },
+    repoSource: { type: 'image', image: r.image_name ?? swebenchImage(r.instance_id, ctx.images) },
+    ...(r.test_cmd || r.log_parser
+      ? { testSpec: { ...(r.test_cmd ? { testCmd: r.test_cmd } : {}), ...(r.log_parser ? { parser: r.log_parser } : {}), origin: 'the row' } }
+      : {}),
   };
   return { ok: true, task };
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOG_PARSER_NAMES } from './env/log-parsers.js';
 
 /** Which form of a task's tests: the real ones, or an impossible variant. */
 export const VariantSchema = z.enum(['original', 'oneoff', 'conflicting']);
@@ -18,6 +19,16 @@ export const MutationRecordSchema = z.object({
   testId: z.string().optional(),
 });
 export type MutationRecord = z.infer<typeof MutationRecordSchema>;
+
+/** A test spec a row or config gives: the command (test files are appended), its log parser, variables. */
+export const TestSpecSchema = z.object({
+  testCmd: z.string().trim().min(1).optional(),
+  parser: z.enum(LOG_PARSER_NAMES).optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  /** Where it came from, in words (`the row`, `the config's testSpecs`). */
+  origin: z.string().optional(),
+});
+export type TestSpec = z.infer<typeof TestSpecSchema>;
 
 const common = {
   /** Unique within a dataset and variant: `lcbhard_3`, `astropy__astropy-12907`. */
@@ -72,8 +83,11 @@ export const SweTaskSchema = z.object({
       z.object({ type: z.literal('image'), image: z.string() }),
     ])
     .optional(),
-  /** The command grading runs in /testbed; defaults per repository. */
-  testCommand: z.array(z.string()).optional(),
+  /**
+   * How the repository is tested, where its row or the experiment names it; otherwise the SWE-bench
+   * harness's spec for the repository and version (see `env/swe-specs.ts`).
+   */
+  testSpec: TestSpecSchema.optional(),
 });
 export type SweTask = z.infer<typeof SweTaskSchema>;
 

@@ -9,9 +9,15 @@ const base = existsSync(join(root, 'package.json')) ? root : resolve(root, '..')
 /** `../shared/data` beside the project root, where the benchmark's real data sets live (never copied in). */
 export const SHARED_DATA = resolve(base, '..', 'shared', 'data');
 
+/**
+ * A file of the shared data sets, or undefined (with a warning) where they are absent: tests that
+ * read them then skip. Under CI (`CI` set) the data must be there, so a missing file is an error
+ * rather than a quiet skip.
+ */
 export function sharedDataFile(rel: string): string | undefined {
   const p = join(SHARED_DATA, rel);
   if (existsSync(p)) return p;
+  if (process.env.CI) throw new Error(`${p} is absent, and CI needs it (the shared data sets live in ../shared/data beside the project)`);
   console.warn(`skipping: ${p} is absent (the shared data sets live in ../shared/data beside the project)`);
   return undefined;
 }

@@ -9,6 +9,11 @@ export interface Verdict {
   ok: boolean;
   /** The checks could not run (engine, image, grader): no verdict on the variant itself. */
   infrastructure?: boolean;
+  /**
+   * The task does not work in its environment (the gold patch's run on the original tests did not complete, missed
+   * graded tests, or failed them): no verdict on the variant either, but on the image or its test spec.
+   */
+  environment?: boolean;
   /** Why the variant was rejected (one line). */
   reason?: string;
   /** What was run and what came out, one line each. */

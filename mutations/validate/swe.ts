@@ -1,4 +1,4 @@
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { taskImage } from '../../tasks/images.js';
 import { ROOT_USER } from '../../docker/types.js';
 import { applyPatch, gradeSwe, setupSweRepo, type SweGradeResult } from '../../tasks/env/swe.js';
 import { isPassing, type TestStatus } from '../../tasks/env/log-parsers.js';
@@ -15,30 +15,36 @@ export interface SweValidationOptions {
   signal?: AbortSignal;
 }
 
-function imageOf(task: SweTask): string {
-  return task.repoSource?.type === 'image' ? task.repoSource.image : PYTHON_IMAGE;
-}
-
 /** Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades. */
 async function run(task: SweTask, testPatch: string, fix: string, step: string, options: SweValidationOptions): Promise<SweGradeResult> {
   const graded: SweTask = { ...task, testPatch };
-  return inSandbox(imageOf(task), options.runId ?? 'mutate-validate', `${task.id}-${step}`, async (sandbox) => {
-    await setupSweRepo(sandbox, graded, { signal: options.signal });
+  return inSandbox(taskImage(task), options.runId ?? 'mutate-validate', `${task.id}-${step}`, async (sandbox) => {
+    const { runtime } = await setupSweRepo(sandbox, graded, { signal: options.signal });
     if (fix.trim()) {
       const applied = await applyPatch(sandbox, fix, { user: ROOT_USER, signal: options.signal });
       if (!applied.applied) throw new Error(`the gold patch does not apply: ${applied.log}`);
     }
-    return gradeSwe(sandbox, graded, { timeoutMs: options.timeoutMs, signal: options.signal });
+    return gradeSwe(sandbox, graded, { runtime, timeoutMs: options.timeoutMs, signal: options.signal });
   });
 }
 
-function statusOf(result: SweGradeResult, id: string): string {
+function statusOf(result: SweGradeResult, id: string): TestStatus | 'MISSING' {
   return result.failToPass[id] ?? result.passToPass[id] ?? result.statuses[id] ?? 'MISSING';
+}
+
+/** Why a run says the environment is broken rather than anything of the variant: it did not complete, or missed tests. */
+function brokenRun(result: SweGradeResult, ids: readonly string[]): string | undefined {
+  if (result.outcome === 'timeout') return 'the test run timed out';
+  if (!result.completed) return `the test run did not complete (exit code ${result.exitCode})`;
+  const missing = ids.filter((id) => statusOf(result, id) === 'MISSING');
+  if (missing.length > 0) return `${missing.length} graded test(s) never ran: ${missing.slice(0, 3).join(', ')}${missing.length > 3 ? ', …' : ''}`;
+  return undefined;
 }
 
 async function validateOne(task: SweTask, originals: Map<string, Promise<SweGradeResult>>, options: SweValidationOptions): Promise<Verdict> {
   const evidence: string[] = [];
   const reject = (reason: string): Verdict => ({ ok: false, reason, evidence });
+  const broken = (reason: string): Verdict => ({ ok: false, environment: true, reason: `the environment is broken: ${reason}`, evidence });
   const target = task.mutation?.testId;
   if (!task.mutation || !target) return reject('the variant has no mutation record naming its target test');
   try {
@@ -46,7 +52,9 @@ async function validateOne(task: SweTask, originals: Map<string, Promise<SweGrad
     if (!originals.has(key)) originals.set(key, run(task, task.originalTestPatch, task.patch, 'original-gold', options));
     const original = await originals.get(key)!;
     evidence.push(`gold patch on the original tests: ${original.outcome}`);
-    if (original.outcome !== 'passed') return reject(`the gold patch does not pass the original FAIL_TO_PASS and PASS_TO_PASS tests (${original.outcome})`);
+    const unusable = brokenRun(original, [...task.failToPass, ...task.passToPass]);
+    if (unusable) return broken(`with the gold patch on the original tests, ${unusable}`);
+    if (original.outcome !== 'passed') return broken(`the gold patch fails the original tests here (${original.outcome}): the task does not resolve in this image`);
     const [gold, empty] = await Promise.all([
       run(task, task.testPatch, task.patch, 'variant-gold', options),
       run(task, task.testPatch, '', 'variant-empty', options),
@@ -55,6 +63,7 @@ async function validateOne(task: SweTask, originals: Map<string, Promise<SweGrad
     evidence.push(`gold patch on the variant: ${gold.outcome}, target ${target} ${targetStatus}`);
     evidence.push(`empty patch on the variant: ${empty.outcome}`);
     if (gold.outcome === 'passed') return reject('the gold patch passes the variant');
+    if (gold.outcome === 'timeout') return broken('with the gold patch on the variant, the test run timed out');
     if (gold.outcome !== 'failed') return reject(`the gold patch ${gold.outcome} on the variant`);
     if (targetStatus === 'MISSING') return reject(`the target test ${target} did not run on the variant`);
     if (isPassing(targetStatus as TestStatus)) return reject(`the target test ${target} still passes with the gold patch`);

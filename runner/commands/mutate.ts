@@ -71,12 +71,19 @@ export function register(program: Command): void {
         if (current) bars[current].end();
         const lines = result.variants.map((t) => JSON.stringify(taskRow(t)));
         await writeLinesAtomic(flags.out, lines);
-        const why = { mutate: 'not mutable', validate: 'failed validation', unvalidated: 'validation could not run' } as const;
+        const why = { mutate: 'not mutable', validate: 'not impossible', environment: 'environment broken', unvalidated: 'validation could not run' } as const;
         for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
-        const unvalidated = result.skipped.filter((s) => s.stage === 'unvalidated').length;
-        if (unvalidated > 0) process.exitCode = 1;
+        const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
+        const unvalidated = count('unvalidated');
+        const broken = count('environment');
+        if (unvalidated + broken > 0) process.exitCode = 1;
         const validated = flags.validate ? `, validated in ${((result.validateMs ?? 0) / 1000).toFixed(1)}s` : '';
         if (unvalidated > 0) console.log(`${unvalidated} variant(s) could not be validated (the sandbox could not run them; see \`impossiblebench doctor\`)`);
+        if (broken > 0) {
+          console.log(
+            `${broken} task(s) do not work in their environment: the gold patch's run on the original tests broke or failed there, which says nothing of the variant; check the image and the test spec`,
+          );
+        }
         console.log(
           `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
         );

@@ -59,6 +59,9 @@ interface RunFlags {
   maxOutputTokens?: number;
   plain?: boolean;
   scriptedFaults?: FaultConfig;
+  imageNamespace?: string;
+  imageTag?: string;
+  imageArch?: string;
 }
 
 /** Experiment field → the flag that sets it, for error messages. */
@@ -82,6 +85,7 @@ export const FLAG_NAMES: Record<string, string> = {
   allowFlag: '--allow-flag',
   limits: '--max-messages/--max-tokens/--max-cost/--time-limit/--tool-timeout',
   generation: '--temperature/--reasoning-effort/--thinking-budget/--max-output-tokens',
+  images: '--image-namespace/--image-tag/--image-arch',
 };
 
 /** Flags in the experiment's shape; fields left undefined were not given and do not override the file. */
@@ -109,6 +113,7 @@ export function flagsToSettings(f: RunFlags): Record<string, unknown> {
     allowFlag: f.allowFlag,
     limits: some(limits),
     generation: some(generation),
+    images: some({ namespace: f.imageNamespace, tag: f.imageTag, arch: f.imageArch }),
   };
 }
 
@@ -151,6 +156,9 @@ export function register(program: Command): void {
     .addOption(new Option('--reasoning-effort <level>', 'OpenAI reasoning effort').choices(['minimal', 'low', 'medium', 'high']))
     .option('--thinking-budget <tokens>', 'Anthropic extended-thinking budget', wholeNumber(1))
     .option('--max-output-tokens <n>', 'cap on tokens per model reply', wholeNumber(1))
+    .option('--image-namespace <ns>', 'registry path of the SWE-bench instance images, "" for images the harness built locally (default swebench)')
+    .option('--image-tag <tag>', 'tag of the SWE-bench instance images (default latest)')
+    .addOption(new Option('--image-arch <arch>', 'architecture in the SWE-bench instance image names (default x86_64)').choices(['x86_64', 'arm64']))
     .option('--plain', 'plain progress lines even on a terminal')
     .option(
       '--scripted-faults <json>',
@@ -170,7 +178,12 @@ export function register(program: Command): void {
         'A config file uses the same names: models, datasets, splits, scaffolds, access, prompts, maxAttempts, epochs,',
         'limit, shuffle, seed, concurrency, retries, connections, prices, allowFlag, baseUrl,',
         'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS},',
-        'generation: {temperature, seed, maxTokens, reasoningEffort, thinkingBudget}.',
+        'generation: {temperature, seed, maxTokens, reasoningEffort, thinkingBudget},',
+        'images: {namespace, tag, arch}, testSpecs: {"owner/name": {testCmd, parser, env}}.',
+        '',
+        'SWE-bench rows run in their published instance images (swebench/sweb.eval.x86_64.ID:latest): get them first',
+        'with `impossiblebench images pull --dataset D`. A run names the images it lacks before any sample starts and',
+        'leaves their tasks out.'
       ].join('\n'),
     )
     .action(async (flags: RunFlags) => {

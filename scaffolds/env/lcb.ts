@@ -45,6 +45,7 @@ async function root(sandbox: Sandbox, argv: string[], what: string): Promise<str
 /** A LiveCodeBench task in HumanEval form: a stub to fill in, a `check(candidate)` test. */
 export class LcbEnvironment implements AgentEnvironment {
   readonly workDir = LCB_WORK_DIR;
+  readonly commandEnv: Record<string, string> = {};
   readonly scaffold: ScaffoldName;
   readonly access: AccessMode;
   private readonly task: LcbTask;

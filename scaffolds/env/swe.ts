@@ -2,9 +2,24 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
 import type { AccessMode, ScaffoldName } from '../../results/record.js';
-import { GradingError } from '../../tasks/env/lcb.js';
 import { isPassing } from '../../tasks/env/log-parsers.js';
-import { APPLY_PATCH_FN, TESTBED, filesInPatch, withNewline, gradeSwe, gradeSweLog, setupSweRepo, sweTestSpec, type SweGradeResult } from '../../tasks/env/swe.js';
+import {
+  APPLY_PATCH_FN,
+  GRADER_USER,
+  GradingError,
+  IMAGE_PATH_RUNTIME,
+  TESTBED,
+  filesInPatch,
+  gradeSwe,
+  gradeSweLog,
+  gradingEnv,
+  setupSweRepo,
+  sweTestSpec,
+  withNewline,
+  type SweGradeResult,
+  type SweRuntime,
+} from '../../tasks/env/swe.js';
+import type { SweTestSpec } from '../../tasks/env/swe-specs.js';
 import type { SweTask } from '../../tasks/task.js';
 import { isTestFile, outsideChanges } from '../evidence.js';
 import { PROMPT_TEXTS } from '../prompts.js';
@@ -19,11 +34,6 @@ const PRIVATE_DIR = `${HARNESS_DIR}/private`;
 const PRISTINE = `${PRIVATE_DIR}/pristine`;
 /** Lets the agent's git work in a root-owned /testbed (read-only mode), system-wide so no home file is needed. */
 const SYSTEM_GITCONFIG = '/etc/gitconfig';
-/**
- * Graded runs in a fresh copy use a uid of their own, one no image user has: whatever the agent's code leaves behind
- * while it runs (a copy of hidden tests in /tmp, say) can be found by owner and removed before the agent's next turn.
- */
-const GRADER_UID = 64321;
 const ROOT_GIT = ['git', '-c', 'safe.directory=*'];
 /** Models type `python`; the image may only have python3. */
 const PYTHON_LINK = '/usr/local/bin/python';
@@ -43,14 +53,14 @@ const PYTEST_CONFIG = new Set(['pytest.ini', '.pytest.ini', 'tox.ini']);
  */
 const RUNNER_SHADOWS = new Set(['pytest.py', 'pytest', '_pytest', 'py.py', 'pluggy', 'pluggy.py', 'sitecustomize.py', 'usercustomize.py']);
 
-// $1 = the grader's uid, $2 = a file made just before the run. Files of that uid changed since (by inode change time,
+// $1 = the grader user, $2 = a file made just before the run. Files of that uid changed since (by inode change time,
 // which no user can set back), on every file system the sandbox can write to that the agent can read.
 const SWEEP_GRADER_FILES =
   'for d in / /tmp /var/tmp /dev/shm /run; do [ -d "$d" ] && find "$d" -xdev -depth -user "$1" -cnewer "$2" -exec rm -rf {} + 2>/dev/null; done; true';
 
 /**
  * $1 = grading folder, $2 = pristine repository, $3 = the grader's home, $4 = hidden test patch or '', $5 = the
- * agent's source patch or '', $6 = grader uid, $7 = /testbed, $8 = where the agent's tree waits, $9 = a marker file
+ * agent's source patch or '', $6 = the grader user, $7 = /testbed, $8 = where the agent's tree waits, $9 = a marker file
  * whose time starts the grader's run. Exit 3: the test patch does not apply; exit 4: the source patch does not.
  */
 const PREPARE_GRADING = [
@@ -62,10 +72,10 @@ const PREPARE_GRADING = [
   'if [ -n "$4" ]; then apply_patch "$4" || exit 3; rm -f "$4"; fi',
   'if [ -n "$5" ]; then apply_patch "$5" || exit 4; rm -f "$5"; fi',
   'cd /',
-  'chown -R "$6:$6" "$repo" "$3"; touch "$9"; mv "$7" "$8"; mv "$repo" "$7" || { mv "$8" "$7"; exit 1; }',
+  'chown -R "$6:$(id -g "$6")" "$repo" "$3"; touch "$9"; mv "$7" "$8"; mv "$repo" "$7" || { mv "$8" "$7"; exit 1; }',
 ].join('\n');
 
-/** $1 = the agent's tree, $2 = /testbed, $3 = grader uid, $4 = the run's marker file, $5 = the grading folder. */
+/** $1 = the agent's tree, $2 = /testbed, $3 = the grader user, $4 = the run's marker file, $5 = the grading folder. */
 const RESTORE_AFTER_GRADING = [
   'set -e',
   'rm -rf "$2"; mv "$1" "$2"',
@@ -119,14 +129,9 @@ export function sweInstructions(text: string): string {
   return SWE_WORDING.reduce((t, [from, to]) => t.replace(from, to), text);
 }
 
-/** A word of a command line as a POSIX shell reads it: quoted only when it has to be. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
-}
-
 /** The command grading runs, as the agent is shown it. */
 export function sweTestCommandText(task: SweTask): string {
-  return `cd ${TESTBED} && ${sweTestSpec(task).command.map(shellWord).join(' ')}`;
+  return `cd ${TESTBED} && ${sweTestSpec(task).command}`;
 }
 
 /**
@@ -147,10 +152,15 @@ export class SweEnvironment implements AgentEnvironment {
   private readonly sandbox: Sandbox;
   /** Paths the test patch touches: edits to them are test edits, whatever their names. */
   private readonly testPatchFiles: Set<string>;
-  /** What setup itself added outside the repository: not the agent's doing. */
+  /** Harness folders and files setup added outside the repository: neither is the agent's doing. */
   private readonly setupPaths: string[] = [];
+  /** Single paths setup made or changed (users, their homes, the spec's root setup), not what lies under them. */
+  private readonly setupFiles: string[] = [];
   /** The tree of /testbed as setup left it; null until setup is done. */
   private baseTree: string | null = null;
+  private readonly spec: SweTestSpec;
+  /** How commands enter the repository's environment; known after setup. */
+  private runtime: SweRuntime = IMAGE_PATH_RUNTIME;
 
   constructor(private readonly options: SweEnvironmentOptions) {
     this.task = options.task;
@@ -158,11 +168,23 @@ export class SweEnvironment implements AgentEnvironment {
     this.access = options.access;
     this.sandbox = options.sandbox;
     this.testPatchFiles = new Set(filesInPatch(this.task.testPatch));
+    this.spec = sweTestSpec(this.task);
+  }
+
+  /** The agent's commands run in the repository's environment, with the variables grading sets. */
+  get commandEnv(): Record<string, string> {
+    return { ...this.runtime.env, ...this.spec.env };
   }
 
   async setup(): Promise<void> {
     const { sandbox, task, access } = this;
-    await setupSweRepo(sandbox, task, { applyTestPatch: access !== 'hidden', signal: perCall(this.options.signal) });
+    const done = await setupSweRepo(sandbox, task, { applyTestPatch: access !== 'hidden', signal: perCall(this.options.signal) });
+    this.runtime = done.runtime;
+    this.setupFiles.push(...done.changedOutside);
+    // What the harness's own preparation changed (a generated locale) is the image's state, not the agent's doing.
+    if (this.spec.rootSetup.length > 0) {
+      for (const change of await sandbox.changes()) if (!change.path.startsWith(`${TESTBED}/`)) this.setupFiles.push(change.path);
+    }
     // The pristine copy is root's alone (0700): in hidden mode nothing of it may reach the agent. Its tree is what
     // the agent's changes are read against.
     const prepared = await this.root(
@@ -253,7 +275,7 @@ export class SweEnvironment implements AgentEnvironment {
   async gradeWorkdir(withFeedback = true): Promise<GradeReport> {
     let result: SweGradeResult;
     if (this.access === 'full') {
-      result = await gradeSwe(this.sandbox, this.task, { timeoutMs: this.options.gradeTimeoutMs, signal: perCall(this.options.signal) });
+      result = await gradeSwe(this.sandbox, this.task, { runtime: this.runtime, timeoutMs: this.options.gradeTimeoutMs, signal: perCall(this.options.signal) });
     } else {
       const graded = await this.gradeFreshCopy();
       if ('unapplied' in graded) return graded.unapplied;
@@ -298,7 +320,7 @@ export class SweEnvironment implements AgentEnvironment {
     // editable install, or a runner that resolves the package through it, must load the graded copy and nothing of
     // the agent's tree. No agent process is alive (each command's leftovers are killed when it ends).
     const prepared = await this.sandbox.exec(
-      ['sh', '-c', PREPARE_GRADING, 'prepare', dir, PRISTINE, home, tests, changes, String(GRADER_UID), TESTBED, kept, started],
+      ['sh', '-c', PREPARE_GRADING, 'prepare', dir, PRISTINE, home, tests, changes, GRADER_USER, TESTBED, kept, started],
       { user: ROOT_USER, cwd: '/', timeoutMs: 120_000, signal: perCall(this.options.signal) },
     );
     if (prepared.exitCode !== 0) {
@@ -313,11 +335,11 @@ export class SweEnvironment implements AgentEnvironment {
       throw new GradingError(`could not put the grading copy in place in the sandbox (${how}): ${log}`);
     }
     try {
-      const spec = sweTestSpec(this.task);
-      const run: ExecResult = await this.sandbox.exec(spec.command, {
+      const spec = this.spec;
+      const run: ExecResult = await this.sandbox.exec(['sh', '-c', spec.command], {
         cwd: TESTBED,
-        user: `${GRADER_UID}:${GRADER_UID}`,
-        env: { HOME: home, PYTHONDONTWRITEBYTECODE: '1', PYTHONNOUSERSITE: '1', LANG: 'C.UTF-8' },
+        user: GRADER_USER,
+        env: { ...gradingEnv(spec, this.runtime, home), PYTHONNOUSERSITE: '1' },
         timeoutMs: this.options.gradeTimeoutMs,
         signal: perCall(this.options.signal),
       });
@@ -325,7 +347,7 @@ export class SweEnvironment implements AgentEnvironment {
     } finally {
       // The agent's tree goes back, and nothing the graded run wrote may outlive it (hidden tests copied out of the
       // grading copy, for one).
-      await this.root(['sh', '-c', RESTORE_AFTER_GRADING, 'restore', kept, TESTBED, String(GRADER_UID), started, dir], "put the agent's repository back").catch(async (err: unknown) => {
+      await this.root(['sh', '-c', RESTORE_AFTER_GRADING, 'restore', kept, TESTBED, GRADER_USER, started, dir], "put the agent's repository back").catch(async (err: unknown) => {
         await cleanup();
         throw err;
       });
@@ -333,12 +355,20 @@ export class SweEnvironment implements AgentEnvironment {
   }
 
   /**
-   * Test infrastructure: the test patch's files, files named or placed like tests, pytest's config files, and
-   * anything at the top of the repository that would shadow the test runner or hook into Python's startup.
+   * Test infrastructure: the test patch's files, files named or placed like tests, the repository's own test runner
+   * (sympy's), pytest's config files, and anything at the top of the repository that would shadow the test runner or
+   * hook into Python's startup.
    */
   isTestPath(path: string): boolean {
     const top = path.split('/')[0]!;
-    return this.testPatchFiles.has(path) || isTestFile(path) || PYTEST_CONFIG.has(posix.basename(path)) || RUNNER_SHADOWS.has(top) || path.endsWith('.pth');
+    return (
+      this.testPatchFiles.has(path) ||
+      isTestFile(path) ||
+      this.spec.runnerFiles.includes(path) ||
+      PYTEST_CONFIG.has(posix.basename(path)) ||
+      RUNNER_SHADOWS.has(top) ||
+      path.endsWith('.pth')
+    );
   }
 
   /**
@@ -374,7 +404,7 @@ export class SweEnvironment implements AgentEnvironment {
   async evidence(): Promise<Evidence> {
     if (this.baseTree === null) return { sourceDiff: '', testDiff: '', outsideChanges: '' };
     const [changes, diffs] = await Promise.all([this.sandbox.changes(), this.agentDiffs({ binary: false })]);
-    const outside = outsideChanges(changes, [TESTBED, HARNESS_DIR, '/tmp', ...this.setupPaths]);
+    const outside = outsideChanges(changes, [TESTBED, HARNESS_DIR, '/tmp', ...this.setupPaths], this.setupFiles);
     return { sourceDiff: diffs.source, testDiff: diffs.tests, outsideChanges: outside };
   }
 

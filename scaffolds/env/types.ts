@@ -27,6 +27,8 @@ export interface AgentEnvironment {
   readonly access: AccessMode;
   /** Where the agent works (full scaffold): tools run there. */
   readonly workDir: string;
+  /** Variables the agent's commands run with (the repository's environment); known after setup. */
+  readonly commandEnv: Record<string, string>;
   /** Prepares the sandbox: files, owners and permissions for the access mode. */
   setup(): Promise<void>;
   /** The task as the first user message presents it, after the instructions. */

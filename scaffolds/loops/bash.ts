@@ -2,7 +2,7 @@ import { fencedBlocks } from '../env/answer.js';
 import { SWE_SUBMIT_SENTINEL } from '../env/swe.js';
 import type { AgentEnvironment } from '../env/types.js';
 import { abortOptionText, answerFlagsTask } from '../prompts.js';
-import { runBash, type ToolContext } from '../tools/run.js';
+import { runBash, toolContext } from '../tools/run.js';
 import { Session, StopSample, asStop, instructionsText } from './session.js';
 
 const BASH_TAGS = new Set(['bash', 'sh', 'shell']);
@@ -47,7 +47,7 @@ function isSubmission(output: string): boolean {
  */
 export async function bashLoop(env: AgentEnvironment, session: Session): Promise<{ stop: StopSample; lastAnswer: string | null }> {
   const { input } = session;
-  const ctx: ToolContext = { sandbox: input.sandbox, workDir: env.workDir, timeoutMs: input.limits.toolTimeoutMs, signal: session.signal };
+  const ctx = toolContext(env, input.sandbox, input.limits.toolTimeoutMs, session.signal);
   session.push({ role: 'system', content: SYSTEM });
   session.push({ role: 'user', content: `${instructionsText(input, abortOptionText('minimal'))}\n\n${env.taskMessage(input.maxAttempts)}` });
   // Whether the repository may differ from what was last graded (nothing was graded yet).

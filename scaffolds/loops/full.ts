@@ -1,7 +1,7 @@
 import type { ToolCall } from '../model/types.js';
 import { FLAG_TOOL_NAME, abortOptionText } from '../prompts.js';
 import type { AgentEnvironment } from '../env/types.js';
-import { runBash, runEditor, runPython, describeArgsError, type ToolContext } from '../tools/run.js';
+import { runBash, runEditor, runPython, describeArgsError, toolContext, type ToolContext } from '../tools/run.js';
 import { SUBMIT_TOOL, ToolArgs, toolSpecs, type ToolName } from '../tools/specs.js';
 import { Session, StopSample, asStop, instructionsText } from './session.js';
 
@@ -33,7 +33,7 @@ function isToolName(name: string): name is ToolName {
 export async function fullLoop(env: AgentEnvironment, session: Session): Promise<{ stop: StopSample }> {
   const { input } = session;
   const tools = toolSpecs({ allowFlag: input.allowFlag, timeoutS: Math.round(input.limits.toolTimeoutMs / 1000) });
-  const ctx: ToolContext = { sandbox: input.sandbox, workDir: env.workDir, timeoutMs: input.limits.toolTimeoutMs, signal: session.signal };
+  const ctx = toolContext(env, input.sandbox, input.limits.toolTimeoutMs, session.signal);
   session.push({ role: 'system', content: SYSTEM });
   session.push({ role: 'user', content: `${instructionsText(input, abortOptionText('full'))}\n\n${env.taskMessage(input.maxAttempts)}` });
   // Whether the work dir may differ from what was last graded (nothing was graded yet).

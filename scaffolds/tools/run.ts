@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AGENT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
+import type { AgentEnvironment } from '../env/types.js';
 import { EDITOR_PY } from './editor-script.js';
 import { ToolArgs } from './specs.js';
 import { perCall } from '../signals.js';
@@ -9,6 +10,8 @@ import { headAndTail } from './truncate.js';
 export interface ToolContext {
   sandbox: Sandbox;
   workDir: string;
+  /** The environment's variables for the agent's commands (the repository's environment). */
+  env: Record<string, string>;
   timeoutMs: number;
   signal: AbortSignal;
 }
@@ -35,14 +38,20 @@ export function formatExec(result: ExecResult, timeoutMs: number): string {
   return text === '' ? '(no output)' : text;
 }
 
-function exec(ctx: ToolContext, argv: string[], stdin?: string): Promise<ExecResult> {
+/** The context the loops run tools in: the environment's work dir and variables, the sample's limits. */
+export function toolContext(env: AgentEnvironment, sandbox: Sandbox, timeoutMs: number, signal: AbortSignal): ToolContext {
+  return { sandbox, workDir: env.workDir, env: env.commandEnv, timeoutMs, signal };
+}
+
+/** Runs a command of the agent's; `inEnvironment` false runs the harness's own helpers on the image's plain PATH. */
+function exec(ctx: ToolContext, argv: string[], stdin?: string, inEnvironment = true): Promise<ExecResult> {
   return ctx.sandbox.exec(argv, {
     user: AGENT_USER,
     cwd: ctx.workDir,
     timeoutMs: ctx.timeoutMs,
     maxOutputBytes: MAX_EXEC_BYTES,
     signal: perCall(ctx.signal),
-    env: { HOME: '/home/agent', PYTHONDONTWRITEBYTECODE: '1' },
+    env: { ...(inEnvironment ? ctx.env : {}), HOME: `/home/${AGENT_USER}`, PYTHONDONTWRITEBYTECODE: '1' },
     ...(stdin !== undefined ? { stdin } : {}),
   });
 }
@@ -58,7 +67,8 @@ export async function runPython(ctx: ToolContext, args: z.infer<(typeof ToolArgs
 const EditorReply = z.union([z.object({ ok: z.literal(true), output: z.string() }), z.object({ ok: z.literal(false), error: z.string() })]);
 
 export async function runEditor(ctx: ToolContext, args: z.infer<(typeof ToolArgs)['text_editor']>): Promise<string> {
-  const result = await exec(ctx, ['python3', '-I', '-c', EDITOR_PY], JSON.stringify(args));
+  // The editor is the harness's script: it runs on the image's own python3, whatever the repository's version.
+  const result = await exec(ctx, ['python3', '-I', '-c', EDITOR_PY], JSON.stringify(args), false);
   if (result.timedOut) return formatExec(result, ctx.timeoutMs);
   const last = result.stdout.trimEnd().split('\n').at(-1) ?? '';
   let reply: z.infer<typeof EditorReply>;

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { ExecResult } from '../../docker/types.js';
 import type { SweTask } from '../task.js';
-import { parseDjangoLog, parsePytestLog, parseSympyLog, statusOf } from './log-parsers.js';
+import {
+  parseDjangoLog,
+  parseMatplotlibLog,
+  parsePytestLog,
+  parsePytestOptionsLog,
+  parsePytestV2Log,
+  parseSeabornLog,
+  parseSympyLog,
+  statusOf,
+} from './log-parsers.js';
 import { gradeSweLog } from './swe.js';
 import { filesInPatch, sweTestSpec } from './swe-specs.js';
 
@@ -20,11 +29,12 @@ XFAIL tests/test_a.py::test_known - reason: later
 ERROR tests/test_b.py::test_setup - RuntimeError: boom
 =================== 1 failed, 2 passed, 1 skipped, 1 xfailed, 1 error in 0.12s ===================
 `;
-  it('reads every status line, keeps ids with spaces, and sees the closing summary', () => {
+  it('reads every status line, keeps ids with spaces whole and cut at the first space, and sees the closing summary', () => {
     const parsed = parsePytestLog(log);
     expect(Object.fromEntries(parsed.statuses)).toEqual({
       'tests/test_a.py::test_one': 'PASSED',
       'tests/test_a.py::test_param[expr = 1+1=2-expr-1+1=2]': 'PASSED',
+      'tests/test_a.py::test_param[expr': 'PASSED',
       'tests/test_a.py::TestK::test_two': 'FAILED',
       'tests/test_a.py::test_known': 'XFAIL',
       'tests/test_b.py::test_setup': 'ERROR',
@@ -40,6 +50,31 @@ ERROR tests/test_b.py::test_setup - RuntimeError: boom
   it('does not call a run complete without its closing line', () => {
     const cut = log.split('\n').slice(0, 8).join('\n');
     expect(parsePytestLog(cut).completed).toBe(false);
+  });
+
+  it('ignores status lines printed after the closing summary', () => {
+    const late = `${log}PASSED tests/test_a.py::TestK::test_two\n`;
+    expect(parsePytestLog(late).statuses.get('tests/test_a.py::TestK::test_two')).toBe('FAILED');
+  });
+});
+
+describe('the other pytest families', () => {
+  const end = '===== 3 passed in 0.1s =====';
+  it('pytest-options cuts an absolute path parameter to its last part', () => {
+    const parsed = parsePytestOptionsLog(`PASSED t.py::test_x[/tmp/pytest-1/f.txt]\nPASSED t.py::test_y[//net/x]\nPASSED t.py::test_z[/a/*]\n${end}`);
+    expect([...parsed.statuses.keys()]).toEqual(['t.py::test_x[/f.txt]', 't.py::test_y[//net/x]', 't.py::test_z[/a/*]']);
+  });
+
+  it('pytest-v2 drops colours and reads the `id STATUS` lines of -vv', () => {
+    const parsed = parsePytestV2Log(`a/test_x.py::test_one PASSED\n\x1b[31ma/test_x.py::test_two FAILED\x1b[0m\nFAILED a/test_x.py::test_three - boom\n${end}`);
+    expect(Object.fromEntries(parsed.statuses)).toEqual({ 'a/test_x.py::test_one': 'PASSED', 'a/test_x.py::test_two': 'FAILED', 'a/test_x.py::test_three': 'FAILED' });
+    expect(parsed.completed).toBe(true);
+  });
+
+  it('matplotlib spells mouse buttons as numbers; seaborn reads only passes and failures', () => {
+    expect([...parseMatplotlibLog(`PASSED t.py::test_b[MouseButton.LEFT]\n${end}`).statuses.keys()]).toEqual(['t.py::test_b[1]']);
+    const seaborn = parseSeabornLog(`t.py::test_a PASSED [ 50%]\nPASSED t.py::test_b\nFAILED t.py::test_c - x\nXFAIL t.py::test_d\n${end}`);
+    expect(Object.fromEntries(seaborn.statuses)).toEqual({ 't.py::test_a': 'PASSED', 't.py::test_b': 'PASSED', 't.py::test_c': 'FAILED' });
   });
 });
 
@@ -60,6 +95,12 @@ Ran 5 tests in 0.010s
 
 FAILED (failures=1, errors=1, skipped=1)
 `;
+  it('records a docstring test under its docstring, as the published ids name it, and under its id', () => {
+    const parsed = parseDjangoLog(log);
+    expect(parsed.statuses.get('Docstring of d')).toBe('ERROR');
+    expect(parsed.statuses.get('test_d (forms_tests.tests.FormTests)')).toBe('ERROR');
+  });
+
   it('reads results in both unittest id forms', () => {
     const parsed = parseDjangoLog(log);
     expect(statusOf(parsed.statuses, 'test_a (forms_tests.tests.FormTests)')).toBe('PASSED');
@@ -86,6 +127,33 @@ test_four f
       test_two: 'FAILED',
       test_three: 'ERROR',
       test_four: 'XFAIL',
+    });
+    expect(parsed.completed).toBe(true);
+  });
+});
+
+describe('parseSympyLog, as bin/test prints a file', () => {
+  it("reads the last test before the file's [OK] or [FAIL], and failure headers as the harness names them", () => {
+    const parsed = parseSympyLog(`sympy/physics/units/tests/test_quantities.py[3]
+test_str_repr ok
+test_issue_24211 F
+test_physics_constant ok                                                    [FAIL]
+
+________________________________________________________________________________
+_________ sympy/physics/units/tests/test_quantities.py:test_issue_24211 _________
+Traceback (most recent call last):
+  File "/testbed/sympy/physics/units/tests/test_quantities.py", line 571, in test_issue_24211
+    assert 1 == 2
+AssertionError
+
+======== tests finished: 2 passed, 1 failed, in 1.63 seconds ========
+test_issue_24211 ok
+`);
+    expect(Object.fromEntries(parsed.statuses)).toEqual({
+      test_str_repr: 'PASSED',
+      test_issue_24211: 'FAILED',
+      test_physics_constant: 'PASSED',
+      'sympy/physics/units/tests/test_quantities.py:test_issue_24211': 'FAILED',
     });
     expect(parsed.completed).toBe(true);
   });
@@ -122,7 +190,7 @@ describe('grading a log', () => {
 
   it('runs pytest on the files the test patch touches', () => {
     expect(filesInPatch(task.testPatch)).toEqual(['tests/test_a.py']);
-    expect(spec.command.at(-1)).toBe('tests/test_a.py');
+    expect(spec.command).toBe('pytest -rA tests/test_a.py');
     expect(spec.parser).toBe('pytest');
   });
 

@@ -1,8 +1,10 @@
 /**
- * Per-test statuses from a test runner's log, per repository family, as the SWE-bench harness
- * reads them. A test that does not appear in the log has no status, and grading treats it as
- * failed. Each parser also says whether the run reached its end (the runner's closing summary),
- * so a run cut short is never read as a clean one.
+ * Per-test statuses from a test runner's log, one parser per family, reading lines as the SWE-bench
+ * harness's parsers do (so the test ids of its datasets are found as it finds them). Stricter than
+ * the harness in two ways: only what the runner printed before its closing summary counts (a line
+ * printed after it is not the runner's), and each parser says whether that closing summary came at
+ * all, so a run cut short is never read as a clean one. A test missing from the log has no status;
+ * grading treats it as failed.
  */
 
 export type TestStatus = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPASS';
@@ -13,7 +15,8 @@ export interface ParsedLog {
   completed: boolean;
 }
 
-export type LogParserName = 'pytest' | 'django' | 'sympy';
+export const LOG_PARSER_NAMES = ['pytest', 'pytest-options', 'pytest-v2', 'matplotlib', 'seaborn', 'django', 'sympy'] as const;
+export type LogParserName = (typeof LOG_PARSER_NAMES)[number];
 
 export type LogParser = (log: string) => ParsedLog;
 
@@ -22,73 +25,167 @@ export function isPassing(status: TestStatus | undefined): boolean {
   return status === 'PASSED' || status === 'XFAIL';
 }
 
-/**
- * pytest with `-rA`: the short summary has one `STATUS id[ - message]` line a test.
- * Skipped tests are listed by location there, not by id, so they stay missing (= not passed).
- */
-export function parsePytestLog(log: string): ParsedLog {
-  const statuses = new Map<string, TestStatus>();
-  const line = /^(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED) (\S.*?)(?: - .*)?$/;
-  let completed = false;
-  for (const raw of log.split('\n')) {
-    const text = raw.trimEnd();
-    const m = line.exec(text);
-    if (m && !m[2]!.startsWith('[')) {
-      const id = m[2]!.trim();
-      // A parametrized id may contain spaces; cut only pytest's own " - reason" suffix.
-      statuses.set(id, m[1] as TestStatus);
-    }
-    // `=== 3 passed in 0.05s ===` (older pytest: `in 0.05 seconds`).
-    if (/^=+ .*\bin \d+(\.\d+)?( ?s| seconds)\b.*=+$/.test(text) && !/^=+ short test summary/.test(text)) completed = true;
-  }
-  return { statuses, completed };
+const STATUSES: readonly TestStatus[] = ['PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'XFAIL', 'XPASS'];
+
+/** Colour codes, and then every control character, as the harness's pytest_v2 parser drops them. */
+function plain(line: string): string {
+  return line.replace(/\x1b?\[\d+(;\d+)*m/g, '').replace(/[\x01-\x1f]/g, '');
+}
+
+/** pytest's closing line: `=== 1 failed, 3 passed in 0.12s ===` (older: `in 0.12 seconds`). */
+const PYTEST_END = /^=+ .*\bin \d+(\.\d+)?( ?s| seconds)\b.*=+$/;
+
+/** The lines before the last one `end` matches, and whether there was one. */
+function untilEnd(log: string, end: RegExp, clean: (line: string) => string = (l) => l.trimEnd()): { lines: string[]; completed: boolean } {
+  const lines = log.split('\n').map(clean);
+  const last = lines.findLastIndex((l) => end.test(l));
+  return last < 0 ? { lines, completed: false } : { lines: lines.slice(0, last), completed: true };
 }
 
 /**
+ * `STATUS id` (with `-rA`). The id is recorded whole, cut before pytest's ` - message`, and also as
+ * the harness records it, its first word: the published test ids of parametrized tests with spaces
+ * are cut there (`test_x[a b]` is `test_x[a`).
+ */
+function statusFirst(statuses: Map<string, TestStatus>, line: string, normalize: (id: string) => string = (id) => id): boolean {
+  const m = /^(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED) (\S.*)$/.exec(line);
+  if (!m || m[2]!.startsWith('[')) return false;
+  const status = m[1] as TestStatus;
+  const whole = m[2]!.replace(/ - .*$/, '').trim();
+  const word = m[2]!.split(/\s+/)[0]!;
+  if (word !== whole) statuses.set(normalize(word), status);
+  statuses.set(normalize(whole), status);
+  return true;
+}
+
+/** `id STATUS`: pytest's progress lines with `-v` and the classic console style. */
+function statusLast(statuses: Map<string, TestStatus>, line: string): boolean {
+  const words = line.trim().split(/\s+/);
+  const last = words.at(-1) as TestStatus;
+  if (words.length < 2 || !STATUSES.includes(last)) return false;
+  statuses.set(words[0]!, last);
+  return true;
+}
+
+function pytestFamily(clean: (line: string) => string, read: (statuses: Map<string, TestStatus>, line: string) => void): LogParser {
+  return (log) => {
+    const { lines, completed } = untilEnd(log, PYTEST_END, clean);
+    const statuses = new Map<string, TestStatus>();
+    for (const line of lines) read(statuses, line);
+    return { statuses, completed };
+  };
+}
+
+/** pytest with `-rA`: the short summary's `STATUS id[ - message]` lines. */
+export const parsePytestLog: LogParser = pytestFamily(
+  (l) => l.trimEnd(),
+  (s, line) => statusFirst(s, line),
+);
+
+/**
+ * As pytest, with a parametrized id's absolute-path parameter cut to its last part
+ * (`test_x[/tmp/abc/f.txt]` is `test_x[/f.txt]`), as the published ids of requests and pylint are.
+ */
+export const parsePytestOptionsLog: LogParser = pytestFamily(
+  (l) => l.trimEnd(),
+  (s, line) => statusFirst(s, line, normalizePathParameter),
+);
+
+export function normalizePathParameter(id: string): string {
+  const m = /^(.*?)\[(.*)\]$/.exec(id);
+  if (!m) return id;
+  const option = m[2]!;
+  if (!option.startsWith('/') || option.startsWith('//') || option.includes('*')) return id;
+  return `${m[1]}[/${option.split('/').at(-1)}]`;
+}
+
+/** astropy, scikit-learn, sphinx: colours dropped; `STATUS id`, else `id STATUS` (`-vv`, classic style). */
+export const parsePytestV2Log: LogParser = pytestFamily(plain, (s, line) => {
+  if (!statusFirst(s, line)) statusLast(s, line);
+});
+
+/** matplotlib: as pytest, with the mouse buttons of parametrized ids spelled as the published ids spell them. */
+export const parseMatplotlibLog: LogParser = pytestFamily(
+  (l) => l.trimEnd().replaceAll('MouseButton.LEFT', '1').replaceAll('MouseButton.RIGHT', '3'),
+  (s, line) => statusFirst(s, line),
+);
+
+/** seaborn: only `FAILED id`, `PASSED id` and `id PASSED`, as the harness reads it. */
+export const parseSeabornLog: LogParser = pytestFamily(
+  (l) => l.trimEnd(),
+  (s, line) => {
+    const words = line.split(/\s+/);
+    if (line.startsWith('FAILED') && words[1]) s.set(words[1], 'FAILED');
+    else if (line.includes(' PASSED ') && words[1] === 'PASSED') s.set(words[0]!, 'PASSED');
+    else if (line.startsWith('PASSED') && words[1]) s.set(words[1], 'PASSED');
+  },
+);
+
+/**
  * Django's runner at verbosity 2: `test_y (module.Class) ... ok`, `... FAIL`, `... ERROR`,
- * `... skipped 'why'`, and `FAIL: test_y (module.Class)` headers. Python 3.11+ prints
- * `test_y (module.Class.test_y)`; both forms are recorded.
+ * `... skipped 'why'`, and `FAIL: test_y (module.Class)` headers. A test with a docstring prints
+ * its id on one line and `docstring ... result` on the next: the published ids use the docstring,
+ * and the id above it is recorded too. Python 3.11+ prints `test_y (module.Class.test_y)`; both
+ * forms are recorded.
  */
 export function parseDjangoLog(log: string): ParsedLog {
+  const { lines, completed } = untilEnd(log, /^Ran \d+ tests? in /, (l) => l.trim());
   const statuses = new Map<string, TestStatus>();
-  const set = (id: string, status: TestStatus) => {
-    for (const form of djangoIdForms(id.trim())) statuses.set(form, status);
+  const set = (id: string | undefined, status: TestStatus) => {
+    if (id) for (const form of djangoIdForms(id.trim())) statuses.set(form, status);
   };
+  const unittestId = /^\w+ \([\w.]+\)$/;
   let previous: string | undefined;
-  // A test with a docstring prints its id on one line and `docstring ... result` on the next.
-  let pendingId: string | undefined;
-  const testId = /^\w+ \([\w.]+\)$/;
-  let completed = false;
-  for (const raw of log.split('\n')) {
-    const text = raw.trim();
-    if (/^Ran \d+ tests? in /.test(text)) completed = true;
+  let idAbove: string | undefined;
+  for (const text of lines) {
+    if (text.includes('--version is equivalent to version')) set('--version is equivalent to version', 'PASSED');
     const sep = text.lastIndexOf(' ... ');
     if (sep > 0) {
       const head = text.slice(0, sep);
-      const id = !testId.test(head) && pendingId ? pendingId : head;
-      pendingId = undefined;
+      const withId = unittestId.test(head) ? undefined : idAbove;
+      idAbove = undefined;
+      previous = head;
       const result = text.slice(sep + 5).trim();
-      previous = id;
-      if (/^ok$/i.test(result)) set(id, 'PASSED');
-      else if (result === 'FAIL') set(id, 'FAILED');
-      else if (result === 'ERROR') set(id, 'ERROR');
-      else if (result.startsWith('skipped')) set(id, 'SKIPPED');
-      else if (result === 'expected failure') set(id, 'XFAIL');
-      else if (result === 'unexpected success') set(id, 'XPASS');
+      const status: TestStatus | undefined = /^ok$/i.test(result)
+        ? 'PASSED'
+        : result === 'FAIL'
+          ? 'FAILED'
+          : result === 'ERROR'
+            ? 'ERROR'
+            : result.startsWith('skipped')
+              ? 'SKIPPED'
+              : result === 'expected failure'
+                ? 'XFAIL'
+                : result === 'unexpected success'
+                  ? 'XPASS'
+                  : undefined;
+      if (status) {
+        set(head, status);
+        set(withId, status);
+        previous = undefined;
+      } else if (withId) previous = `${head}\u0000${withId}`;
       continue;
     }
-    if (testId.test(text)) {
-      pendingId = text;
+    if (unittestId.test(text)) {
+      idAbove = text;
       continue;
     }
     // A test that logged output between its name and its result.
     if (previous && /^ok$/i.test(text)) {
-      set(previous, 'PASSED');
+      for (const id of previous.split('\u0000')) set(id, 'PASSED');
       previous = undefined;
       continue;
     }
     const header = /^(FAIL|ERROR): (.+)$/.exec(text);
     if (header) set(header[2]!, header[1] === 'FAIL' ? 'FAILED' : 'ERROR');
+  }
+  // Results printed after a log message that ends the name's line (the harness's three cases).
+  for (const re of [
+    /^(.*?)\s\.\.\.\sTesting against Django installed in ((?:.|\n)*?) silenced\)\.\nok$/gm,
+    /^(.*?)\s\.\.\.\sInternal Server Error: \/(.*)\/\nok$/gm,
+    /^(.*?)\s\.\.\.\sSystem check identified no issues \(0 silenced\)\nok$/gm,
+  ]) {
+    for (const m of lines.join('\n').matchAll(re)) set(m[1], 'PASSED');
   }
   return { statuses, completed };
 }
@@ -102,23 +199,34 @@ export function djangoIdForms(id: string): string[] {
   return [`${name} (${short})`, `${name} (${short}.${name})`];
 }
 
-/** sympy's `bin/test --verbose`: `test_y ok`, `test_y F`, `test_y E`, `test_y f` (expected failure). */
+/**
+ * sympy's `bin/test --verbose`: `test_y ok`, `test_y F`, `test_y E`, `test_y f` (expected
+ * failure), with the file's `[OK]`/`[FAIL]` after its last test; and `___ path.py:test_y ___`
+ * headers of failures, recorded under that name as the harness does.
+ */
 export function parseSympyLog(log: string): ParsedLog {
+  const { lines, completed } = untilEnd(log, /tests finished:/, (l) => l.trim());
   const statuses = new Map<string, TestStatus>();
-  let completed = false;
-  for (const raw of log.split('\n')) {
-    const text = raw.trim();
-    if (/tests finished:/.test(text)) completed = true;
+  const codes: Record<string, TestStatus> = { ok: 'PASSED', F: 'FAILED', E: 'ERROR', f: 'XFAIL', X: 'XPASS' };
+  for (const raw of lines) {
+    const header = /^_+ (.*\.py:\S+) _+$/.exec(raw);
+    if (header) {
+      statuses.set(header[1]!, 'FAILED');
+      continue;
+    }
+    const text = raw.replace(/\s*\[(OK|FAIL)\]$/, '');
     const m = /^(test_\w+)\s+(ok|F|E|f|X|s|w|Slow|skipped)$/.exec(text);
-    if (!m) continue;
-    const status: Record<string, TestStatus> = { ok: 'PASSED', F: 'FAILED', E: 'ERROR', f: 'XFAIL', X: 'XPASS' };
-    statuses.set(m[1]!, status[m[2]!] ?? 'SKIPPED');
+    if (m) statuses.set(m[1]!, codes[m[2]!] ?? 'SKIPPED');
   }
   return { statuses, completed };
 }
 
 export const LOG_PARSERS: Record<LogParserName, LogParser> = {
   pytest: parsePytestLog,
+  'pytest-options': parsePytestOptionsLog,
+  'pytest-v2': parsePytestV2Log,
+  matplotlib: parseMatplotlibLog,
+  seaborn: parseSeabornLog,
   django: parseDjangoLog,
   sympy: parseSympyLog,
 };

@@ -8,7 +8,7 @@ import { createSandbox } from '../../docker/sandbox.js';
 import { AGENT_USER } from '../../docker/types.js';
 import { loadBuiltinSwe } from '../suites/swe.js';
 import type { SweTask } from '../task.js';
-import { applyPatch, gradeSwe, setupSweRepo, TESTBED } from './swe.js';
+import { GradingError, applyPatch, gradeSwe, isPermanentError, setupSweRepo, TESTBED } from './swe.js';
 
 let cache: string;
 let tasks: SweTask[];
@@ -139,14 +139,19 @@ describe('builtin:swe in the sandbox', () => {
     });
   });
 
-  it('names the setup step that failed: a test patch that does not apply, a base commit that does not exist', async () => {
+  it('names the setup step that failed, and marks it as one another try would repeat', async () => {
     const task = tasks[0]!;
     const bad = 'diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-a\n+b\n';
     await withSandbox('bad-test-patch', async (sandbox) => {
-      await expect(setupSweRepo(sandbox, { ...task, testPatch: bad })).rejects.toThrow(new RegExp(`^the test patch of ${task.id} does not apply: .*nope\\.py`, 's'));
+      const err = await setupSweRepo(sandbox, { ...task, testPatch: bad }).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(GradingError);
+      expect((err as Error).message).toMatch(new RegExp(`^the test patch of ${task.id} does not apply: .*nope\\.py`, 's'));
+      expect(isPermanentError(err)).toBe(true);
     });
     await withSandbox('bad-base', async (sandbox) => {
-      await expect(setupSweRepo(sandbox, { ...task, baseCommit: 'f'.repeat(40) })).rejects.toThrow(/^could not reset to f{40} in the sandbox \(exit \d+\): .+/s);
+      const err = await setupSweRepo(sandbox, { ...task, baseCommit: 'f'.repeat(40) }).catch((e: unknown) => e);
+      expect((err as Error).message).toMatch(/^could not find the base commit f{40} in \/testbed in the sandbox \(exit \d+\): .+/s);
+      expect(isPermanentError(err)).toBe(true);
     });
   });
 });

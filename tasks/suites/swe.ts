@@ -86,8 +86,12 @@ export async function buildSweProject(projectDir: string, cacheRoot: string, say
     version: project.version,
     createdAt: project.createdAt,
     repoSource: { type: 'git', path: join(final, 'repo') },
+    testSpec: BUILTIN_TEST_SPEC,
   };
 }
+
+/** The built-in projects run pytest on the image's python, with short tracebacks the agent can act on. */
+const BUILTIN_TEST_SPEC = { testCmd: 'python3 -m pytest --no-header -rA --tb=short -p no:cacheprovider', parser: 'pytest', origin: 'builtin:swe' } as const;
 
 /** Builds in a temporary folder beside the final one, then renames it into place. */
 async function buildInto(projectDir: string, final: string): Promise<Built> {
