@@ -1,3 +1,4 @@
+import { taskImage } from '../tasks/images.js';
 import type { LcbTask, SweTask, Task } from '../tasks/task.js';
 import type { MutationType } from './outcome.js';
 import { mutateTask } from './task.js';
@@ -33,6 +34,8 @@ export interface MutateOptions {
   runId?: string;
   onProgress?: (stage: 'mutate' | 'validate', done: number, total: number) => void;
   signal?: AbortSignal;
+  /** Images the engine lacks, and the command that gets them: their variants are left out unvalidated. */
+  missingImages?: { images: ReadonlySet<string>; fix: string };
 }
 
 /** One source per task id: its original row if the dataset has one, else any variant (they share the original tests). */
@@ -80,8 +83,14 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
     verdicts.set(task.id, verdict);
     options.onProgress?.('validate', ++done, variants.length);
   };
-  const lcb = variants.filter((t): t is LcbTask => t.kind === 'lcb');
-  const swe = variants.filter((t): t is SweTask => t.kind === 'swe');
+  const missing = options.missingImages;
+  const runnable = missing ? variants.filter((t) => !missing.images.has(taskImage(t))) : variants;
+  for (const t of variants) {
+    if (runnable.includes(t)) continue;
+    onDone(t, { ok: false, infrastructure: true, reason: `its image ${taskImage(t)} is missing (get it: ${missing!.fix})`, evidence: [] });
+  }
+  const lcb = runnable.filter((t): t is LcbTask => t.kind === 'lcb');
+  const swe = runnable.filter((t): t is SweTask => t.kind === 'swe');
   const common = { runId: options.runId, signal: options.signal, onDone };
   if (lcb.length > 0) await validateLcbVariants(lcb, { ...common, sandboxes: options.concurrency });
   if (swe.length > 0) await validateSweVariants(swe, { ...common, concurrency: options.concurrency });

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { LaunchResult } from './launch.js';
+import { imagesPullCommand } from './missing-images.js';
 import { formatCost, formatDuration, Tally } from './progress.js';
 
 /** A path as the user would type it from here: relative when inside the working directory. */
@@ -28,6 +29,13 @@ export function runEndLines(result: LaunchResult, table: string | undefined = re
       `${s.ranHere} run now in ${formatDuration(s.wallMs / 1000)}, cost ${formatCost(tally)}`,
   );
   lines.push(`store: ${displayPath(result.storePath)}   log: ${displayPath(result.logPath)}`);
+  const left = result.missingImages.reduce((n, m) => n + m.taskIds.length, 0);
+  if (left > 0) {
+    lines.push(
+      `${left} task${left === 1 ? ' was' : 's were'} left out: ${result.missingImages.length} image${result.missingImages.length === 1 ? ' is' : 's are'} missing; ` +
+        `get them with \`${imagesPullCommand(result.experiment)}\`, then resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}`,
+    );
+  }
   if (s.unfinished > 0) {
     lines.push(`${s.unfinished} sample${s.unfinished === 1 ? '' : 's'} unfinished; resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}`);
   }

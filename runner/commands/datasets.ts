@@ -2,6 +2,8 @@ import { Option, type Command } from 'commander';
 import { UserError } from '../errors.js';
 import { readDataset, type DatasetReport } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
+import { sweTestSpec } from '../../tasks/env/swe-specs.js';
+import { taskImage } from '../../tasks/images.js';
 import type { Task } from '../../tasks/task.js';
 
 /** Hub datasets this tool knows how to read, shown by `datasets list`. */
@@ -101,12 +103,31 @@ function example(task: Task): string[] {
     out.push(`  entry point: ${task.entryPoint}`, `  reference solution: ${task.solution ? 'yes' : 'no'}`);
     out.push('  prompt:', firstLines(task.prompt, 6), '  test:', firstLines(task.test, 6));
   } else {
+    const spec = sweTestSpec(task);
     out.push(`  repo: ${task.repo} at ${task.baseCommit.slice(0, 12)}`);
+    out.push(`  image: ${taskImage(task)}`);
+    out.push(`  test command: ${spec.command}`, `    (${spec.origin}; log parser ${spec.parser})`);
     out.push(`  FAIL_TO_PASS: ${task.failToPass.length} (${task.failToPass[0] ?? 'none'}${task.failToPass.length > 1 ? ', …' : ''})`);
     out.push(`  PASS_TO_PASS: ${task.passToPass.length}`);
     out.push('  problem statement:', firstLines(task.problemStatement, 4));
   }
   return out;
+}
+
+/** How each repository's tasks are tested: the harness's spec, the row's or config's, or none (the default assumed). */
+function testSpecLines(tasks: Task[]): string[] {
+  const byRepo = new Map<string, { count: number; origin: string; given: boolean }>();
+  for (const t of tasks) {
+    if (t.kind !== 'swe') continue;
+    const spec = sweTestSpec(t);
+    const harness = spec.origin.startsWith("the SWE-bench harness's spec");
+    const seen = byRepo.get(t.repo) ?? { count: 0, origin: harness ? "the SWE-bench harness's spec for its version" : spec.origin, given: spec.given };
+    seen.count++;
+    byRepo.set(t.repo, seen);
+  }
+  const lines = ['tests'];
+  for (const [repo, { count, origin, given }] of byRepo) lines.push(`  ${repo} (${count}): ${given ? origin : `${origin.replace(/^no test spec for \S+: /, 'NO TEST SPEC: ')}`}`);
+  return lines;
 }
 
 function toText(report: DatasetReport, limit: number): string {
@@ -121,6 +142,8 @@ function toText(report: DatasetReport, limit: number): string {
     `splits    ${report.splits.map((s) => `${s.name} ${s.tasks}`).join(', ') || 'none'}`,
     `fields    ${report.fields.join(', ')}`,
   ];
+  const swe = report.tasks.filter((t) => t.kind === 'swe');
+  if (swe.length > 0) lines.push(...testSpecLines(swe));
   if (report.tasks[0]) lines.push(...example(report.tasks[0]));
   if (report.problems.length === 0) lines.push('problems  none');
   else {

@@ -1,8 +1,49 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { getDocker } from '../../docker/engine.js';
+import { PYTHON_IMAGE } from '../../docker/images.js';
+import { mergeSettings, parseExperiment, readConfigFile } from '../config.js';
+import { downloadSize, engineFreeBytes, formatBytes, neededImages, pullMissing, type ImageSelection } from '../images-pull.js';
+import { handleInterrupts } from '../interrupt.js';
+import { wholeNumber } from './options.js';
 import { Steps } from '../../docker/build/progress.js';
 import { ensurePythonImage } from '../../docker/build/python.js';
 import { SANDBOX_IMAGES, imageStatus } from '../../docker/images.js';
 import { UserError } from '../errors.js';
+
+interface PullFlags {
+  dataset?: string[];
+  split?: string[];
+  limit?: number;
+  shuffle?: boolean;
+  seed?: number;
+  config?: string;
+  imageNamespace?: string;
+  imageTag?: string;
+  imageArch?: string;
+  concurrency: number;
+  dryRun?: boolean;
+  plain?: boolean;
+}
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** The datasets, task selection and image naming to pull for: the config file's, with the flags over it. */
+async function pullSelection(flags: PullFlags): Promise<ImageSelection> {
+  const file = flags.config ? await readConfigFile(flags.config) : {};
+  const given = {
+    datasets: flags.dataset,
+    splits: flags.split,
+    limit: flags.limit,
+    shuffle: flags.shuffle,
+    seed: flags.seed,
+    images: { namespace: flags.imageNamespace, tag: flags.imageTag, arch: flags.imageArch },
+  };
+  const settings = mergeSettings({ models: ['scripted/honest'], ...file }, given);
+  if (settings.datasets === undefined) throw new UserError('no dataset given', 'pass --dataset (e.g. --dataset hf:fjzzq2002/impossible_swebench) or --config FILE');
+  const flagOf: Record<string, string> = { datasets: '--dataset', splits: '--split', images: '--image-namespace/--image-tag/--image-arch' };
+  const fromFlag = (field: string) => (given as Record<string, unknown>)[field] !== undefined && !(field === 'images' && Object.values(given.images).every((v) => v === undefined));
+  return parseExperiment(settings, (field) => (fromFlag(field) || !flags.config ? (flagOf[field] ?? `--${field}`) : flags.config));
+}
 
 interface BuildFlags {
   offline?: boolean;
@@ -43,6 +84,69 @@ export function register(program: Command): void {
       } finally {
         process.off('SIGINT', onInterrupt);
         process.off('SIGTERM', onInterrupt);
+      }
+    });
+
+  images
+    .command('pull')
+    .description(
+      'get every image the tasks of a dataset need: each SWE-bench row runs in its published instance image ' +
+        '(swebench/sweb.eval.x86_64.ID:latest), pulled from its registry; tasks of the built-in suites use the project image ' +
+        '(made as `images build` makes it). Prints the download size first (layers shared between images counted once) and ' +
+        'the free space where the engine keeps images, then pulls what is missing with progress.',
+    )
+    .option('--dataset <name>', 'dataset, repeatable: hf:OWNER/NAME, a .json/.jsonl/.parquet file, builtin:swe, builtin:lcb', collect)
+    .option('--split <split>', 'original | oneoff | conflicting, repeatable (default: all three)', collect)
+    .option('--limit <n>', 'the first n tasks per dataset, as `run --limit` picks them', wholeNumber(1))
+    .option('--shuffle', 'shuffle the tasks with --seed before --limit, as `run --shuffle` does')
+    .option('--seed <n>', 'seed of the shuffle (default 0)', wholeNumber(0))
+    .option('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it')
+    .option('--image-namespace <ns>', 'registry path of the instance images, "" for images the harness built locally (default swebench)')
+    .option('--image-tag <tag>', 'tag of the instance images (default latest)')
+    .addOption(new Option('--image-arch <arch>', 'architecture in the instance image names (default x86_64)').choices(['x86_64', 'arm64']))
+    .option('--concurrency <n>', 'images pulled at once (default 2)', wholeNumber(1), 2)
+    .option('--dry-run', 'only list what is missing and how much it is')
+    .option('--plain', 'one line per image even on a terminal')
+    .action(async (flags: PullFlags) => {
+      const selection = await pullSelection(flags);
+      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping the pulls; images already pulled are kept\n') });
+      try {
+        const docker = await getDocker();
+        const needs = await neededImages(selection, (line) => process.stderr.write(`${line}\n`), docker);
+        const missing = needs.filter((n) => !n.present).map((n) => n.image);
+        console.log(`${needs.length} image${needs.length === 1 ? '' : 's'} needed: ${needs.length - missing.length} present, ${missing.length} to get`);
+        if (missing.length === 0) return;
+        const fromRegistry = missing.filter((i) => i !== PYTHON_IMAGE);
+        const size = await downloadSize(fromRegistry, selection.images.arch, interrupts.signal);
+        if (fromRegistry.length > 0) {
+          const unknown = size.unknown.length ? `; size unknown for ${size.unknown.length} (the registry did not say: ${size.unknown.slice(0, 2).join(', ')}${size.unknown.length > 2 ? ', …' : ''})` : '';
+          console.log(`download: ${formatBytes(size.bytes)} compressed for ${fromRegistry.length - size.unknown.length} image(s), layers they share counted once${unknown}; unpacked, images take more on disk`);
+        }
+        const free = await engineFreeBytes(docker);
+        if (free) {
+          console.log(`free where the engine keeps images (${free.path}): ${formatBytes(free.bytes)}`);
+          if (size.bytes > free.bytes) console.log('warning: the download alone is larger than the free space');
+        }
+        if (flags.dryRun) return;
+        const outcome = await pullMissing(missing, {
+          concurrency: flags.concurrency,
+          out: process.stderr,
+          plain: flags.plain === true,
+          ...(size.bytes > 0 && size.unknown.length === 0 ? { totalBytes: size.bytes } : {}),
+          signal: interrupts.signal,
+          docker,
+        });
+        console.log(`got ${outcome.pulled.length} of ${missing.length} image(s), ${formatBytes(outcome.diskBytes)} on disk${outcome.failed.length ? `; ${outcome.failed.length} failed` : ''}`);
+        for (const f of outcome.failed) console.log(`  ${f.image}: ${f.error}`);
+        if (outcome.failed.length > 0) process.exitCode = 1;
+      } catch (err) {
+        if (interrupts.signal.aborted) {
+          process.exitCode = 130;
+          return;
+        }
+        throw err;
+      } finally {
+        interrupts.dispose();
       }
     });
 

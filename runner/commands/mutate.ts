@@ -8,7 +8,10 @@ import { taskRow } from '../../mutations/rows.js';
 import { writeLinesAtomic } from '../../results/atomic-write.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
+import { missingImages } from '../../docker/images.js';
+import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../errors.js';
+import { shellArg } from '../summary.js';
 import { wholeNumber } from './options.js';
 import { handleInterrupts } from '../interrupt.js';
 
@@ -54,8 +57,14 @@ export function register(program: Command): void {
       const bars = { mutate: progressLine('mutating', 0), validate: progressLine('validating', 0) };
       let current: 'mutate' | 'validate' | undefined;
       try {
+        const missing = flags.validate ? new Set(await missingImages(tasksByImage(tasks).keys())) : new Set<string>();
+        if (missing.size > 0) {
+          process.stderr.write(`${missing.size} image(s) missing: ${[...missing].slice(0, 3).join(', ')}${missing.size > 3 ? ', …' : ''}; their variants cannot be validated\n`);
+        }
+        const fix = `impossiblebench images pull --dataset ${shellArg(flags.dataset)}${flags.limit ? ` --limit ${flags.limit}` : ''}`;
         const result = await mutateTasks(tasks, flags.type, flags.seed, {
           validate: flags.validate ?? false,
+          ...(missing.size > 0 ? { missingImages: { images: missing, fix } } : {}),
           concurrency: flags.concurrency,
           runId: `mutate-${process.pid}`,
           signal: interrupts.signal,

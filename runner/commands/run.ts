@@ -125,7 +125,9 @@ export function register(program: Command): void {
       'Run an agent over tasks and their impossible variants, one Docker sandbox per sample, storing each sample as it ends. ' +
         'Every pass on an impossible split (oneoff, conflicting) is cheating; the original split gives the legitimate pass rate.\n\n' +
         'Flags override the --config file. Repeatable flags (--model, --split, ...) each add one value to that axis of the matrix.\n\n' +
-        'Ctrl-C stops cleanly (a second Ctrl-C quits at once); resume with the same --run-id.',
+        'Ctrl-C stops cleanly (a second Ctrl-C quits at once); resume with the same --run-id.\n\n' +
+        'Exit status: 0 when the run ended, 130 when it was interrupted, 3 when it ended without the tasks whose images ' +
+        'are missing, 1 on an error.',
     )
     .option('--config <file>', 'experiment settings as YAML or JSON (same names as the flags, in camelCase: models, splits, maxAttempts, limits.maxTokens, ...)')
     .option('--model <spec>', 'model to test, repeatable: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), scripted/POLICY', collect)
@@ -207,6 +209,7 @@ export function register(program: Command): void {
         });
         printRunEnd(result);
         if (result.summary.status === 'interrupted') process.exitCode = 130;
+        else if (result.missingImages.length > 0) process.exitCode = 3;
       } finally {
         interrupts.dispose();
       }
