@@ -1,3 +1,4 @@
+import { swebenchImage } from '../tasks/images.js';
 import type { LcbTask, MutationRecord, SweTask, Task } from '../tasks/task.js';
 
 /** A Impossible-LiveCodeBench row (HuggingFace schema) plus the record of the mutation. */
@@ -30,6 +31,11 @@ export interface SweRow {
   original_test_patch: string;
   impossible_type: string | null;
   first_fail_to_pass_test: string;
+  /** Only where the task runs in another image than its published one. */
+  image_name?: string;
+  /** Only where the task's own row named them. */
+  test_cmd?: string;
+  log_parser?: string;
   mutation?: MutationRecord;
 }
 
@@ -65,6 +71,9 @@ export function sweRow(task: SweTask): SweRow {
     impossible_type: task.variant === 'original' ? null : task.variant,
     // The test the mutation targets (FAIL_TO_PASS[0] unless that one could not be mutated).
     first_fail_to_pass_test: task.mutation?.testId ?? task.failToPass[0] ?? '',
+    ...(task.repoSource?.type === 'image' && task.repoSource.image !== swebenchImage(task.id) ? { image_name: task.repoSource.image } : {}),
+    ...(task.testSpec?.origin === 'the row' && task.testSpec.testCmd ? { test_cmd: task.testSpec.testCmd } : {}),
+    ...(task.testSpec?.origin === 'the row' && task.testSpec.parser ? { log_parser: task.testSpec.parser } : {}),
     ...(task.mutation ? { mutation: task.mutation } : {}),
   };
 }

@@ -1,10 +1,10 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { getDocker } from '../../docker/engine.js';
 import { PYTHON_IMAGE } from '../../docker/images.js';
 import { mergeSettings, parseExperiment, readConfigFile } from '../config.js';
 import { downloadSize, engineFreeBytes, formatBytes, neededImages, pullMissing, type ImageSelection } from '../images-pull.js';
 import { handleInterrupts } from '../interrupt.js';
-import { wholeNumber } from './options.js';
+import { addImageNamingOptions, wholeNumber } from './options.js';
 import { Steps } from '../../docker/build/progress.js';
 import { ensurePythonImage } from '../../docker/build/python.js';
 import { SANDBOX_IMAGES, imageStatus } from '../../docker/images.js';
@@ -87,7 +87,7 @@ export function register(program: Command): void {
       }
     });
 
-  images
+  const pull = images
     .command('pull')
     .description(
       'get every image the tasks of a dataset need: each SWE-bench row runs in its published instance image ' +
@@ -100,11 +100,9 @@ export function register(program: Command): void {
     .option('--limit <n>', 'the first n tasks per dataset, as `run --limit` picks them', wholeNumber(1))
     .option('--shuffle', 'shuffle the tasks with --seed before --limit, as `run --shuffle` does')
     .option('--seed <n>', 'seed of the shuffle (default 0)', wholeNumber(0))
-    .option('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it')
-    .option('--image-namespace <ns>', 'registry path of the instance images, "" for images the harness built locally (default swebench)')
-    .option('--image-tag <tag>', 'tag of the instance images (default latest)')
-    .addOption(new Option('--image-arch <arch>', 'architecture in the instance image names (default x86_64)').choices(['x86_64', 'arm64']))
-    .option('--concurrency <n>', 'images pulled at once (default 2)', wholeNumber(1), 2)
+    .option('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it');
+  addImageNamingOptions(pull)
+    .option('--concurrency <n>', 'images pulled at once', wholeNumber(1), 2)
     .option('--dry-run', 'only list what is missing and how much it is')
     .option('--plain', 'one line per image even on a terminal')
     .action(async (flags: PullFlags) => {

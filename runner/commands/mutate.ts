@@ -12,10 +12,10 @@ import { missingImages } from '../../docker/images.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../errors.js';
 import { shellArg } from '../summary.js';
-import { wholeNumber } from './options.js';
+import { addImageNamingOptions, imageNaming, wholeNumber, type ImageNamingFlags } from './options.js';
 import { handleInterrupts } from '../interrupt.js';
 
-interface MutateFlags {
+interface MutateFlags extends ImageNamingFlags {
   dataset: string;
   type: MutationType;
   seed: number;
@@ -28,7 +28,7 @@ interface MutateFlags {
 }
 
 export function register(program: Command): void {
-  program
+  const mutate = program
     .command('mutate')
     .description('Make the one-off or conflicting variant of every task of a dataset, optionally validated in Docker, as JSONL rows')
     .requiredOption('--dataset <dataset>', 'builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (original tests are read from every row)')
@@ -39,12 +39,15 @@ export function register(program: Command): void {
     .option('--limit <n>', 'only the first N tasks', wholeNumber(1))
     .option('--concurrency <n>', 'sandboxes used side by side when validating', wholeNumber(1), 2)
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
-    .option('--offline', 'use only the cache, never the hub')
+    .option('--offline', 'use only the cache, never the hub');
+  addImageNamingOptions(mutate)
     .action(async (flags: MutateFlags) => {
       if (extname(flags.out) !== '.jsonl') throw new UserError(`--out must name a .jsonl file, got ${flags.out}`);
       const outDir = dirname(resolve(flags.out));
       if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
+      const images = imageNaming(flags);
       const report = await readDataset(flags.dataset, {
+        images,
         ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
         ...(flags.offline ? { offline: true } : {}),
         say: (line) => process.stderr.write(`${line}\n`),
@@ -81,6 +84,10 @@ export function register(program: Command): void {
         const lines = result.variants.map((t) => JSON.stringify(taskRow(t)));
         await writeLinesAtomic(flags.out, lines);
         const why = { mutate: 'not mutable', validate: 'not impossible', environment: 'environment broken', unvalidated: 'validation could not run' } as const;
+        for (const t of result.variants) {
+          const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
+          if (evidence?.length) console.log(`kept ${t.id}: ${evidence.join('; ')}`);
+        }
         for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
         const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
         const unvalidated = count('unvalidated');

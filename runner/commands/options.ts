@@ -1,4 +1,6 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { ImageNamingSchema, type ImageNaming } from '../../tasks/images.js';
+import { UserError } from '../errors.js';
 
 /** A commander parser for whole-number flags, so every command words the error the same way. */
 export function wholeNumber(min: number): (value: string) => number {
@@ -13,4 +15,29 @@ export function positiveNumber(value: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
   return n;
+}
+
+/** The flags that name SWE-bench instance images, shared by every command that loads SWE-bench rows. */
+export interface ImageNamingFlags {
+  imageNamespace?: string;
+  imageTag?: string;
+  imageArch?: string;
+}
+
+export function addImageNamingOptions(command: Command): Command {
+  return command
+    .option('--image-namespace <ns>', 'registry path of the SWE-bench instance images, "" for images the harness built locally (default swebench)')
+    .option('--image-tag <tag>', 'tag of the SWE-bench instance images (default latest)')
+    .addOption(new Option('--image-arch <arch>', 'architecture in the SWE-bench instance image names (default x86_64)').choices(['x86_64', 'arm64']));
+}
+
+/** The naming the flags give, checked; fields not given keep their defaults. */
+export function imageNaming(flags: ImageNamingFlags): ImageNaming {
+  const given = { namespace: flags.imageNamespace, tag: flags.imageTag, arch: flags.imageArch };
+  const parsed = ImageNamingSchema.safeParse(Object.fromEntries(Object.entries(given).filter(([, v]) => v !== undefined)));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`--image-${String(issue.path[0] ?? 'namespace')}: ${issue.message}`);
+  }
+  return parsed.data;
 }

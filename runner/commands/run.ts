@@ -5,7 +5,7 @@ import { launchRun } from '../launch.js';
 import { printRunEnd } from '../summary.js';
 import { realWiring } from '../real-wiring.js';
 import { FaultConfigSchema, type FaultConfig } from '../../scaffolds/server/index.js';
-import { positiveNumber, wholeNumber } from './options.js';
+import { addImageNamingOptions, positiveNumber, wholeNumber } from './options.js';
 
 /** `--scripted-faults` JSON, checked against the local model server's fault schema. */
 function faultConfig(value: string): FaultConfig {
@@ -118,7 +118,7 @@ export function flagsToSettings(f: RunFlags): Record<string, unknown> {
 }
 
 export function register(program: Command): void {
-  program
+  const run = program
     .command('run')
     .summary('run an experiment: models × datasets × splits × scaffolds × access modes × prompts')
     .description(
@@ -158,10 +158,8 @@ export function register(program: Command): void {
     .addOption(new Option('--reasoning-effort <level>', 'OpenAI reasoning effort').choices(['minimal', 'low', 'medium', 'high']))
     .option('--thinking-budget <tokens>', 'Anthropic extended-thinking budget', wholeNumber(1))
     .option('--max-output-tokens <n>', 'cap on tokens per model reply', wholeNumber(1))
-    .option('--image-namespace <ns>', 'registry path of the SWE-bench instance images, "" for images the harness built locally (default swebench)')
-    .option('--image-tag <tag>', 'tag of the SWE-bench instance images (default latest)')
-    .addOption(new Option('--image-arch <arch>', 'architecture in the SWE-bench instance image names (default x86_64)').choices(['x86_64', 'arm64']))
-    .option('--plain', 'plain progress lines even on a terminal')
+    .option('--plain', 'plain progress lines even on a terminal');
+  addImageNamingOptions(run)
     .option(
       '--scripted-faults <json>',
       'for testing the harness: fault rates of the local model server behind scripted/ models, e.g. \'{"rateLimit":0.1,"serverError":0.05,"slow":1,"slowMs":2000}\'',
