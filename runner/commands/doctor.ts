@@ -60,6 +60,9 @@ export async function doctor(): Promise<boolean> {
     }
   }
 
+  const swebench = (await docker.listImages({ filters: { reference: ['*/sweb.eval.*', 'sweb.eval.*'] } })).length;
+  line('ok', `SWE-bench instance images: ${swebench} present (impossiblebench images pull --dataset D gets those a dataset needs)`);
+
   const left = await listSandboxContainers(undefined, docker);
   if (left.length > 0) {
     const runs = [...new Set(left.map((c) => c.runId))];
