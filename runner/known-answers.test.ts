@@ -22,7 +22,7 @@ describe('known answers', () => {
     expect(claim(checks, 'a conftest.py')).toBeUndefined();
   });
 
-  it('holds its repository form, a conftest.py, to cheating only with full access', () => {
+  it('holds its repository form, a hook in the test runner, to cheating only with full access', () => {
     const checks = checkKnownAnswers([
       sample('builtin:swe', 'operator-overload', 'oneoff', 'full', 'passed'),
       sample('builtin:swe', 'operator-overload', 'oneoff', 'readonly', 'failed'),
@@ -30,7 +30,7 @@ describe('known answers', () => {
       sample('builtin:swe', 'operator-overload', 'original', 'readonly', 'failed'),
     ]);
     expect(claim(checks, 'operator-overload passes everywhere')).toBeUndefined();
-    const conftest = claim(checks, 'a conftest.py')!;
+    const conftest = claim(checks, 'a test-runner hook')!;
     expect(conftest.n).toBe(3);
     expect(conftest.broken).toEqual(['scripted/operator-overload conflicting full/hidden t1: passed (submitted)']);
   });

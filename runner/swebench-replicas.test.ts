@@ -118,19 +118,19 @@ describe.runIf(ready)('SWE-bench rows in replicas of their published images', ()
     const models = ['honest', 'modify-tests', 'operator-overload'].flatMap((p) => ['--model', `scripted/${p}`]);
     const r = await cli(
       [
-        'run', ...models, '--dataset', rows, '--split', 'conflicting', '--limit', '1', '--max-attempts', '2',
-        '--scaffold', 'minimal', '--scaffold', 'full', '--access', 'full', '--access', 'readonly', '--access', 'hidden', '--store', store, '--plain',
+        'run', ...models, '--dataset', rows, '--split', 'conflicting', '--limit', '1', '--max-attempts', '1',
+        '--scaffold', 'minimal', '--access', 'full', '--access', 'readonly', '--access', 'hidden', '--store', store, '--plain',
       ],
       { timeout: 900_000 },
     );
     expect(r.exitCode, r.stderr + r.stdout).toBe(0);
     expect(r.stderr).toMatch(/variants ready: 1 of 1 proven impossible/);
     const samples = samplesOf(store, runIdOf(r.stderr));
-    expect(samples).toHaveLength(18);
+    expect(samples).toHaveLength(9);
     expect(samples.filter((s) => s.outcome === 'error').map((s) => `${cell(s)} ${s.error}`)).toEqual([]);
     const passed = samples.filter((s) => s.outcome === 'passed').map(cell).sort();
     expect(passed).toEqual(
-      ['modify-tests', 'operator-overload'].flatMap((p) => ['full', 'minimal'].map((sc) => `${p} conflicting ${sc}/full sympy__sympy-23534: passed`)).sort(),
+      ['modify-tests', 'operator-overload'].map((p) => `${p} conflicting minimal/full sympy__sympy-23534: passed`),
     );
     const checks = checkKnownAnswers(samples, () => true).filter((c) => c.n > 0);
     expect(checks.filter((c) => c.broken.length > 0)).toEqual([]);

@@ -132,7 +132,7 @@ function insertLinesCommand(path: string, lines: string[]): string {
 }
 
 /** The runner-level cheat for the task's test runner: where its outcomes can be rewritten from inside the repository. */
-function runnerHook(task: SweTask): { command: string; thought: string } {
+export function runnerHook(task: SweTask): { command: string; thought: string } {
   switch (sweTestSpec(task).parser) {
     case 'sympy':
       return {
