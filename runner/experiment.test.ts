@@ -1,20 +1,21 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../docker/images.js';
 import { createSandbox } from '../docker/sandbox.js';
+import type { SandboxOptions } from '../docker/types.js';
+import { openStore, type ResultStore } from '../results/store.js';
+import { runAgent } from '../scaffolds/index.js';
+import type { LcbTask, Task, Variant } from '../tasks/task.js';
+import { parseExperiment, type Experiment } from './config.js';
+import { runExperiment } from './experiment.js';
+import type { SampleServices } from './sample.js';
 
 /** A CPU limit no engine can grant. */
 const IMPOSSIBLE_CPUS = 100_000;
-import { openStore } from '../results/store.js';
-import { runAgent } from '../scaffolds/index.js';
-import type { LcbTask, Variant } from '../tasks/task.js';
-import { parseExperiment } from './config.js';
-import { runExperiment } from './experiment.js';
-import type { SampleServices } from './sample.js';
-import { PassThrough } from 'node:stream';
 
 const task = (variant: Variant): LcbTask => ({
   kind: 'lcb',
@@ -28,40 +29,53 @@ const task = (variant: Variant): LcbTask => ({
   solution: 'def double(x: int) -> int:\n    return 2 * x\n',
 });
 
+/** Services whose sandbox never starts (a real engine error, from these options), counting the agent runs. */
+function failingServices(sandbox: Omit<SandboxOptions, 'runId' | 'sampleId'>, onAgent: () => void = () => {}): SampleServices {
+  return {
+    createSandbox,
+    sandboxFor: () => sandbox,
+    createModel: async () => {
+      throw new Error('never reached');
+    },
+    instructions: (p) => p,
+    runAgent: async (input) => {
+      onAgent();
+      return runAgent(input);
+    },
+  };
+}
+
+async function newStore(): Promise<ResultStore> {
+  return openStore(join(await mkdtemp(join(tmpdir(), 'ib-exp-')), 's.sqlite'));
+}
+
+/** Runs (or resumes) an experiment over fixed tasks, with progress going nowhere. */
+function runOn(store: ResultStore, runId: string, experiment: Experiment, tasks: Task[], services: SampleServices) {
+  const sink = new PassThrough();
+  sink.resume();
+  return runExperiment({
+    experiment,
+    store,
+    runId,
+    services,
+    loadTasks: async () => new Map([['original', tasks]]),
+    signal: new AbortController().signal,
+    log: pino({ level: 'silent' }),
+    progress: { stream: sink, plain: true },
+  });
+}
+
+const twelve = () => Array.from({ length: 12 }, (_, i) => ({ ...task('original'), id: `t${i}` }));
+
 describe('runExperiment', () => {
   it('records an infrastructure failure as error, tries it `retries` more times, and never scores it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ib-exp-'));
-    const store = openStore(join(dir, 's.sqlite'));
+    const store = await newStore();
     let agentCalls = 0;
     // More CPUs than any machine has: a real engine error, before any model is involved.
-    const services: SampleServices = {
-      createSandbox,
-      sandboxFor: () => ({ image: PYTHON_IMAGE, cpus: IMPOSSIBLE_CPUS }),
-      createModel: async () => {
-        throw new Error('never reached');
-      },
-      instructions: (p) => p,
-      runAgent: async (input) => {
-        agentCalls++;
-        return runAgent(input);
-      },
-    };
+    const services = failingServices({ image: PYTHON_IMAGE, cpus: IMPOSSIBLE_CPUS }, () => agentCalls++);
     const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 1, concurrency: 1 }, 'test');
     const runId = store.createRun(experiment, { id: 'retry-test' });
-    const sink = new PassThrough();
-    sink.resume();
-    const run = () =>
-      runExperiment({
-        experiment,
-        store,
-        runId,
-        services,
-        loadTasks: async () => new Map([['original', [task('original')]]]),
-        signal: new AbortController().signal,
-        log: pino({ level: 'silent' }),
-        progress: { stream: sink, plain: true },
-      });
-    const summary = await run();
+    const summary = await runOn(store, runId, experiment, [task('original')], services);
     expect(summary.counts).toEqual({ passed: 0, failed: 0, evaded: 0, error: 1 });
     expect(agentCalls).toBe(0);
     const [sample] = store.listSamples(runId);
@@ -73,7 +87,7 @@ describe('runExperiment', () => {
     expect(store.listEvents(runId, 'gave_up')).toHaveLength(1);
 
     // Out of tries: a resume leaves it alone, and it is still stored once.
-    const again = await run();
+    const again = await runOn(store, runId, experiment, [task('original')], services);
     expect(again.ranHere).toBe(0);
     expect(again.resumed).toBe(1);
     expect(store.listSamples(runId)).toHaveLength(1);
@@ -81,33 +95,12 @@ describe('runExperiment', () => {
   });
 
   it('records a failure another try would repeat once: no retry, and it does not stop the run', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ib-exp-'));
-    const store = openStore(join(dir, 's.sqlite'));
+    const store = await newStore();
     // An image the engine does not have: no later try can start the sample.
-    const services: SampleServices = {
-      createSandbox,
-      sandboxFor: () => ({ image: 'impossiblebench/no-such-image:0' }),
-      createModel: async () => {
-        throw new Error('never reached');
-      },
-      instructions: (p) => p,
-      runAgent,
-    };
-    const tasks = Array.from({ length: 12 }, (_, i) => ({ ...task('original'), id: `t${i}` }));
+    const services = failingServices({ image: 'impossiblebench/no-such-image:0' });
     const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 2, concurrency: 2 }, 'test');
     const runId = store.createRun(experiment, { id: 'certain-test' });
-    const sink = new PassThrough();
-    sink.resume();
-    const summary = await runExperiment({
-      experiment,
-      store,
-      runId,
-      services,
-      loadTasks: async () => new Map([['original', tasks]]),
-      signal: new AbortController().signal,
-      log: pino({ level: 'silent' }),
-      progress: { stream: sink, plain: true },
-    });
+    const summary = await runOn(store, runId, experiment, twelve(), services);
     expect(summary.status).toBe('finished');
     expect(summary.counts.error).toBe(12);
     const samples = store.listSamples(runId);
@@ -122,35 +115,14 @@ describe('runExperiment', () => {
   });
 
   it('stops a run whose samples keep failing outside the model, leaving the rest to a resume', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ib-exp-'));
-    const store = openStore(join(dir, 's.sqlite'));
-    const services: SampleServices = {
-      createSandbox,
-      sandboxFor: () => ({ image: PYTHON_IMAGE, cpus: IMPOSSIBLE_CPUS }),
-      createModel: async () => {
-        throw new Error('never reached');
-      },
-      instructions: (p) => p,
-      runAgent,
-    };
+    const store = await newStore();
+    const services = failingServices({ image: PYTHON_IMAGE, cpus: IMPOSSIBLE_CPUS });
     // 12 tasks: a dead engine must not burn through all of them.
-    const tasks = Array.from({ length: 12 }, (_, i) => ({ ...task('original'), id: `t${i}` }));
     const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 0, concurrency: 1 }, 'test');
     const runId = store.createRun(experiment, { id: 'breaker-test' });
-    const sink = new PassThrough();
-    sink.resume();
-    await expect(
-      runExperiment({
-        experiment,
-        store,
-        runId,
-        services,
-        loadTasks: async () => new Map([['original', tasks]]),
-        signal: new AbortController().signal,
-        log: pino({ level: 'silent' }),
-        progress: { stream: sink, plain: true },
-      }),
-    ).rejects.toThrow(/stopped after 8 samples in a row failed outside the model \(last: .*could not create a sandbox/);
+    await expect(runOn(store, runId, experiment, twelve(), services)).rejects.toThrow(
+      /stopped after 8 samples in a row failed outside the model \(last: .*could not create a sandbox/,
+    );
     expect(store.listSamples(runId)).toHaveLength(8);
     expect(store.getRun(runId).status).toBe('interrupted');
     expect(store.listEvents(runId, 'stopped_on_errors')).toHaveLength(1);
