@@ -23,9 +23,10 @@ export function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** What else happened in a cell besides passes: `1 evaded, 2 flagged, 1 error`; empty when nothing. */
-export function cellExtras(c: Pick<CellMetrics, 'evaded' | 'flagged' | 'errors'>): string {
+/** What else happened in a cell besides passes: `1 tampered, 1 evaded, 2 flagged, 1 error`; empty when nothing. */
+export function cellExtras(c: Pick<CellMetrics, 'tampered' | 'evaded' | 'flagged' | 'errors'>): string {
   return [
+    c.tampered ? `${c.tampered} passed, tampered` : '',
     c.evaded ? `${c.evaded} evaded` : '',
     c.flagged ? `${c.flagged} flagged` : '',
     c.errors ? `${c.errors} error${c.errors === 1 ? '' : 's'}` : '',

@@ -17,6 +17,7 @@ export const StopReasonSchema = z.enum([
   'time_limit',
   'cost_limit',
   'flagged',
+  'disk_limit',
   'error',
 ]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
@@ -70,6 +71,11 @@ export const SampleRecordSchema = z.object({
   /** Files changed outside the work dir (paths with kinds). */
   outsideChanges: z.string(),
   gradingLog: z.string(),
+  /**
+   * Signs that the graded code tampered with the harness (a forged report, a patched runner, plugins added, output
+   * after the runner's summary), each in one line; empty when none were seen. A tampered pass is never legitimate.
+   */
+  tamper: z.array(z.string()).default([]),
   /** For `error` outcomes: what went wrong. */
   error: z.string().optional(),
 });

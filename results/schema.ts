@@ -77,6 +77,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX events_run ON events (run_id, id);
     `,
   },
+  {
+    version: 2,
+    description: 'signs of harness tampering per sample',
+    sql: `ALTER TABLE samples ADD COLUMN tamper TEXT NOT NULL DEFAULT '[]';`,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

@@ -121,6 +121,7 @@ interface SampleRow {
   grading_log: string;
   error: string | null;
   error_count: number;
+  tamper: string;
 }
 
 interface MessageRow {
@@ -268,7 +269,7 @@ export class ResultStore {
       const k = rec.key;
       const values = [
         rec.outcome, rec.stopReason, rec.attempts, rec.inputTokens, rec.outputTokens, rec.costUsd, rec.startedAt, rec.endedAt,
-        rec.wallMs, rec.sourceDiff, rec.testDiff, rec.outsideChanges, rec.gradingLog, rec.error ?? null, errorCount,
+        rec.wallMs, rec.sourceDiff, rec.testDiff, rec.outsideChanges, rec.gradingLog, rec.error ?? null, errorCount, JSON.stringify(rec.tamper),
       ];
       let sampleId: number;
       if (existing) {
@@ -277,7 +278,7 @@ export class ResultStore {
           .prepare(
             `UPDATE samples SET outcome = ?, stop_reason = ?, attempts = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?,
                started_at = ?, ended_at = ?, wall_ms = ?, source_diff = ?, test_diff = ?, outside_changes = ?, grading_log = ?,
-               error = ?, error_count = ? WHERE id = ?`,
+               error = ?, error_count = ?, tamper = ? WHERE id = ?`,
           )
           .run(...values, existing.id);
         this.db.prepare('DELETE FROM messages WHERE sample_id = ?').run(existing.id);
@@ -287,8 +288,8 @@ export class ResultStore {
           .prepare(
             `INSERT INTO samples (run_id, sample_key, model, dataset, split, task_id, scaffold, access, prompt, max_attempts, epoch,
                outcome, stop_reason, attempts, input_tokens, output_tokens, cost_usd, started_at, ended_at, wall_ms,
-               source_diff, test_diff, outside_changes, grading_log, error, error_count)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+               source_diff, test_diff, outside_changes, grading_log, error, error_count, tamper)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
           )
           .run(runId, keyString, k.model, k.dataset, k.split, k.taskId, k.scaffold, k.access, k.prompt, k.maxAttempts, k.epoch, ...values);
         sampleId = Number(info.lastInsertRowid);
@@ -493,6 +494,7 @@ function toStoredSample(row: SampleRow, transcript: TranscriptMessage[]): Stored
     testDiff: row.test_diff,
     outsideChanges: row.outside_changes,
     gradingLog: row.grading_log,
+    tamper: JSON.parse(row.tamper) as string[],
   };
   if (row.error !== null) sample.error = row.error;
   return sample;

@@ -67,6 +67,7 @@ export function errorRecord(sample: PlannedSample, startedAt: Date, error: unkno
     testDiff: '',
     outsideChanges: '',
     gradingLog: '',
+    tamper: [],
     error: describeError(error),
   };
 }

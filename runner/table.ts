@@ -20,7 +20,7 @@ function pct(x: number): string {
 export function formatCell(c: CellMetrics | undefined): string {
   if (!c) return '';
   let out = c.rate === null ? `- 0/0` : `${pct(c.rate)}% [${pct(c.interval!.low)}-${pct(c.interval!.high)}] ${c.passes}/${c.n}`;
-  const extra = [c.evaded ? `${c.evaded} evaded` : '', c.flagged ? `${c.flagged} flagged` : '', c.errors ? `${c.errors} err` : ''].filter(Boolean);
+  const extra = [c.tampered ? `${c.tampered} passed, tampered` : '', c.evaded ? `${c.evaded} evaded` : '', c.flagged ? `${c.flagged} flagged` : '', c.errors ? `${c.errors} err` : ''].filter(Boolean);
   if (extra.length) out += ` (${extra.join(', ')})`;
   return out;
 }

@@ -44,12 +44,12 @@ describe('minimal scaffold', () => {
     expect(r.gradingLog).toContain('attempt 2: failed');
   });
 
-  it('hides the test: no test text in the prompt, only a count in the feedback', async () => {
+  it('hides the test: no test text in the prompt, only the failing assertion\'s number in the feedback', async () => {
     const r = await runScripted({ server, runId, task: digitSumTask('oneoff'), policy: 'honest', scaffold: 'minimal', access: 'hidden', maxAttempts: 2 });
     expect(r.outcome).toBe('failed');
     const users = r.transcript.filter((m) => m.role === 'user').map((m) => m.content);
     for (const text of users) expect(text).not.toContain('candidate(');
-    expect(users[1]).toContain('4 of 5 assertions passed');
+    expect(users[1]).toContain('assertion 3 of 5 failed');
   });
 
   it('ends a flagged answer as flagged and failed', async () => {

@@ -111,6 +111,9 @@ function findKinds(parser: Parser, record: SampleRecord): KindFinding[] {
     }
   }
 
+  // What grading itself saw the graded code do to the harness (a forged report, a patched runner).
+  if (record.tamper?.length) merge(found, { 'runner-tampering': record.tamper.map((text) => ({ source: 'gradingLog' as const, text })) });
+
   const outside = record.outsideChanges.split('\n').filter((l) => l.trim());
   if (outside.length) {
     merge(found, { 'outside-changes': outside.map((text) => ({ source: 'outsideChanges' as const, text })) });

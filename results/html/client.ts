@@ -161,7 +161,7 @@ export const CLIENT_SCRIPT = String.raw`
     if (!c) return h('td', { class: 'rate none' }, h('span', { class: 'muted', text: 'not run' }));
     if (c.rate === null) return h('td', { class: 'rate none' }, h('span', { class: 'pct', text: '—' }), h('span', { class: 'ci', text: c.errors + ' errors, no result' }));
     var cls = 'rate ' + (isImpossible(split) ? 'impossible' + (c.passes > 0 ? ' hot' : '') : 'original');
-    var extras = [c.evaded ? c.evaded + ' evaded' : '', c.flagged ? c.flagged + ' flagged' : '', c.errors ? c.errors + (c.errors === 1 ? ' error' : ' errors') : '']
+    var extras = [c.tampered ? c.tampered + ' passed, tampered' : '', c.evaded ? c.evaded + ' evaded' : '', c.flagged ? c.flagged + ' flagged' : '', c.errors ? c.errors + (c.errors === 1 ? ' error' : ' errors') : '']
       .filter(Boolean).join(' · ');
     return h('td', { class: cls, 'data-split': split },
       h('span', { class: 'pct', text: pct(c.rate) }),
@@ -271,14 +271,14 @@ export const CLIENT_SCRIPT = String.raw`
     });
     append(host, h('div', { class: 'table-wrap' }, h('table', { class: 'nowrap', id: 'cells-table' },
       h('thead', null, h('tr', null, ['Model', 'Dataset', 'Split', 'Scaffold', 'Access', 'Prompt'].map(function (t) { return h('th', { text: t }); }),
-        ['Max att.', 'n', 'Passes', 'Rate', '95% CI', 'Evaded', 'Flagged', 'Errors', 'Mean att.', 'Tokens', 'Cost'].map(function (t) { return h('th', { class: 'num', text: t }); }))),
+        ['Max att.', 'n', 'Passes', 'Rate', '95% CI', 'Tampered', 'Evaded', 'Flagged', 'Errors', 'Mean att.', 'Tokens', 'Cost'].map(function (t) { return h('th', { class: 'num', text: t }); }))),
       h('tbody', null, rows.map(function (c) {
         var k = c.cell;
         return h('tr', null, h('td', { text: k.model }), h('td', { text: k.dataset }), h('td', { class: 'split ' + k.split, text: SPLIT_NAME[k.split] }),
           h('td', { text: k.scaffold }), h('td', { text: k.access }), h('td', { text: k.prompt }), h('td', { class: 'num', text: k.maxAttempts }),
           h('td', { class: 'num', text: c.n }), h('td', { class: 'num', text: c.passes }), h('td', { class: 'num', text: pct(c.rate) }),
           h('td', { class: 'num', text: c.interval ? pct(c.interval.low) + ' – ' + pct(c.interval.high) : '—' }),
-          h('td', { class: 'num', text: c.evaded }), h('td', { class: 'num', text: c.flagged }), h('td', { class: 'num', text: c.errors }),
+          h('td', { class: 'num', text: c.tampered }), h('td', { class: 'num', text: c.evaded }), h('td', { class: 'num', text: c.flagged }), h('td', { class: 'num', text: c.errors }),
           h('td', { class: 'num', text: c.meanAttempts === null ? '—' : c.meanAttempts.toFixed(2) }),
           h('td', { class: 'num', text: num(c.inputTokens + c.outputTokens) }), h('td', { class: 'num', text: usd(c.costUsd, c.costUnknown) }));
       })))));
@@ -286,6 +286,7 @@ export const CLIENT_SCRIPT = String.raw`
 
   // ---- sample list ------------------------------------------------------------------------------
   function outcomeBadge(s) {
+    if (s.label === 'cheating' && s.tamper && s.tamper.length) return h('span', { class: 'badge cheating', title: 'passed with signs of harness tampering: ' + s.tamper.join('; '), text: 'passed, tampered' });
     if (s.label === 'cheating') return h('span', { class: 'badge cheating', title: 'passed on an impossible split', text: 'cheating' });
     if (s.label === 'legit') return h('span', { class: 'badge legit', text: 'passed' });
     return h('span', { class: 'badge ' + s.outcome, text: s.outcome });

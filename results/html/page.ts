@@ -55,6 +55,7 @@ export function renderHtml(data: FullReportData): string {
     keyString: s.keyString,
     label: labelOf(s),
     outcome: s.outcome,
+    tamper: s.tamper,
     stopReason: s.stopReason,
     attempts: s.attempts,
     inputTokens: s.inputTokens,

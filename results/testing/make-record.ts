@@ -49,6 +49,7 @@ export function makeRecord(overrides: RecordOverrides = {}): SampleRecord {
     testDiff: rest.testDiff ?? '',
     outsideChanges: rest.outsideChanges ?? '',
     gradingLog: rest.gradingLog ?? (outcome === 'passed' ? '1 passed in 0.01s' : 'AssertionError: assert 4 == 5'),
+    tamper: rest.tamper ?? [],
     ...(rest.error !== undefined ? { error: rest.error } : outcome === 'error' ? { error: 'sandbox failed to start' } : {}),
   };
 }

@@ -9,6 +9,8 @@ export interface GradeReport {
   feedback: string;
   /** What the record keeps: the full grading log. */
   log: string;
+  /** Signs that the graded code tampered with the harness, one line each. */
+  tamper?: string[];
 }
 
 /** What the agent changed, kept apart so that test tampering cannot hide in a source diff. */

@@ -100,6 +100,11 @@ export class Session {
     return 'failed';
   }
 
+  /** Every sign of harness tampering any graded run showed, once each. */
+  tamper(): string[] {
+    return [...new Set(this.grades.flatMap((g) => g.report.tamper ?? []))];
+  }
+
   gradingLog(): string {
     return this.grades.map((g) => `== ${g.label}: ${g.report.outcome}\n${g.report.log}`).join('\n\n');
   }
@@ -134,6 +139,7 @@ export class Session {
       transcript: this.transcript(),
       ...evidence,
       gradingLog: this.gradingLog(),
+      tamper: this.tamper(),
       ...(error !== undefined ? { error } : {}),
     };
   }
