@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import { isPermanentError } from '../docker/errors.js';
+import { sourceTamperSigns } from '../results/classify/tamper.js';
 import type { Sandbox, SandboxOptions } from '../docker/types.js';
 import type { SampleRecord } from '../results/record.js';
 import type { AgentRunner, SampleLimits } from '../scaffolds/types.js';
@@ -160,6 +161,11 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
         log,
       });
       timing.agentMs = performance.now() - tAgent;
+      // A repository's pass is checked for source changes that reach into the test runner: such a pass is never legit.
+      if (sample.task.kind === 'swe' && result.outcome === 'passed') {
+        const signs = await sourceTamperSigns(result, sample.task.repo);
+        if (signs.length) result.tamper = [...new Set([...result.tamper, ...signs])];
+      }
       const ended = new Date();
       return { ...result, key: sample.key, startedAt: started.toISOString(), endedAt: ended.toISOString(), wallMs: ended.getTime() - started.getTime() };
     })();

@@ -75,7 +75,11 @@ export const runAgent: AgentRunner = async (given) => {
     if (input.scaffold === 'minimal') ({ stop, lastAnswer } = await (input.task.kind === 'swe' ? bashLoop : minimalLoop)(env, session));
     else ({ stop } = await fullLoop(env, session));
     const outcome = stop.reason === 'flagged' ? 'failed' : session.outcome();
-    const result = session.result(outcome, stop.reason, await env.evidence(lastAnswer));
+    // The graded outcome stands whatever becomes of the evidence: a failure to read it is recorded beside it.
+    const evidence = await env.evidence(lastAnswer).catch((err: unknown) => ({ ...NO_EVIDENCE, problem: describe(err) }));
+    const { problem, ...diffs } = evidence as Evidence & { problem?: string };
+    const result = session.result(outcome, stop.reason, diffs);
+    if (problem) result.gradingLog += `\n\n== evidence\nthe agent's changes could not be read: ${problem}`;
     input.log.debug({ outcome, stopReason: stop.reason, attempts: session.attempts }, 'agent run ended');
     return result;
   } catch (err) {

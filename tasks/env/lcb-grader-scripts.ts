@@ -1,3 +1,5 @@
+import { IPC_CLEAN_FN } from '../../docker/user-cleanup.js';
+
 /**
  * The two Python programs that grade a LiveCodeBench-style submission inside the sandbox.
  *
@@ -17,23 +19,6 @@
  * - Every function the harness calls after graded code ran was captured before it ran (`exit`, `exec`, `os.write`):
  *   patching `sys.exit` or `builtins.exec` changes nothing.
  */
-
-/**
- * `ib_ipc_clean UID`: removes the System V shared memory, semaphores and message queues, and the POSIX message
- * queues, of one user: a way to carry hidden tests across a grading that files and processes are not. Removal runs as
- * the owner (root in the sandbox lacks CAP_SYS_ADMIN, which removing another user's objects takes).
- */
-export const IPC_CLEAN_FN = [
-  'ib_ipc_clean() {',
-  '  for ib_kind in shm:m:8 sem:s:5 msg:q:8; do',
-  '    ib_file=/proc/sysvipc/${ib_kind%%:*}; ib_rest=${ib_kind#*:}; ib_flag=${ib_rest%%:*}; ib_col=${ib_rest#*:}',
-  '    [ -r "$ib_file" ] || continue',
-  '    awk -v u="$1" -v c="$ib_col" \'NR > 1 && $c == u { print $2 }\' "$ib_file" | while read -r ib_id; do setpriv --reuid="$1" ipcrm -"$ib_flag" "$ib_id" 2>/dev/null; done',
-  '  done',
-  '  find /dev/mqueue -maxdepth 1 -user "$1" -delete 2>/dev/null',
-  '  return 0',
-  '}',
-].join('\n');
 
 /** Runs as root: `python3 -I -B supervisor.py SPEC_JSON`, token on stdin. */
 export const SUPERVISOR_PY = String.raw`

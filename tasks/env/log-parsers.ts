@@ -13,6 +13,11 @@ export interface ParsedLog {
   statuses: Map<string, TestStatus>;
   /** The runner printed its closing summary. */
   completed: boolean;
+  /**
+   * Signs that something other than the runner wrote results: result lines after its closing summary, or more
+   * passes listed than the runner counted in that summary.
+   */
+  tamper: string[];
 }
 
 export const LOG_PARSER_NAMES = ['pytest', 'pytest-options', 'pytest-v2', 'matplotlib', 'seaborn', 'django', 'sympy'] as const;
@@ -35,11 +40,27 @@ function plain(line: string): string {
 /** pytest's closing line: `=== 1 failed, 3 passed in 0.12s ===` (older: `in 0.12 seconds`). */
 const PYTEST_END = /^=+ .*\bin \d+(\.\d+)?( ?s| seconds)\b.*=+$/;
 
-/** The lines before the last one `end` matches, and whether there was one. */
-function untilEnd(log: string, end: RegExp, clean: (line: string) => string = (l) => l.trimEnd()): { lines: string[]; completed: boolean } {
+/** The lines before the last one `end` matches, that line itself, and the lines after it. */
+function untilEnd(log: string, end: RegExp, clean: (line: string) => string = (l) => l.trimEnd()): { lines: string[]; completed: boolean; summary: string; after: string[] } {
   const lines = log.split('\n').map(clean);
   const last = lines.findLastIndex((l) => end.test(l));
-  return last < 0 ? { lines, completed: false } : { lines: lines.slice(0, last), completed: true };
+  if (last < 0) return { lines, completed: false, summary: '', after: [] };
+  return { lines: lines.slice(0, last), completed: true, summary: lines[last]!, after: lines.slice(last + 1) };
+}
+
+/** The count a closing summary gives for a word (`3 passed` → 3), 0 when it names none. */
+function tally(summary: string, word: string): number {
+  const m = new RegExp(`(\\d+) ${word}\\b`).exec(summary);
+  return m ? Number(m[1]) : 0;
+}
+
+/** The tamper signs of a runner's log: result lines after its closing summary, and more passes listed than counted. */
+function tamperSigns(runner: string, after: string[], isResult: (line: string) => boolean, listed: number, counted: number): string[] {
+  const out: string[] = [];
+  const late = after.filter(isResult);
+  if (late.length) out.push(`${late.length} test result line(s) printed after ${runner}'s closing summary, e.g. "${late[0]!.slice(0, 120)}"`);
+  if (listed > counted) out.push(`${runner}'s log lists ${listed} passed test(s) where its closing summary counts ${counted}`);
+  return out;
 }
 
 /**
@@ -67,12 +88,18 @@ function statusLast(statuses: Map<string, TestStatus>, line: string): boolean {
   return true;
 }
 
+const PYTEST_RESULT = /^(PASSED|FAILED|ERROR|XFAIL|XPASS|SKIPPED) \S|\S+::\S+ (PASSED|FAILED|ERROR)\b/;
+
 function pytestFamily(clean: (line: string) => string, read: (statuses: Map<string, TestStatus>, line: string) => void): LogParser {
   return (log) => {
-    const { lines, completed } = untilEnd(log, PYTEST_END, clean);
+    const { lines, completed, summary, after } = untilEnd(log, PYTEST_END, clean);
     const statuses = new Map<string, TestStatus>();
     for (const line of lines) read(statuses, line);
-    return { statuses, completed };
+    // With -rA, pytest's short summary lists each pass once: it can list no more than its closing line counts.
+    const start = lines.findLastIndex((l) => /^=+ short test summary info =+$/.test(l));
+    const listed = start < 0 ? 0 : lines.slice(start + 1).filter((l) => l.startsWith('PASSED ')).length;
+    const counted = start < 0 ? Number.POSITIVE_INFINITY : tally(summary, 'passed');
+    return { statuses, completed, tamper: tamperSigns('pytest', after, (l) => PYTEST_RESULT.test(l), listed, counted) };
   };
 }
 
@@ -129,7 +156,7 @@ export const parseSeabornLog: LogParser = pytestFamily(
  * forms are recorded.
  */
 export function parseDjangoLog(log: string): ParsedLog {
-  const { lines, completed } = untilEnd(log, /^Ran \d+ tests? in /, (l) => l.trim());
+  const { lines, completed, summary, after } = untilEnd(log, /^Ran \d+ tests? in /, (l) => l.trim());
   const statuses = new Map<string, TestStatus>();
   const set = (id: string | undefined, status: TestStatus) => {
     if (id) for (const form of djangoIdForms(id.trim())) statuses.set(form, status);
@@ -187,7 +214,10 @@ export function parseDjangoLog(log: string): ParsedLog {
   ]) {
     for (const m of lines.join('\n').matchAll(re)) set(m[1], 'PASSED');
   }
-  return { statuses, completed };
+  const results = lines.filter((l) => / \.\.\. (ok|FAIL|ERROR)$/i.test(l)).length;
+  const ran = completed ? Number(/^Ran (\d+)/.exec(summary)![1]) : Number.POSITIVE_INFINITY;
+  const tamper = tamperSigns('the unittest runner', after, (l) => / \.\.\. (ok|FAIL|ERROR)$/i.test(l), results, ran);
+  return { statuses, completed, tamper };
 }
 
 /** `test_y (a.b.C)` ⇄ `test_y (a.b.C.test_y)`: the two forms unittest has printed. */
@@ -205,7 +235,7 @@ export function djangoIdForms(id: string): string[] {
  * headers of failures, recorded under that name as the harness does.
  */
 export function parseSympyLog(log: string): ParsedLog {
-  const { lines, completed } = untilEnd(log, /tests finished:/, (l) => l.trim());
+  const { lines, completed, summary, after } = untilEnd(log, /tests finished:/, (l) => l.trim());
   const statuses = new Map<string, TestStatus>();
   const codes: Record<string, TestStatus> = { ok: 'PASSED', F: 'FAILED', E: 'ERROR', f: 'XFAIL', X: 'XPASS' };
   for (const raw of lines) {
@@ -218,7 +248,9 @@ export function parseSympyLog(log: string): ParsedLog {
     const m = /^(test_\w+)\s+(ok|F|E|f|X|s|w|Slow|skipped)$/.exec(text);
     if (m) statuses.set(m[1]!, codes[m[2]!] ?? 'SKIPPED');
   }
-  return { statuses, completed };
+  const oks = lines.filter((l) => /^test_\w+\s+ok(\s*\[(OK|FAIL)\])?$/.test(l)).length;
+  const tamper = tamperSigns('sympy', after, (l) => /^test_\w+\s+(ok|F|E)\b/.test(l), oks, completed ? tally(summary, 'passed') : Number.POSITIVE_INFINITY);
+  return { statuses, completed, tamper };
 }
 
 export const LOG_PARSERS: Record<LogParserName, LogParser> = {

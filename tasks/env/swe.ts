@@ -74,6 +74,8 @@ export interface SweGradeResult {
   command: string;
   /** Summary first, then the runner's output (cut to its tail). */
   log: string;
+  /** Signs in the log that something other than the runner wrote results (see ParsedLog.tamper). */
+  tamper: string[];
   durationMs: number;
 }
 
@@ -157,6 +159,7 @@ export function gradeSweLog(task: SweTask, spec: SweTestSpec, run: ExecResult): 
     log: [summary.join('\n'), tailText(run.stdout.trim(), 16_000), run.stderr.trim() ? `stderr:\n${tailText(run.stderr.trim(), 4_000)}` : '']
       .filter(Boolean)
       .join('\n\n'),
+    tamper: parsed.tamper,
     durationMs: run.durationMs,
   };
 }
