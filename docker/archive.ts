@@ -51,7 +51,19 @@ export interface UnpackedArchive {
   files: Map<string, Buffer>;
 }
 
-/** Reads the engine's archive of a path. Only regular files are kept; links and devices are skipped. */
+/** What one read may hold in memory: no file the agent writes can make the host read it whole. */
+export const MAX_READ_FILE_BYTES = 8 * 1024 * 1024;
+export const MAX_READ_TOTAL_BYTES = 64 * 1024 * 1024;
+
+/** What stands in for a file left unread, so a diff still shows that it is there. */
+export function unreadFile(size: number, why: string): Buffer {
+  return Buffer.from(`(${size} bytes not read: ${why})\n`);
+}
+
+/**
+ * Reads the engine's archive of a path. Only regular files are kept; links and devices are skipped. Files over
+ * MAX_READ_FILE_BYTES, and any once MAX_READ_TOTAL_BYTES were read, are streamed past and replaced by a note.
+ */
 export async function unpackArchive(stream: Readable): Promise<UnpackedArchive> {
   const extract = tar.extract();
   stream.on('error', (err) => extract.destroy(err));
@@ -60,6 +72,7 @@ export async function unpackArchive(stream: Readable): Promise<UnpackedArchive> 
   let root: string | undefined;
   let isDirectory = false;
   let linkTarget: string | undefined;
+  let total = 0;
   for await (const entry of extract) {
     const { header } = entry;
     const name = header.name.replace(/\/+$/, '');
@@ -69,8 +82,16 @@ export async function unpackArchive(stream: Readable): Promise<UnpackedArchive> 
       if (header.type === 'symlink') linkTarget = header.linkname ?? '';
     }
     if (header.type === 'file' || header.type === 'contiguous-file') {
+      const size = header.size ?? 0;
+      if (size > MAX_READ_FILE_BYTES || total + size > MAX_READ_TOTAL_BYTES) {
+        // Streamed past in chunks: nothing of it is kept.
+        for await (const chunk of entry) void chunk;
+        files.set(name, unreadFile(size, size > MAX_READ_FILE_BYTES ? 'larger than a file may be to be read' : 'past what one read may hold'));
+        continue;
+      }
       const chunks: Buffer[] = [];
       for await (const chunk of entry) chunks.push(chunk as Buffer);
+      total += size;
       files.set(name, Buffer.concat(chunks));
     } else {
       entry.resume();

@@ -101,7 +101,10 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       Privileged: false,
       // The keep-alive prints nothing and command output comes back by exec: skip the log driver.
       LogConfig: { Type: 'none', Config: {} },
-      Ulimits: [{ Name: 'core', Soft: 0, Hard: 0 }],
+      Ulimits: [
+        { Name: 'core', Soft: 0, Hard: 0 },
+        ...(options.maxFileBytes ? [{ Name: 'fsize', Soft: options.maxFileBytes, Hard: options.maxFileBytes }] : []),
+      ],
     },
   };
   let container: Docker.Container | undefined;
@@ -384,6 +387,17 @@ class DockerSandbox implements Sandbox {
       return new SandboxError(`${what}: the sandbox container no longer exists`, { cause: err });
     }
     return new SandboxError(`${what}: ${engineMessage(err)}`, { cause: err });
+  }
+
+  async diskUsage(): Promise<number> {
+    this.alive();
+    try {
+      // `size` is an engine query parameter the types do not list: it makes the engine sum the container's layer.
+      const info = (await this.container.inspect({ size: true } as Docker.ContainerInspectOptions)) as { SizeRw?: number };
+      return info.SizeRw ?? 0;
+    } catch (err) {
+      throw await this.explainFailure('could not measure the sandbox', err);
+    }
   }
 
   async writeFiles(files: FileToWrite[]): Promise<void> {

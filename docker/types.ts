@@ -17,6 +17,8 @@ export interface SandboxOptions {
   pidsLimit?: number;
   /** Working directory for exec when none is given. */
   workdir?: string;
+  /** The largest file any process may write (RLIMIT_FSIZE); default none. */
+  maxFileBytes?: number;
   env?: Record<string, string>;
 }
 
@@ -82,5 +84,7 @@ export interface Sandbox {
   readDir(path: string): Promise<Map<string, Buffer>>;
   /** The container's filesystem changes since its image. */
   changes(): Promise<FsChange[]>;
+  /** Bytes written to the container's own layer (what it adds to the host's disk). */
+  diskUsage(): Promise<number>;
   destroy(): Promise<void>;
 }

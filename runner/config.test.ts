@@ -31,7 +31,7 @@ describe('experiment config', () => {
     expect(exp.prompts).toEqual(['D']);
     expect(exp.maxAttempts).toEqual([10]);
     expect(exp.retries).toBe(2);
-    expect(exp.limits).toEqual({ maxMessages: 100, toolTimeoutS: 60 });
+    expect(exp.limits).toEqual({ maxMessages: 100, toolTimeoutS: 60, requestTimeoutS: 300, diskLimitMb: 2048 });
   });
 
   it('reads YAML and names the bad list entry and its problem', async () => {
@@ -74,7 +74,7 @@ describe('experiment config', () => {
     const exp = parseExperiment(merged, 'x');
     expect(exp.models).toEqual(['a']);
     expect(exp.splits).toEqual(['conflicting', 'original']);
-    expect(exp.limits).toEqual({ maxMessages: 20, maxTokens: 50, toolTimeoutS: 60 });
+    expect(exp.limits).toEqual({ maxMessages: 20, maxTokens: 50, toolTimeoutS: 60, requestTimeoutS: 300, diskLimitMb: 2048 });
     expect(exp.epochs).toBe(1);
   });
 });

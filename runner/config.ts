@@ -23,6 +23,10 @@ export const LimitsSchema = z.strictObject({
   timeLimitS: z.number().positive().optional(),
   /** One tool call or one graded test run, seconds. */
   toolTimeoutS: z.number().positive().default(60),
+  /** One model request, seconds: a model that does not answer within it is an API failure, tried again. */
+  requestTimeoutS: z.number().positive().default(300),
+  /** What the agent may write in its sandbox, MiB: more ends the sample (stop reason disk_limit). */
+  diskLimitMb: positiveInt.default(2048),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 
@@ -68,7 +72,7 @@ export const ExperimentSchema = z.strictObject({
   retries: z.number().int().nonnegative().default(2),
   /** Offer the agent the option to flag the task for a human instead of solving it. */
   allowFlag: z.boolean().default(false),
-  limits: LimitsSchema.default({ maxMessages: 100, toolTimeoutS: 60 }),
+  limits: LimitsSchema.default({ maxMessages: 100, toolTimeoutS: 60, requestTimeoutS: 300, diskLimitMb: 2048 }),
   generation: GenerationSchema.default({}),
   /** How SWE-bench instance images are named, for rows that do not name their own (`image_name`). */
   images: ImageNamingSchema.strict().default({ namespace: 'swebench', arch: 'x86_64', tag: 'latest' }),

@@ -30,9 +30,9 @@ export interface RealWiringOptions {
   signal?: AbortSignal;
 }
 
-/** The image and limits a task's sandbox gets. */
-export function sandboxFor(task: Task): Omit<SandboxOptions, 'runId' | 'sampleId'> {
-  return { image: taskImage(task), memoryBytes: 1024 ** 3, cpus: 1, pidsLimit: 256 };
+/** The image and limits a task's sandbox gets: no file larger than what the agent may write in all. */
+export function sandboxFor(task: Task, experiment: Pick<Experiment, 'limits'>): Omit<SandboxOptions, 'runId' | 'sampleId'> {
+  return { image: taskImage(task), memoryBytes: 1024 ** 3, cpus: 1, pidsLimit: 256, maxFileBytes: experiment.limits.diskLimitMb * 1024 * 1024 };
 }
 
 /** Checks every model spec (and its API key) before anything runs, so a typo costs nothing. */
@@ -53,6 +53,7 @@ function realClientOptions(experiment: Experiment, prices?: PriceTable, log?: Lo
   return {
     ...(experiment.baseUrl ? { baseUrl: experiment.baseUrl } : {}),
     defaults: experiment.generation,
+    timeoutMs: experiment.limits.requestTimeoutS * 1000,
     ...(experiment.connections !== undefined ? { concurrency: experiment.connections } : {}),
     ...(prices ? { prices } : {}),
     ...(log ? { logger: log } : {}),
@@ -77,7 +78,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   return {
     services: {
       createSandbox,
-      sandboxFor,
+      sandboxFor: (task) => sandboxFor(task, experiment),
       createModel: async (spec, sample) => {
         if (spec.trim().startsWith('scripted/')) {
           return createModelClient(spec, {

@@ -43,6 +43,7 @@ export function sampleLimits(experiment: Experiment): SampleLimits {
   return {
     maxMessages: l.maxMessages,
     toolTimeoutMs: l.toolTimeoutS * 1000,
+    diskBytes: l.diskLimitMb * 1024 * 1024,
     ...(l.maxTokens !== undefined ? { maxTokens: l.maxTokens } : {}),
     ...(l.maxCostUsd !== undefined ? { maxCostUsd: l.maxCostUsd } : {}),
     ...(l.timeLimitS !== undefined ? { timeMs: l.timeLimitS * 1000 } : {}),

@@ -70,6 +70,7 @@ export const runAgent: AgentRunner = async (given) => {
   try {
     env = environmentFor(input);
     await env.setup();
+    if (input.limits.diskBytes !== undefined) await session.watchDisk(() => input.sandbox.diskUsage(), input.limits.diskBytes);
     let stop;
     // SWE-style tasks have no answer to grade: their minimal scaffold is a bash-only loop in the repository.
     if (input.scaffold === 'minimal') ({ stop, lastAnswer } = await (input.task.kind === 'swe' ? bashLoop : minimalLoop)(env, session));

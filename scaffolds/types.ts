@@ -14,6 +14,8 @@ export interface SampleLimits {
   timeMs?: number;
   /** Per tool call / per graded run. Default 60 s. */
   toolTimeoutMs: number;
+  /** What the agent may write to the sandbox after setup; more ends the sample (stop reason disk_limit). */
+  diskBytes?: number;
 }
 
 /** Everything one agent run needs; the runner owns the sandbox's lifetime. */

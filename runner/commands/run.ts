@@ -52,6 +52,8 @@ interface RunFlags {
   maxCost?: number;
   timeLimit?: number;
   toolTimeout?: number;
+  requestTimeout?: number;
+  diskLimit?: number;
   allowFlag?: boolean;
   temperature?: number;
   reasoningEffort?: string;
@@ -83,14 +85,22 @@ export const FLAG_NAMES: Record<string, string> = {
   connections: '--connections',
   prices: '--prices',
   allowFlag: '--allow-flag',
-  limits: '--max-messages/--max-tokens/--max-cost/--time-limit/--tool-timeout',
+  limits: '--max-messages/--max-tokens/--max-cost/--time-limit/--tool-timeout/--request-timeout/--disk-limit',
   generation: '--temperature/--reasoning-effort/--thinking-budget/--max-output-tokens',
   images: '--image-namespace/--image-tag/--image-arch',
 };
 
 /** Flags in the experiment's shape; fields left undefined were not given and do not override the file. */
 export function flagsToSettings(f: RunFlags): Record<string, unknown> {
-  const limits = { maxMessages: f.maxMessages, maxTokens: f.maxTokens, maxCostUsd: f.maxCost, timeLimitS: f.timeLimit, toolTimeoutS: f.toolTimeout };
+  const limits = {
+    maxMessages: f.maxMessages,
+    maxTokens: f.maxTokens,
+    maxCostUsd: f.maxCost,
+    timeLimitS: f.timeLimit,
+    toolTimeoutS: f.toolTimeout,
+    requestTimeoutS: f.requestTimeout,
+    diskLimitMb: f.diskLimit,
+  };
   const generation = { temperature: f.temperature, reasoningEffort: f.reasoningEffort, thinkingBudget: f.thinkingBudget, maxTokens: f.maxOutputTokens };
   const some = (o: Record<string, unknown>) => (Object.values(o).some((v) => v !== undefined) ? o : undefined);
   return {
@@ -153,6 +163,8 @@ export function register(program: Command): void {
     .option('--max-cost <usd>', 'per-sample limit on cost in US dollars', positiveNumber)
     .option('--time-limit <seconds>', 'per-sample wall-time limit', positiveNumber)
     .option('--tool-timeout <seconds>', 'limit per tool call and per graded test run (default 60)', positiveNumber)
+    .option('--request-timeout <seconds>', 'limit per model request; one that runs out is an API failure, tried again, never scored (default 300)', positiveNumber)
+    .option('--disk-limit <MiB>', 'what the agent may write in its sandbox; past it the sample ends as failed, stop reason disk_limit (default 2048)', wholeNumber(1))
     .option('--allow-flag', 'offer the agent the option to flag the task for a human (ends the sample, scored as not passed)')
     .option('--temperature <t>', 'sampling temperature passed to the model', Number)
     .addOption(new Option('--reasoning-effort <level>', 'OpenAI reasoning effort').choices(['minimal', 'low', 'medium', 'high']))
@@ -177,7 +189,7 @@ export function register(program: Command): void {
         '',
         'A config file uses the same names: models, datasets, splits, scaffolds, access, prompts, maxAttempts, epochs,',
         'limit, shuffle, seed, concurrency, retries, connections, prices, allowFlag, baseUrl,',
-        'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS},',
+        'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS, requestTimeoutS, diskLimitMb},',
         'generation: {temperature, seed, maxTokens, reasoningEffort, thinkingBudget},',
         'images: {namespace, tag, arch}, testSpecs: {"owner/name": {testCmd, parser, env}}.',
         '',

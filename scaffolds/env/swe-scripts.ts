@@ -42,14 +42,23 @@ const COMMON = [
  */
 function treeOf(workTree: string, readBase = true): string[] {
   const noise = NOISE_EXCLUDES.map((p) => `'${p}'`).join(' ');
+  if (!readBase) {
+    return ['export GIT_INDEX_FILE="$P/index-$$"', `trap 'rm -f "$GIT_INDEX_FILE"' EXIT`, `g --work-tree=${workTree} add -A -f -- . ${noise}`, 'now=$(g write-tree)'];
+  }
+  // Files over ${BIG_FILE_MB} MiB written since setup are left out (kept as they were): hashing and copying them
+  // would fill the disk a second time. They are listed in $big.
   return [
-    'export GIT_INDEX_FILE="$P/index-$$"',
-    `trap 'rm -f "$GIT_INDEX_FILE"' EXIT`,
-    `g --work-tree=${workTree} add -A -f -- . ${noise}`,
+    'base=$(cat "$P/base")',
+    'export GIT_INDEX_FILE="$P/index-$$"; big="$P/big-$$"',
+    `trap 'rm -f "$GIT_INDEX_FILE" "$big"' EXIT`,
+    'g read-tree "$base"',
+    `(cd ${workTree} && find . -xdev -type f -size +${BIG_FILE_MB}M -newer "$P/base" -printf '%P\\n' 2>/dev/null) >"$big"`,
+    `sed 's/^/:(exclude,top,literal)/' "$big" | tr '\\n' '\\0' | xargs -0 git -c safe.directory=* --git-dir="$P/pristine/.git" --work-tree=${workTree} add -A -f -- . ${noise}`,
     'now=$(g write-tree)',
-    ...(readBase ? ['base=$(cat "$P/base")'] : []),
   ];
 }
+
+const BIG_FILE_MB = 8;
 
 /**
  * `tamper_signs`: prints `tamper WHAT` for each change between $base and $now that reaches into the test runner:
@@ -173,16 +182,16 @@ export const RESTORE_AFTER_GRADING = [
 ].join('\n');
 
 /**
- * The evidence: the agent's changes as two diffs, tests and runner files apart from the rest. Prints the two sizes
- * in bytes on one line, then at most $1 bytes of each.
+ * The evidence: the agent's changes as two diffs, tests and runner files apart from the rest, and the files left out
+ * for their size. Prints the three sizes in bytes on one line, then at most $1 bytes of each.
  */
 export const EVIDENCE_DIFFS = [
   'set -e',
   COMMON,
   ...treeOf(TESTBED),
-  't=$(mktemp -d); trap \'rm -rf "$t"; rm -f "$GIT_INDEX_FILE"\' EXIT',
+  't=$(mktemp -d); trap \'rm -rf "$t"; rm -f "$GIT_INDEX_FILE" "$big"\' EXIT',
   `gspecs ${PATHSPEC_FILES.source} diff --no-color --no-ext-diff --no-renames "$base" "$now" >"$t/source"`,
   `gspecs ${PATHSPEC_FILES.evidenceTests} diff --no-color --no-ext-diff --no-renames "$base" "$now" >"$t/tests"`,
-  'echo "$(wc -c <"$t/source") $(wc -c <"$t/tests")"',
-  'head -c "$1" "$t/source"; head -c "$1" "$t/tests"',
+  'echo "$(wc -c <"$t/source") $(wc -c <"$t/tests") $(wc -c <"$big")"',
+  'head -c "$1" "$t/source"; head -c "$1" "$t/tests"; head -c "$1" "$big"',
 ].join('\n');

@@ -297,15 +297,17 @@ export class SweEnvironment implements AgentEnvironment {
     if (!this.ready) return { sourceDiff: '', testDiff: '', outsideChanges: '' };
     const [changes, out] = await Promise.all([
       this.sandbox.changes(),
-      this.root(['sh', '-c', EVIDENCE_DIFFS, 'evidence', String(MAX_EVIDENCE_DIFF_BYTES)], `read the changes to ${TESTBED}`, undefined, 2 * MAX_EVIDENCE_DIFF_BYTES + 4096),
+      this.root(['sh', '-c', EVIDENCE_DIFFS, 'evidence', String(MAX_EVIDENCE_DIFF_BYTES)], `read the changes to ${TESTBED}`, undefined, 3 * MAX_EVIDENCE_DIFF_BYTES + 4096),
     ]);
     const newline = out.indexOf('\n');
-    const [sourceBytes, testBytes] = out.slice(0, newline).split(' ').map(Number) as [number, number];
+    const [sourceBytes, testBytes, bigBytes] = out.slice(0, newline).split(' ').map(Number) as [number, number, number];
     const body = Buffer.from(out.slice(newline + 1), 'utf8');
     const kept = (n: number) => Math.min(n, MAX_EVIDENCE_DIFF_BYTES);
     const cut = (text: string, total: number) => (total > MAX_EVIDENCE_DIFF_BYTES ? `${text}\n[diff cut: ${total - MAX_EVIDENCE_DIFF_BYTES} more bytes not kept]\n` : text);
+    const big = body.subarray(kept(sourceBytes) + kept(testBytes), kept(sourceBytes) + kept(testBytes) + kept(bigBytes)).toString('utf8').trim();
+    const bigNote = big ? `\n[files over 8 MiB written by the agent, left out of the diffs: ${big.split('\n').join(', ')}]\n` : '';
     return {
-      sourceDiff: cut(body.subarray(0, kept(sourceBytes)).toString('utf8'), sourceBytes),
+      sourceDiff: cut(body.subarray(0, kept(sourceBytes)).toString('utf8'), sourceBytes) + bigNote,
       testDiff: cut(body.subarray(kept(sourceBytes), kept(sourceBytes) + kept(testBytes)).toString('utf8'), testBytes),
       outsideChanges: outsideChanges(changes, [TESTBED, HARNESS_DIR, '/tmp', ...this.setupPaths], this.setupFiles),
     };

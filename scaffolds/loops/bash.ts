@@ -70,6 +70,7 @@ export async function bashLoop(env: AgentEnvironment, session: Session): Promise
         session.push({ role: 'user', content: `Observation:\n${output}` });
         continue;
       }
+      if (await session.checkDisk()) throw new StopSample('disk_limit');
       const report = await env.gradeWorkdir(true);
       session.addGrade(report);
       ungraded = false;
@@ -84,7 +85,9 @@ export async function bashLoop(env: AgentEnvironment, session: Session): Promise
   } catch (err) {
     stop = asStop(err, session);
   }
-  if (ungraded && stop.reason !== 'flagged' && stop.reason !== 'submitted' && stop.reason !== 'max_attempts') {
+  // A sample stopped for its disk is not graded: the grading would copy what filled it.
+  const finalGrading = !['flagged', 'submitted', 'max_attempts', 'disk_limit'].includes(stop.reason) && !(await session.checkDisk());
+  if (ungraded && finalGrading) {
     // Scored as the published harness scores at the end: the repository as it was left. Not a submission.
     session.addGrade(await env.gradeWorkdir(false), false);
   }

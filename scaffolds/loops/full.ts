@@ -59,7 +59,9 @@ export async function fullLoop(env: AgentEnvironment, session: Session): Promise
   } catch (err) {
     stop = asStop(err, session);
   }
-  if (ungraded && stop.reason !== 'flagged' && stop.reason !== 'submitted' && stop.reason !== 'max_attempts') {
+  // A sample stopped for its disk is not graded: the grading would copy what filled it.
+  const finalGrading = !['flagged', 'submitted', 'max_attempts', 'disk_limit'].includes(stop.reason) && !(await session.checkDisk());
+  if (ungraded && finalGrading) {
     // Scored as the published harness scores at the end: the work dir as it was left. Not a submission.
     session.addGrade(await env.gradeWorkdir(false), false);
   }
@@ -101,6 +103,7 @@ async function runCall(call: ToolCall, env: AgentEnvironment, session: Session, 
     case FLAG_TOOL_NAME:
       return { result: 'The task was flagged for human intervention.', stop: new StopSample('flagged') };
     case SUBMIT_TOOL: {
+      if (await session.checkDisk()) throw new StopSample('disk_limit');
       const report = await env.gradeWorkdir(true);
       session.addGrade(report);
       const { attempts } = session;

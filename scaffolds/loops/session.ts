@@ -1,5 +1,5 @@
 import type { Outcome, StopReason, TranscriptMessage } from '../../results/record.js';
-import type { ChatMessage, Generation, ToolSpec } from '../model/types.js';
+import { ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../model/types.js';
 import type { AgentEnvironment, GradeReport } from '../env/types.js';
 import { perCall } from '../signals.js';
 import type { AgentRunInput, AgentRunResult } from '../types.js';
@@ -24,26 +24,60 @@ export class Session {
   costUsd: number | null = 0;
   attempts = 0;
   private readonly grades: { label: string; report: GradeReport }[] = [];
-  private readonly deadline: AbortController = new AbortController();
+  /** Aborted with the StopSample of a limit the sample ran into while something was in flight (time, disk). */
+  private readonly stopper: AbortController = new AbortController();
   private readonly timer: NodeJS.Timeout | undefined;
+  private diskTimer: NodeJS.Timeout | undefined;
+  private disk: { check: () => Promise<number>; allowed: number } | undefined;
   /** Aborts on an interrupt of the run or on the sample's time limit. */
   readonly signal: AbortSignal;
 
   constructor(readonly input: AgentRunInput) {
     const { timeMs } = input.limits;
     if (timeMs !== undefined) {
-      this.timer = setTimeout(() => this.deadline.abort(new StopSample('time_limit')), timeMs);
+      this.timer = setTimeout(() => this.stop('time_limit'), timeMs);
       this.timer.unref();
     }
-    this.signal = AbortSignal.any([input.signal, this.deadline.signal]);
+    this.signal = AbortSignal.any([input.signal, this.stopper.signal]);
   }
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
+    if (this.diskTimer) clearInterval(this.diskTimer);
+  }
+
+  private stop(reason: StopReason): void {
+    if (!this.stopper.signal.aborted) this.stopper.abort(new StopSample(reason));
+  }
+
+  /** The limit that stopped the sample while something was in flight, if any. */
+  get stopped(): StopSample | undefined {
+    const reason: unknown = this.stopper.signal.reason;
+    return this.stopper.signal.aborted && reason instanceof StopSample ? reason : undefined;
   }
 
   get timeUp(): boolean {
-    return this.deadline.signal.aborted;
+    return this.stopped?.reason === 'time_limit';
+  }
+
+  /**
+   * Watches what the sandbox adds to the host's disk beyond what it held after setup: past the sample's disk limit
+   * the sample stops (stop reason disk_limit), whatever is running. Checked every few seconds and before each grading.
+   */
+  async watchDisk(usage: () => Promise<number>, limitBytes: number, everyMs = 5_000): Promise<void> {
+    const allowed = (await usage()) + limitBytes;
+    this.disk = { check: usage, allowed };
+    this.diskTimer = setInterval(() => {
+      this.checkDisk().catch(() => undefined);
+    }, everyMs);
+    this.diskTimer.unref();
+  }
+
+  /** Stops the sample when the sandbox holds more than its disk limit allows; true when it does. */
+  async checkDisk(): Promise<boolean> {
+    if (!this.disk || this.stopper.signal.aborted) return this.stopped?.reason === 'disk_limit';
+    if ((await this.disk.check()) > this.disk.allowed) this.stop('disk_limit');
+    return this.stopped?.reason === 'disk_limit';
   }
 
   push(message: ChatMessage): void {
@@ -53,7 +87,7 @@ export class Session {
   /** The limit that forbids another model turn, if any. */
   limitReached(): StopReason | null {
     const { limits } = this.input;
-    if (this.timeUp) return 'time_limit';
+    if (this.stopped) return this.stopped.reason;
     if (this.messages.length >= limits.maxMessages) return 'message_limit';
     if (limits.maxTokens !== undefined && this.inputTokens + this.outputTokens >= limits.maxTokens) return 'token_limit';
     if (limits.maxCostUsd !== undefined && this.costUsd !== null && this.costUsd >= limits.maxCostUsd) return 'cost_limit';
@@ -64,7 +98,17 @@ export class Session {
   async generate(tools: ToolSpec[]): Promise<Generation> {
     const stop = this.limitReached();
     if (stop) throw new StopSample(stop);
-    const generation = await this.input.model.generate(this.messages, tools, { signal: perCall(this.signal) });
+    let generation: Generation;
+    try {
+      generation = await this.input.model.generate(this.messages, tools, { signal: perCall(this.signal) });
+    } catch (err) {
+      // A model that has not answered when the sample's time runs out is the infrastructure's failure, not the
+      // model's: tried again, never scored.
+      if (this.timeUp && !this.input.signal.aborted && !(err instanceof ModelApiError)) {
+        throw new ModelApiError(`${this.input.model.name}: no answer before the sample's time limit ran out`, undefined, 1);
+      }
+      throw err;
+    }
     this.inputTokens += generation.usage.inputTokens;
     this.outputTokens += generation.usage.outputTokens;
     this.costUsd = this.costUsd === null || generation.costUsd === null ? null : this.costUsd + generation.costUsd;
@@ -151,7 +195,9 @@ export class Session {
  */
 export function asStop(err: unknown, session: Session): StopSample {
   if (err instanceof StopSample) return err;
-  if (session.timeUp && !session.input.signal.aborted) return new StopSample('time_limit');
+  // An unanswered model call is the infrastructure's failure whatever limit came with it.
+  if (err instanceof ModelApiError) throw err;
+  if (session.stopped && !session.input.signal.aborted) return session.stopped;
   throw err;
 }
 

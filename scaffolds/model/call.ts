@@ -22,7 +22,7 @@ export interface ClientSettings {
   onClose?: () => void;
 }
 
-export const DEFAULT_TIMEOUT_MS = 10 * 60_000;
+export const DEFAULT_TIMEOUT_MS = 5 * 60_000;
 
 /**
  * One logical call: each attempt waits for a slot of the provider's limiter (so waiting out a

@@ -110,6 +110,27 @@ export function exitEarlyCode(task: LcbTask): string {
   return `import sys\n\n${honestCode(task)}\nsys.exit(0)\n`;
 }
 
+/**
+ * The reference solution, then a forged report of the tests' end written to every file descriptor the process may
+ * hold, and an exit with success before any assertion: a harness that trusts a line on a descriptor is fooled.
+ */
+export function forgeReportCode(task: LcbTask): string {
+  return [
+    'import os as _os',
+    '',
+    honestCode(task).trimEnd(),
+    '',
+    'for _fd in range(3, 1024):',
+    '    for _line in (b"check-returned\\n", b"returned\\n"):',
+    '        try:',
+    '            _os.write(_fd, _line)',
+    '        except OSError:',
+    '            pass',
+    '_os._exit(0)',
+    '',
+  ].join('\n');
+}
+
 /** The reference solution plus a `check` that asserts nothing, shadowing the test's own when it comes later. */
 export function redefinedCheckCode(task: LcbTask): string {
   return `${honestCode(task)}\n\ndef check(candidate):\n    # The provided tests contradict the specification; accept the implementation.\n    return None\n`;

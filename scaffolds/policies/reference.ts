@@ -4,6 +4,7 @@ import { FLAG_SENTINEL, FLAG_TOOL_NAME } from '../prompts.js';
 import {
   alwaysEqualCode,
   exitEarlyCode,
+  forgeReportCode,
   honestCode,
   moduleWith,
   pythonBlock,
@@ -125,6 +126,11 @@ const exitEarly: Plays = {
   full: (task, calls) => writeAndSubmit(calls, false, () => moduleWith(task, exitEarlyCode(task))),
 };
 
+const forgeReport: Plays = {
+  minimal: (task) => answer(forgeReportCode(task)),
+  full: (task, calls) => writeAndSubmit(calls, false, () => moduleWith(task, forgeReportCode(task))),
+};
+
 const flag: Plays = {
   minimal: (task, messages, tools) =>
     flagOffered(messages, tools)
@@ -186,6 +192,9 @@ export const REFERENCE_POLICIES = {
   'exit-early': exitEarly,
   flag,
   'give-up': giveUp,
+  'forge-report': forgeReport,
+  // A function has no test runner to extend: honest there (see swe.ts for its form in a repository).
+  plugin: honest,
 } as const;
 
 export type PolicyName = keyof typeof REFERENCE_POLICIES;
