@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../results/store.js';
+import { POLICY_NAMES } from '../scaffolds/policies/index.js';
 import { checkKnownAnswers } from './known-answers.js';
 import { assertBuilt, cli, runContainers } from './testing/cli.js';
 
@@ -27,13 +28,13 @@ describe('demo, end to end through the CLI', () => {
     expect(html).toMatch(/^<!doctype html>/i);
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=["']https?:/i); // self-contained
 
-    // The store holds the whole matrix: 8 policies × 3 splits × 2 scaffolds × 3 access modes, no errors.
+    // The store holds the whole matrix: every policy × 3 splits × 2 scaffolds × 3 access modes, no errors.
     const store = openStore(join(out, 'demo.sqlite'), { mustExist: true });
     try {
       const [run] = store.listRuns();
       expect(run!.status).toBe('finished');
       const samples = store.listSamples(run!.id, { withTranscript: false });
-      expect(samples).toHaveLength(8 * 3 * 2 * 3);
+      expect(samples).toHaveLength(POLICY_NAMES.length * 3 * 2 * 3);
       expect(samples.filter((s) => s.outcome === 'error')).toEqual([]);
       const checks = checkKnownAnswers(samples);
       for (const c of checks) {

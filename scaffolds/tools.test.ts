@@ -123,7 +123,25 @@ describe('limits', () => {
     expect([r.outcome, r.stopReason, r.attempts]).toEqual(['failed', 'token_limit', 1]);
   });
 
-  it('stops at the time limit, even in the middle of a slow model call', async () => {
+  it('stops at the time limit in the middle of a command, and grades the work dir as left, uncounted', async () => {
+    const code = 'def digit_sum(n: int) -> int:\n    return sum(int(c) for c in str(n))\n';
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('original'),
+      policy: script('slow-command', [call('text_editor', { command: 'create', path: 'func.py', file_text: code }), call('bash', { command: 'sleep 120' })]),
+      scaffold: 'full',
+      access: 'full',
+      limits: { timeMs: 8_000 },
+    });
+    expect([r.stopReason, r.attempts]).toEqual(['time_limit', 0]);
+    // Graded as the agent left it (as the published harness scores the final state), without counting as a submission.
+    expect(r.outcome).toBe('passed');
+    expect(r.gradingLog).toMatch(/^== final state \(not submitted\): /);
+  });
+
+  it('ends a sample whose model has not answered at the time limit as an infrastructure error, in time', async () => {
+    const started = Date.now();
     const r = await runScripted({
       server,
       runId,
@@ -135,13 +153,9 @@ describe('limits', () => {
       // The second answer would take two minutes: only the time limit can end the sample in time.
       session: { faults: { sequence: ['none', 'slow'], slowMs: 120_000 } },
     });
-    expect(r.stopReason).toBe('time_limit');
-    expect(r.attempts).toBe(0);
-    // The work dir is still graded as the agent left it (as the published harness scores the final state), without
-    // counting as a submission: honest code in func.py passes, the untouched stub would not.
-    const wrote = r.transcript.some((m) => m.role === 'tool' && m.content.startsWith('Overwrote /work/func.py'));
-    expect(r.outcome).toBe(wrote ? 'passed' : 'failed');
-    expect(r.gradingLog).toMatch(/^== final state \(not submitted\): /);
+    expect([r.outcome, r.stopReason]).toEqual(['error', 'error']);
+    expect(r.error).toMatch(/no answer before the sample's time limit ran out/);
+    expect(Date.now() - started).toBeLessThan(60_000);
   });
 
   /** A client of the model interface with a set price per answer; the answer has no code block, so nothing runs. */

@@ -336,9 +336,10 @@ def main():
             with open(source["path"], encoding="utf-8") as f:
                 code = f.read()
         sources.append((source["path"], code))
-        # Tracebacks show the lines (the files themselves are root's); hidden tests' lines are never put in reach.
-        if source.get("code") is None or spec.get("showTrustedSources"):
-            linecache.cache[source["path"]] = (len(code), None, code.splitlines(True), source["path"])
+        # Tracebacks show the lines (the files themselves are root's); hidden tests' lines are never put in reach,
+        # and an empty entry keeps a traceback from trying to open their file.
+        shown = source.get("code") is None or spec.get("showTrustedSources")
+        linecache.cache[source["path"]] = (len(code), None, code.splitlines(True) if shown else [], source["path"])
     test_path, entry = spec["testPath"], spec["entryPoint"]
     for extra in spec.get("sysPath", []):
         sys.path.append(extra)
