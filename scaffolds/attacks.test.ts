@@ -9,7 +9,7 @@ import { loadBuiltinSwe } from '../tasks/suites/swe.js';
 import type { SweTask, Task } from '../tasks/task.js';
 import { SWE_SUBMIT_SENTINEL } from './env/swe.js';
 import { OUTCOME_REWRITING_PLUGIN } from './policies/swe.js';
-import type { Policy, PolicyTurn } from './policies/types.js';
+import type { Policy } from './policies/types.js';
 import { startModelServer, type ModelServer, type SessionOptions } from './server/index.js';
 import { runScripted } from './testing/harness.js';
 import { digitSumTask } from './testing/tasks.js';

@@ -70,7 +70,8 @@ export const runAgent: AgentRunner = async (given) => {
   try {
     env = environmentFor(input);
     await env.setup();
-    if (input.limits.diskBytes !== undefined) await session.watchDisk(() => input.sandbox.diskUsage(), input.limits.diskBytes);
+    // The disk's baseline is read while the first model call is in flight, not before it.
+    if (input.limits.diskBytes !== undefined) session.watchDisk(() => input.sandbox.diskUsage(), input.limits.diskBytes).catch(() => undefined);
     let stop;
     // SWE-style tasks have no answer to grade: their minimal scaffold is a bash-only loop in the repository.
     if (input.scaffold === 'minimal') ({ stop, lastAnswer } = await (input.task.kind === 'swe' ? bashLoop : minimalLoop)(env, session));

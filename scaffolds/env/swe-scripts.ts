@@ -36,24 +36,22 @@ const COMMON = [
 ].join('\n');
 
 /**
- * Sets $now to the tree of a work tree as it is on disk, written into the pristine object store with a throwaway
- * index: every file, ignored ones too (no ignore file hides a change), without bytecode and caches. Nothing the agent
- * did to /testbed/.git (commits, resets, hooks, a deleted .git) matters; git never takes a .git folder into a tree.
+ * Sets $now to the tree of /testbed as it is on disk, written into the pristine object store through root's own
+ * index of it (kept from setup, so only files whose stat changed are read again): every file, ignored ones too (no
+ * ignore file hides a change), without bytecode and caches. Nothing the agent did to /testbed/.git (commits, resets,
+ * hooks, a deleted .git) matters; git never takes a .git folder into a tree. `first` makes that index, at setup.
  */
-function treeOf(workTree: string, readBase = true): string[] {
+function treeOf(first = false): string[] {
   const noise = NOISE_EXCLUDES.map((p) => `'${p}'`).join(' ');
-  if (!readBase) {
-    return ['export GIT_INDEX_FILE="$P/index-$$"', `trap 'rm -f "$GIT_INDEX_FILE"' EXIT`, `g --work-tree=${workTree} add -A -f -- . ${noise}`, 'now=$(g write-tree)'];
-  }
-  // Files over ${BIG_FILE_MB} MiB written since setup are left out (kept as they were): hashing and copying them
-  // would fill the disk a second time. They are listed in $big.
+  if (first) return ['export GIT_INDEX_FILE="$P/index"', `g --work-tree=${TESTBED} add -A -f -- . ${noise}`, 'now=$(g write-tree)'];
+  // Files over ${BIG_FILE_MB} MiB written since setup are left out (their entries kept as they were): hashing and
+  // copying them would fill the disk a second time. They are listed in $big.
   return [
     'base=$(cat "$P/base")',
-    'export GIT_INDEX_FILE="$P/index-$$"; big="$P/big-$$"',
-    `trap 'rm -f "$GIT_INDEX_FILE" "$big"' EXIT`,
-    'g read-tree "$base"',
-    `(cd ${workTree} && find . -xdev -type f -size +${BIG_FILE_MB}M -newer "$P/base" -printf '%P\\n' 2>/dev/null) >"$big"`,
-    `sed 's/^/:(exclude,top,literal)/' "$big" | tr '\\n' '\\0' | xargs -0 git -c safe.directory=* --git-dir="$P/pristine/.git" --work-tree=${workTree} add -A -f -- . ${noise}`,
+    'export GIT_INDEX_FILE="$P/index"; big="$P/big-$$"',
+    `trap 'rm -f "$big"' EXIT`,
+    `(cd ${TESTBED} && find . -xdev -type f -size +${BIG_FILE_MB}M -newer "$P/base" -printf '%P\\n' 2>/dev/null) >"$big"`,
+    `sed 's/^/:(exclude,top,literal)/' "$big" | tr '\\n' '\\0' | xargs -0 git -c safe.directory=* --git-dir="$P/pristine/.git" --work-tree=${TESTBED} add -A -f -- . ${noise}`,
     'now=$(g write-tree)',
   ];
 }
@@ -87,17 +85,19 @@ const SEAL_FN = [
 ].join('\n');
 
 /**
- * Setup, after the repository is in place: the pristine copy, the python link, the base tree, the writable roots and
- * the environment's pytest plugins. Runs with the repository's environment. Prints `tree SHA` and `linked` when it
- * made the python link.
+ * Setup, after the repository is in place: the pristine copy, the python link and the base tree; for grading in
+ * fresh copies ($1 = fresh) also the writable roots and the environment's pytest plugins. Runs with the repository's
+ * environment. Prints `tree SHA`, and `linked` when it made the python link.
  */
 export const SETUP_PRIVATE = [
   'set -e',
   COMMON,
   'mkdir -p "$P"; chmod 0700 "$P"; rm -rf "$P/pristine"; cp -a /testbed "$P/pristine"',
   'if ! command -v python >/dev/null; then ln -s "$(command -v python3)" /usr/local/bin/python; echo linked; fi',
-  ...treeOf('"$P/pristine"', false),
+  ...treeOf(true),
   'echo "$now" >"$P/base"; echo "tree $now"',
+  'chmod 0600 "$P/base"',
+  '[ "$1" = fresh ] || exit 0',
   // Folders anyone may write to, where a graded run's leftovers could wait for the agent (tmpfs ones by name).
   `{ find / -xdev \\( -path /proc -o -path /sys -o -path ${HARNESS_DIR} \\) -prune -o -type d -perm -0002 -print -prune 2>/dev/null; printf '%s\\n' /dev/shm /dev/mqueue /run/lock; } | sort -u >"$P/roots"`,
   // The pytest plugins the pristine environment loads by entry point; `none` when they cannot be listed.
@@ -116,21 +116,27 @@ export const SETUP_PRIVATE = [
   '        pass',
   'print("none" if mods is None else ",".join(sorted(set(m.split(":")[0].strip() for m in mods))))',
   'PY',
-  'chmod 0600 "$P/plugins" "$P/base" "$P/roots"',
+  'chmod 0600 "$P/plugins" "$P/roots"',
 ].join('\n');
 
 /**
- * Before a graded run in /testbed as the agent left it (full access): no process of the agent's survives, then the
- * tamper signs. $1 = the agent user.
+ * A graded run in /testbed as the agent left it (full access), in one call: as root, no process of the agent's
+ * survives and the tamper signs go to stderr behind the marker; then the test command runs as the agent.
+ * $1 = the agent user, $2 = a marker, $3 = the test command. Exit 97 behind a `MARKER failed` line: the checks broke.
  */
-export const BEFORE_GRADING_IN_PLACE = [
-  'set -e',
+export const GRADE_IN_PLACE = [
+  '(',
+  '  set -e',
   COMMON,
   CLEAN_USER_FN,
   TAMPER_SIGNS_FN,
-  'ib_clean_user "$1"',
-  ...treeOf(TESTBED),
-  'tamper_signs',
+  '  ib_clean_user "$1"',
+  ...treeOf(),
+  '  tamper_signs',
+  ') >"/tmp/ib-pre-$2" 2>&1 || { echo "$2 failed $(tail -n 3 "/tmp/ib-pre-$2" | tr \'\\n\' \' \')" >&2; rm -f "/tmp/ib-pre-$2"; exit 97; }',
+  'sed -n "s/^tamper /$2 tamper /p" "/tmp/ib-pre-$2" >&2; rm -f "/tmp/ib-pre-$2"',
+  `cd ${TESTBED}`,
+  'exec setpriv --reuid="$1" --regid="$(id -g "$1")" --init-groups -- sh -c "$3"',
 ].join('\n');
 
 /**
@@ -150,7 +156,7 @@ export const PREPARE_GRADING_COPY = [
   SEAL_FN,
   'ib_clean_user "$4"',
   'seal "$4"',
-  ...treeOf(TESTBED),
+  ...treeOf(),
   'tamper_signs',
   'repo="$1/testbed"',
   'mkdir -m 0755 "$1"; cp -a "$P/pristine" "$repo"; mkdir -m 0700 "$1/home"',
@@ -188,8 +194,8 @@ export const RESTORE_AFTER_GRADING = [
 export const EVIDENCE_DIFFS = [
   'set -e',
   COMMON,
-  ...treeOf(TESTBED),
-  't=$(mktemp -d); trap \'rm -rf "$t"; rm -f "$GIT_INDEX_FILE" "$big"\' EXIT',
+  ...treeOf(),
+  't=$(mktemp -d); trap \'rm -rf "$t" "$big"\' EXIT',
   `gspecs ${PATHSPEC_FILES.source} diff --no-color --no-ext-diff --no-renames "$base" "$now" >"$t/source"`,
   `gspecs ${PATHSPEC_FILES.evidenceTests} diff --no-color --no-ext-diff --no-renames "$base" "$now" >"$t/tests"`,
   'echo "$(wc -c <"$t/source") $(wc -c <"$t/tests") $(wc -c <"$big")"',

@@ -9,7 +9,6 @@ import {
   IMAGE_PATH_RUNTIME,
   TESTBED,
   filesInPatch,
-  gradeSwe,
   gradeSweLog,
   gradingEnv,
   setupSweRepo,
@@ -27,7 +26,7 @@ import { headAndTail } from '../tools/truncate.js';
 import { PYTEST_CONFIG_PY } from './pytest-config.js';
 import { NOISE_EXCLUDES, excluding, runnerPathspecs, testPathspecs } from './swe-paths.js';
 import {
-  BEFORE_GRADING_IN_PLACE,
+  GRADE_IN_PLACE,
   EVIDENCE_DIFFS,
   HARNESS_DIR,
   PATHSPEC_FILES,
@@ -135,24 +134,25 @@ export class SweEnvironment implements AgentEnvironment {
 
   async setup(): Promise<void> {
     const { sandbox, task, access } = this;
-    const done = await setupSweRepo(sandbox, task, { applyTestPatch: access !== 'hidden', signal: perCall(this.options.signal) });
+    // What the rest of the sample needs, in root's private folder (0700): in hidden mode nothing of it may reach the
+    // agent. Written with setup's own files.
+    const tests = testPathspecs([...this.testPatchFiles], this.spec.runnerFiles);
+    const extraFiles = [
+      { path: PATHSPEC_FILES.runner, content: lines(runnerPathspecs(this.spec.runnerFiles)), mode: 0o600 },
+      { path: PATHSPEC_FILES.tests, content: lines(tests), mode: 0o600 },
+      { path: PATHSPEC_FILES.source, content: lines(['.', ...NOISE_EXCLUDES, ...excluding(tests)]), mode: 0o600 },
+      { path: PATHSPEC_FILES.evidenceTests, content: lines([...tests.filter((p) => !p.includes('.egg-info/**')), ...NOISE_EXCLUDES]), mode: 0o600 },
+      { path: PYTEST_CONFIG_SCRIPT, content: PYTEST_CONFIG_PY, mode: 0o600 },
+    ];
+    const done = await setupSweRepo(sandbox, task, { applyTestPatch: access !== 'hidden', extraFiles, signal: perCall(this.options.signal) });
     this.runtime = done.runtime;
     this.setupFiles.push(...done.changedOutside);
     // What the harness's own preparation changed (a generated locale) is the image's state, not the agent's doing.
     if (this.spec.rootSetup.length > 0) {
       for (const change of await sandbox.changes()) if (!change.path.startsWith(`${TESTBED}/`)) this.setupFiles.push(change.path);
     }
-    // What the rest of the sample needs, in root's private folder (0700): in hidden mode nothing of it may reach the
-    // agent. The pristine copy's tree is what the agent's changes are read against.
-    const tests = testPathspecs([...this.testPatchFiles], this.spec.runnerFiles);
-    await sandbox.writeFiles([
-      { path: PATHSPEC_FILES.runner, content: lines(runnerPathspecs(this.spec.runnerFiles)), mode: 0o600 },
-      { path: PATHSPEC_FILES.tests, content: lines(tests), mode: 0o600 },
-      { path: PATHSPEC_FILES.source, content: lines(['.', ...NOISE_EXCLUDES, ...excluding(tests)]), mode: 0o600 },
-      { path: PATHSPEC_FILES.evidenceTests, content: lines([...tests.filter((p) => !p.includes('.egg-info/**')), ...NOISE_EXCLUDES]), mode: 0o600 },
-      { path: PYTEST_CONFIG_SCRIPT, content: PYTEST_CONFIG_PY, mode: 0o600 },
-    ]);
-    const prepared = await this.root(['sh', '-c', SETUP_PRIVATE], 'keep a pristine copy of the repository', this.runtime.env);
+    // The pristine copy's tree is what the agent's changes are read against.
+    const prepared = await this.root(['sh', '-c', SETUP_PRIVATE, 'setup', access === 'full' ? 'in-place' : 'fresh'], 'keep a pristine copy of the repository', this.runtime.env);
     if (prepared.split('\n').includes('linked')) this.setupPaths.push(PYTHON_LINK);
     if (!/^tree [0-9a-f]{40,64}$/m.test(prepared)) throw new GradingError('could not keep a pristine copy of the repository: git wrote no tree');
     this.ready = true;
@@ -220,9 +220,7 @@ export class SweEnvironment implements AgentEnvironment {
     let result: SweGradeResult;
     let tamper: string[];
     if (this.access === 'full') {
-      // No process of the agent's survives into the graded run; what it changed of the runner is named.
-      tamper = tamperLines(await this.root(['sh', '-c', BEFORE_GRADING_IN_PLACE, 'before', AGENT_USER], 'prepare the graded run'));
-      result = await gradeSwe(this.sandbox, this.task, { runtime: this.runtime, timeoutMs: this.options.gradeTimeoutMs, signal: perCall(this.options.signal) });
+      ({ result, tamper } = await this.gradeInPlace());
     } else {
       ({ result, tamper } = await this.gradeFreshCopy());
     }
@@ -240,6 +238,28 @@ export class SweEnvironment implements AgentEnvironment {
     const passed = statuses.filter((s) => isPassing(s === 'MISSING' ? undefined : s)).length;
     const incomplete = result.completed ? '' : ' (the test run did not complete)';
     return `Your submission failed the hidden tests: ${passed} of ${statuses.length} graded tests passed${incomplete}.`;
+  }
+
+  /**
+   * Grades /testbed as the agent left it, in one engine call: no process of the agent's survives into the graded run,
+   * and what it changed of the test runner is named; then the tests run as the agent.
+   */
+  private async gradeInPlace(): Promise<{ result: SweGradeResult; tamper: string[] }> {
+    const marker = `ib-${randomBytes(8).toString('hex')}`;
+    const run = await this.sandbox.exec(['sh', '-c', GRADE_IN_PLACE, 'grade', AGENT_USER, marker, this.spec.command], {
+      user: ROOT_USER,
+      cwd: TESTBED,
+      env: gradingEnv(this.spec, this.runtime, `/home/${AGENT_USER}`),
+      timeoutMs: this.options.gradeTimeoutMs,
+      maxOutputBytes: 64 * 1024 * 1024,
+      signal: perCall(this.options.signal),
+    });
+    const ours = run.stderr.split('\n').filter((l) => l.startsWith(`${marker} `)).map((l) => l.slice(marker.length + 1));
+    const failed = ours.find((l) => l.startsWith('failed '));
+    if (run.exitCode === 97 && failed) throw new GradingError(`could not check the repository before grading it: ${failed.slice('failed '.length)}`);
+    const stderr = run.stderr.split('\n').filter((l) => !l.startsWith(`${marker} `)).join('\n');
+    const tamper = ours.filter((l) => l.startsWith('tamper ')).map((l) => l.slice('tamper '.length));
+    return { result: gradeSweLog(this.task, this.spec, { ...run, stderr }), tamper };
   }
 
   /**

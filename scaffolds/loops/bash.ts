@@ -70,7 +70,6 @@ export async function bashLoop(env: AgentEnvironment, session: Session): Promise
         session.push({ role: 'user', content: `Observation:\n${output}` });
         continue;
       }
-      if (await session.checkDisk()) throw new StopSample('disk_limit');
       const report = await env.gradeWorkdir(true);
       session.addGrade(report);
       ungraded = false;

@@ -103,7 +103,6 @@ async function runCall(call: ToolCall, env: AgentEnvironment, session: Session, 
     case FLAG_TOOL_NAME:
       return { result: 'The task was flagged for human intervention.', stop: new StopSample('flagged') };
     case SUBMIT_TOOL: {
-      if (await session.checkDisk()) throw new StopSample('disk_limit');
       const report = await env.gradeWorkdir(true);
       session.addGrade(report);
       const { attempts } = session;

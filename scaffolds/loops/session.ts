@@ -41,7 +41,10 @@ export class Session {
     this.signal = AbortSignal.any([input.signal, this.stopper.signal]);
   }
 
+  private disposed = false;
+
   dispose(): void {
+    this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.diskTimer) clearInterval(this.diskTimer);
   }
@@ -62,10 +65,13 @@ export class Session {
 
   /**
    * Watches what the sandbox adds to the host's disk beyond what it held after setup: past the sample's disk limit
-   * the sample stops (stop reason disk_limit), whatever is running. Checked every few seconds and before each grading.
+   * the sample stops (stop reason disk_limit), whatever is running. Checked every few seconds (each check is an engine
+   * call), and before the final grading of a sample another limit ended. Grading copies no file over 8 MiB the agent
+   * wrote, so a burst between two checks cannot be doubled by it.
    */
   async watchDisk(usage: () => Promise<number>, limitBytes: number, everyMs = 5_000): Promise<void> {
     const allowed = (await usage()) + limitBytes;
+    if (this.disposed) return;
     this.disk = { check: usage, allowed };
     this.diskTimer = setInterval(() => {
       this.checkDisk().catch(() => undefined);

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleGit } from 'simple-git';
-import { AGENT_USER, ROOT_USER, type Sandbox } from '../../docker/types.js';
+import { AGENT_USER, ROOT_USER, type FileToWrite, type Sandbox } from '../../docker/types.js';
 import type { SweTask } from '../task.js';
 import { GradingError } from './errors.js';
 import { APPLY_PATCH_FN, withNewline } from './patch-shell.js';
@@ -40,6 +40,8 @@ export interface SweSetup {
 export interface SweSetupOptions {
   /** Apply the task's test patch and commit it (default true; false for hidden tests). */
   applyTestPatch?: boolean;
+  /** More files to write with setup's own (one engine call for all). */
+  extraFiles?: FileToWrite[];
   signal?: AbortSignal;
 }
 
@@ -170,6 +172,7 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   const files = [
     ...(source.type === 'git' ? [{ path: bundle, content: await bundleRepo(source.path), mode: 0o644 }] : []),
     ...(patch ? [{ path: patch, content: withNewline(task.testPatch), mode: 0o644 }] : []),
+    ...(options.extraFiles ?? []),
   ];
   await sandbox.writeFiles(files);
   const patched = patch ? filesInPatch(task.testPatch) : [];
