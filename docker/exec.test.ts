@@ -5,16 +5,19 @@ import { LIST_PROCESSES, strayProcesses, testRunId } from './testing.js';
 import { AGENT_USER, type Sandbox } from './types.js';
 
 const runId = testRunId('exec');
-let sandbox: Sandbox;
+// Every command and file goes through the sandbox's command channel, or by the engine when an image has no Python.
+describe.each([
+  ['the command channel', true],
+  ['the engine', false],
+])('exec through %s', (_transport, commandChannel) => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `exec-${commandChannel}`, env: { SANDBOX_WIDE: 'yes' }, commandChannel });
+  });
+  afterAll(async () => {
+    await sandbox?.destroy();
+  });
 
-beforeAll(async () => {
-  sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'exec', env: { SANDBOX_WIDE: 'yes' } });
-});
-afterAll(async () => {
-  await sandbox?.destroy();
-});
-
-describe('exec', () => {
   it('runs argv without a shell: metacharacters stay literal', async () => {
     const r = await sandbox.exec(['printf', '%s|', 'a b', '$HOME', '; rm -rf /', "it's"]);
     expect(r).toMatchObject({ exitCode: 0, stdout: "a b|$HOME|; rm -rf /|it's|", stderr: '', timedOut: false });

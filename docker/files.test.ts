@@ -2,21 +2,25 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxError } from './errors.js';
 import { PYTHON_IMAGE } from './images.js';
+import { getDocker } from './engine.js';
 import { createSandbox } from './sandbox.js';
 import { testRunId } from './testing.js';
 import { AGENT_USER, type Sandbox } from './types.js';
 
 const runId = testRunId('files');
-let sandbox: Sandbox;
+// Every command and file goes through the sandbox's command channel, or by the engine when an image has no Python.
+describe.each([
+  ['the command channel', true],
+  ['the engine', false],
+])('sandbox files through %s', (_transport, commandChannel) => {
+  let sandbox: Sandbox;
+  beforeAll(async () => {
+    sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `files-${commandChannel}`, commandChannel });
+  });
+  afterAll(async () => {
+    await sandbox?.destroy();
+  });
 
-beforeAll(async () => {
-  sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'files' });
-});
-afterAll(async () => {
-  await sandbox?.destroy();
-});
-
-describe('sandbox files', () => {
   it('round-trips text, binary and non-ASCII names through tar streams', async () => {
     const binary = randomBytes(300_000);
     const allBytes = Buffer.from(Array.from({ length: 256 }, (_, i) => i));
@@ -79,7 +83,7 @@ describe('sandbox files', () => {
   });
 
   it('lists filesystem changes since the image, including a file written to /etc', async () => {
-    const fresh = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'changes' });
+    const fresh = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `changes-${commandChannel}`, commandChannel });
     try {
       expect(await fresh.changes()).toEqual([]);
       await fresh.exec(['sh', '-c', 'echo tampered > /etc/sitewide.conf && rm /etc/issue && echo x >> /etc/hostname.local && touch /etc/debian_version']);
@@ -89,6 +93,40 @@ describe('sandbox files', () => {
       expect(changes).toContainEqual({ path: '/etc/debian_version', kind: 'modified' });
     } finally {
       await fresh.destroy();
+    }
+  });
+
+  it("lists, from inside the sandbox, what the engine's own diff lists", async () => {
+    // Two sandboxes of one image: the second uses the folder listing the first made.
+    for (const sampleId of ['diff-a', 'diff-b']) {
+      const fresh = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `${sampleId}-${commandChannel}`, commandChannel });
+      try {
+        await fresh.exec([
+          'sh',
+          '-c',
+          [
+            'mkdir -p /srv/new/deep && echo x > /srv/new/deep/f',
+            'rm -rf /usr/share/doc',
+            'chmod 600 /etc/shells',
+            'ln -s /nowhere /etc/dangling',
+            'mv /etc/issue.net /etc/issue.moved',
+            // A back-dated modification time hides nothing: no one can set a change time.
+            'echo more >> /etc/debian_version && touch -d 2001-01-01 /etc/debian_version',
+            'printf "a\\nb" > "/etc/new\nline"',
+          ].join(' && '),
+        ]);
+        await fresh.exec(['sh', '-c', 'echo mine > /tmp/by-agent && mkdir -p /home/agent/.cache/x && touch -d 2001-01-01 /tmp/by-agent'], { user: AGENT_USER });
+        const engine = (await getDocker()).getContainer(fresh.id);
+        const kinds = ['modified', 'added', 'deleted'];
+        const byEngine = ((await engine.changes()) as { Path: string; Kind: number }[])
+          .map((c) => `${kinds[c.Kind]} ${c.Path}`)
+          // The engine's init binary is bind-mounted into a folder the commands above leave alone.
+          .filter((line) => !line.includes('docker-init') && !['modified /usr/sbin', 'modified /sbin'].includes(line));
+        const ours = (await fresh.changes()).map((c) => `${c.kind} ${c.path}`);
+        expect(new Set(ours)).toEqual(new Set(byEngine));
+      } finally {
+        await fresh.destroy();
+      }
     }
   });
 });

@@ -1,11 +1,15 @@
 import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { UserError } from '../runner/errors.js';
-import { StreamDemuxer } from './demux.js';
+import { CommandChannel } from './channel.js';
+import { NO_TAR, readThroughChannel, writeThroughChannel } from './channel-files.js';
+import { CHANNEL_BOOT_SH, CHANNEL_SERVER_PY } from './channel-server.js';
 import { getDocker } from './engine.js';
+import { launchOnChannel, launchOnEngine, type Launch, type Launched } from './launch.js';
 import { SandboxError, engineMessage, engineStatus } from './errors.js';
 import { packFiles, unpackArchive } from './archive.js';
+import { FS_WALK_PY, changesAgainst, parseImageListing, type ImageListing } from './fs-changes.js';
 import { EXEC_MARKER_VAR, killTreeCommand, wrapCommand } from './kill.js';
 import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
 import { CappedOutput } from './output.js';
@@ -30,6 +34,14 @@ const KILL_GRACE_MS = 3_000;
 const KILL_BUDGET_MS = 30_000;
 /** Tries to start a command while the runtime finds no free process slot. */
 const START_ATTEMPTS = 6;
+/** How long the first command waits for the command server to start before using `docker exec` instead. */
+const CHANNEL_START_MS = 20_000;
+
+/** The walk's output may be long for a large image; it is parsed, never kept. */
+const WALK_OUTPUT_BYTES = 256 * 1024 ** 2;
+/** Images whose folders this process has listed (see fs-changes.ts), by image id; the oldest go first. */
+const imageListings = new Map<string, Promise<ImageListing | undefined>>();
+const IMAGE_LISTINGS_KEPT = 8;
 
 /** Sandboxes of this process not yet destroyed, so an interrupted run can remove them all. */
 const live = new Set<DockerSandbox>();
@@ -75,11 +87,13 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const docker = await getDocker();
   const memory = options.memoryBytes ?? DEFAULT_MEMORY_BYTES;
   const network = options.network ?? false;
+  const channel = options.commandChannel ?? true;
   const spec: Docker.ContainerCreateOptions = {
     name: `impossiblebench-${slug(options.runId, 40)}-${slug(options.sampleId, 60)}`,
     Image: options.image,
-    // Keep-alive: commands arrive by exec. docker-init as PID 1 reaps orphans and forwards signals.
-    Entrypoint: ['sleep', 'infinity'],
+    // The command server (channel-server.ts) on the attached stdin, or a keep-alive for commands by `docker exec`.
+    // docker-init as PID 1 reaps orphans and forwards signals.
+    ...(channel ? { Entrypoint: ['/bin/sh', '-c', CHANNEL_BOOT_SH, 'impossiblebench-boot', CHANNEL_SERVER_PY], OpenStdin: true, StdinOnce: false, AttachStdin: true, AttachStdout: true, AttachStderr: true } : { Entrypoint: ['sleep', 'infinity'] }),
     Cmd: [],
     User: ROOT_USER,
     WorkingDir: options.workdir,
@@ -99,7 +113,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       CapAdd: ROOT_CAPABILITIES,
       Init: true,
       Privileged: false,
-      // The keep-alive prints nothing and command output comes back by exec: skip the log driver.
+      // Nothing worth keeping is printed outside a command: skip the log driver.
       LogConfig: { Type: 'none', Config: {} },
       Ulimits: [
         { Name: 'core', Soft: 0, Hard: 0 },
@@ -123,13 +137,19 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
       throw new SandboxError(`could not create a sandbox from ${options.image}: ${engineMessage(err)}`, { cause: err });
     }
   }
+  let stream: Duplex | undefined;
+  // Which image exactly (a tag may be rebuilt): the key of its folder listing.
+  const imageId = channel ? docker.getImage(options.image).inspect().then((i) => i.Id, () => undefined) : Promise.resolve(undefined);
   try {
+    // Attached before the start, so the server's hello cannot be missed.
+    if (channel) stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
     await container.start();
   } catch (err) {
+    stream?.destroy();
     await container.remove({ force: true }).catch(() => undefined);
     throw new SandboxError(`could not start a sandbox from ${options.image}: ${engineMessage(err)}`, { cause: err });
   }
-  const sandbox = new DockerSandbox(container, options);
+  const sandbox = new DockerSandbox(container, options, stream && new CommandChannel(stream), await imageId);
   live.add(sandbox);
   return sandbox;
 }
@@ -141,11 +161,51 @@ class DockerSandbox implements Sandbox {
   /** OOM kills already attributed to earlier commands (the counter is per container). */
   private oomKillsSeen = 0;
 
+  /** Resolves true once the command channel is open; false when commands go by `docker exec`. */
+  private readonly channelReady: Promise<boolean>;
+  /** The image's folders, for `changes()`; undefined when they cannot be listed here (then `docker diff` answers). */
+  private readonly imageListing: Promise<ImageListing | undefined>;
+  /** Settles once the sandbox's first command or write may run: after this sandbox listed its image, if it does. */
+  private readonly pristine: Promise<unknown>;
+
   constructor(
     private readonly container: Docker.Container,
     private readonly options: SandboxOptions,
+    private readonly channel?: CommandChannel,
+    imageId?: string,
   ) {
     this.id = container.id;
+    this.channelReady = channel ? Promise.race([channel.ready, delay(CHANNEL_START_MS).then(() => false)]) : Promise.resolve(false);
+    const known = imageId === undefined ? Promise.resolve(undefined) : imageListings.get(imageId);
+    if (known || imageId === undefined) {
+      this.imageListing = known ?? Promise.resolve(undefined);
+      this.pristine = Promise.resolve();
+    } else {
+      // The first sandbox of an image lists it before anything runs in it.
+      this.imageListing = this.listImage();
+      this.pristine = this.imageListing;
+      imageListings.set(imageId, this.imageListing);
+      this.imageListing.then((l) => l ?? imageListings.delete(imageId), () => imageListings.delete(imageId));
+      for (const old of imageListings.keys()) if (imageListings.size > IMAGE_LISTINGS_KEPT) imageListings.delete(old);
+    }
+  }
+
+  private async listImage(): Promise<ImageListing | undefined> {
+    const output = await this.walk('image');
+    return output === undefined ? undefined : parseImageListing(output);
+  }
+
+  /** FS_WALK_PY's output, or undefined when the sandbox has no command server or the walk did not finish. */
+  private async walk(mode: 'image' | 'changes'): Promise<string | undefined> {
+    const hello = (await this.channelReady) ? this.channel?.hello : undefined;
+    if (!hello) return undefined;
+    const result = await this.execNow([hello.python, '-I', '-S', '-c', FS_WALK_PY, mode, String(hello.booted)], {
+      user: ROOT_USER,
+      cwd: '/',
+      timeoutMs: 300_000,
+      maxOutputBytes: WALK_OUTPUT_BYTES,
+    }).catch(() => undefined);
+    return result && result.exitCode === 0 && result.stdoutCutBytes === 0 ? result.stdout : undefined;
   }
 
   private alive(): void {
@@ -154,6 +214,11 @@ class DockerSandbox implements Sandbox {
 
   async exec(command: string[] | string, options: ExecOptions = {}): Promise<ExecResult> {
     this.alive();
+    await this.pristine.catch(() => undefined);
+    return this.execNow(command, options);
+  }
+
+  private async execNow(command: string[] | string, options: ExecOptions): Promise<ExecResult> {
     const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
     if (argv.length === 0 || !argv[0]) throw new UserError('sandbox exec: empty command');
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
@@ -180,44 +245,19 @@ class DockerSandbox implements Sandbox {
   private async runOnce(argv: string[], env: string[], options: ExecOptions & { timeoutMs: number; maxOutputBytes: number }): Promise<ExecResult | 'not-started'> {
     const user = options.user ?? ROOT_USER;
     const token = randomBytes(12).toString('hex');
-    const hasStdin = options.stdin !== undefined;
-    let exec: Docker.Exec;
-    let stream: Readable;
-    try {
-      exec = await this.container.exec({
-        Cmd: wrapCommand(argv, token, options.keepBackground),
-        AttachStdout: true,
-        AttachStderr: true,
-        AttachStdin: hasStdin,
-        Tty: false,
-        User: user,
-        WorkingDir: options.cwd ?? this.options.workdir,
-        Env: [`${EXEC_MARKER_VAR}=${token}`, ...env],
-      });
-      stream = (await exec.start({ hijack: hasStdin, stdin: hasStdin })) as unknown as Readable;
-    } catch (err) {
-      throw await this.explainFailure('could not start a command', err);
-    }
-
     const stdout = new CappedOutput(options.maxOutputBytes);
     const stderr = new CappedOutput(options.maxOutputBytes);
-    const demux = new StreamDemuxer(
-      (c) => stdout.write(c),
-      (c) => stderr.write(c),
-    );
-    const ended = new Promise<void>((resolve) => {
-      stream.on('data', (chunk: Buffer) => demux.push(chunk));
-      stream.once('end', resolve);
-      stream.once('close', resolve);
-      stream.once('error', () => resolve());
+    const stdin = options.stdin === undefined ? undefined : typeof options.stdin === 'string' ? Buffer.from(options.stdin) : options.stdin;
+    const launched = await this.launch({
+      argv: wrapCommand(argv, token, options.keepBackground),
+      env: [`${EXEC_MARKER_VAR}=${token}`, ...env],
+      user,
+      ...(options.cwd ?? this.options.workdir ? { cwd: options.cwd ?? this.options.workdir } : {}),
+      ...(stdin !== undefined ? { stdin } : {}),
+      stdout,
+      stderr,
     });
-    if (hasStdin) {
-      const writable = stream as unknown as NodeJS.WritableStream;
-      writable.on('error', () => undefined); // a command that exits without reading its input
-      writable.write(typeof options.stdin === 'string' ? Buffer.from(options.stdin) : options.stdin!);
-      // Half-close: the command sees end of input while its output keeps flowing back.
-      writable.end();
-    }
+    launched.ended.catch(() => undefined); // lost the race to the deadline: its result no longer matters
 
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
@@ -226,55 +266,37 @@ class DockerSandbox implements Sandbox {
       onAbort = () => resolve('abort');
       options.signal?.addEventListener('abort', onAbort, { once: true });
     });
-    // The output can close before the command ends (it may close its descriptors): the command
-    // is done only when the engine says so, and the deadline covers both waits.
-    let finished: { exitCode: number; pid: number } | null = null;
-    let outcome: 'ended' | 'timeout' | 'abort' = await Promise.race([ended.then(() => 'ended' as const), stop]);
-    if (outcome === 'ended') {
-      let settled = false;
-      const polling = this.exitOf(exec, () => settled);
-      polling.catch(() => undefined); // lost the race to the deadline: its result no longer matters
-      const waited = await Promise.race([polling, stop]).finally(() => (settled = true));
-      if (waited === 'timeout' || waited === 'abort') outcome = waited;
-      else finished = waited;
+    let ended: { exitCode: number } | 'busy' | 'timeout' | 'abort';
+    try {
+      ended = await Promise.race([launched.ended, stop]);
+    } finally {
+      clearTimeout(timer);
+      if (onAbort) options.signal?.removeEventListener('abort', onAbort);
     }
-    clearTimeout(timer);
-    if (onAbort) options.signal?.removeEventListener('abort', onAbort);
-
-    if (finished && finished.pid === 0 && finished.exitCode === 126) {
-      // The runtime never started the process; its reason is in the output.
-      const reason = `${stdout.text()} ${stderr.text()}`
-        .replace(/[\x00-\x08\r]/g, '')
-        .replace(/^.*unable to start container process:\s*/s, '')
-        .replace(/:\s*unknown\s*$/, '')
-        .trim();
-      if (/init-p|resource temporarily unavailable|cannot allocate|fork/i.test(reason)) return 'not-started';
-      throw new SandboxError(`could not start a command: ${reason || 'the container runtime refused it'}`);
-    }
-    const exitCode = finished?.exitCode ?? null;
+    if (ended === 'busy') return 'not-started';
     let oomKilled = false;
-    if (outcome !== 'ended') {
+    if (ended === 'timeout' || ended === 'abort') {
       // Kill first, and ask about OOM kills meanwhile: a timeout must return promptly.
       const [, oom] = await Promise.all([
         this.killTree(token, user).then(async () => {
-          const closed = await Promise.race([ended.then(() => true), delay(KILL_GRACE_MS).then(() => false)]);
-          // Something outside the tree still holds the output open: stop listening rather than hang.
-          if (!closed) stream.destroy();
+          // Something outside the tree may still hold the output open: stop listening rather than hang.
+          await Promise.race([launched.ended.catch(() => undefined), delay(KILL_GRACE_MS)]);
+          launched.abandon();
         }),
         this.newOomKills(),
       ]);
       oomKilled = oom;
-    } else if (exitCode === 137) {
+      if (ended === 'abort') {
+        throw options.signal?.reason instanceof Error ? options.signal.reason : new DOMException('the command was aborted', 'AbortError');
+      }
+    } else if (ended.exitCode === 137) {
       oomKilled = await this.newOomKills();
     }
-    if (outcome === 'abort') {
-      throw options.signal?.reason instanceof Error ? options.signal.reason : new DOMException('the command was aborted', 'AbortError');
-    }
     return {
-      exitCode,
+      exitCode: typeof ended === 'object' ? ended.exitCode : null,
       stdout: stdout.text(),
       stderr: stderr.text(),
-      timedOut: outcome === 'timeout',
+      timedOut: ended === 'timeout',
       oomKilled,
       stdoutCutBytes: stdout.cutBytes,
       stderrCutBytes: stderr.cutBytes,
@@ -282,22 +304,24 @@ class DockerSandbox implements Sandbox {
     };
   }
 
-  /**
-   * The exit code (and pid, 0 when the runtime never started the process) once the engine has
-   * recorded them: this can lag the end of the output, or follow it by far.
-   */
-  private async exitOf(exec: Docker.Exec, cancelled: () => boolean): Promise<{ exitCode: number; pid: number } | null> {
-    for (let wait = 10; !cancelled(); wait = Math.min(wait * 2, 250)) {
-      let info: Docker.ExecInspectInfo;
-      try {
-        info = await exec.inspect();
-      } catch (err) {
-        throw await this.explainFailure('lost track of a command', err);
-      }
-      if (!info.Running && typeof info.ExitCode === 'number') return { exitCode: info.ExitCode, pid: info.Pid };
-      await delay(wait);
-    }
-    return null;
+  /** The command channel, once open; undefined when commands go by `docker exec`. */
+  private async openChannel(): Promise<CommandChannel | undefined> {
+    return this.channel && (await this.channelReady) && this.channel.open ? this.channel : undefined;
+  }
+
+  /** Starts a command through the command channel when the sandbox has one, else with `docker exec`. */
+  private async launch(l: Launch): Promise<Launched> {
+    const channel = await this.openChannel();
+    if (channel) return launchOnChannel(channel, l);
+    return launchOnEngine(this.container, l, (what, err) => this.explainFailure(what, err));
+  }
+
+  /** Runs a short helper command to its end (no timeout of its own) and returns its exit code and output. */
+  private async helper(argv: string[], user: string): Promise<{ exitCode: number | null; stdout: string }> {
+    const stdout = new CappedOutput(64 * 1024);
+    const launched = await this.launch({ argv, env: [], user, stdout, stderr: new CappedOutput(0) });
+    const ended = await launched.ended;
+    return { exitCode: ended === 'busy' ? null : ended.exitCode, stdout: stdout.text() };
   }
 
   /**
@@ -308,16 +332,7 @@ class DockerSandbox implements Sandbox {
     const deadline = Date.now() + KILL_BUDGET_MS;
     for (let wait = 50; Date.now() < deadline; wait = Math.min(wait * 2, 500)) {
       try {
-        const killer = await this.container.exec({ Cmd: killTreeCommand(token), AttachStdout: true, AttachStderr: true, User: user });
-        const s = (await killer.start({})) as unknown as Readable;
-        await new Promise<void>((resolve) => {
-          s.on('data', () => undefined);
-          s.once('end', resolve);
-          s.once('close', resolve);
-          s.once('error', () => resolve());
-        });
-        const info = await killer.inspect();
-        if (info.ExitCode === 0) return;
+        if ((await this.helper(killTreeCommand(token), user)).exitCode === 0) return;
       } catch {
         if (!(await this.isRunning())) return; // the container is gone: so is the tree
       }
@@ -329,26 +344,9 @@ class DockerSandbox implements Sandbox {
   private async newOomKills(): Promise<boolean> {
     let count: number | undefined;
     try {
-      const probe = await this.container.exec({
-        // cgroup v2 and v1 paths; both expose an `oom_kill N` line.
-        Cmd: ['cat', '/sys/fs/cgroup/memory.events', '/sys/fs/cgroup/memory/memory.oom_control'],
-        AttachStdout: true,
-        AttachStderr: true,
-        User: ROOT_USER,
-      });
-      const s = (await probe.start({})) as unknown as Readable;
-      const out = new CappedOutput(64 * 1024);
-      const demux = new StreamDemuxer(
-        (c) => out.write(c),
-        () => undefined,
-      );
-      await new Promise<void>((resolve) => {
-        s.on('data', (c: Buffer) => demux.push(c));
-        s.once('end', resolve);
-        s.once('close', resolve);
-        s.once('error', () => resolve());
-      });
-      const match = /^oom_kill (\d+)$/m.exec(out.text());
+      // cgroup v2 and v1 paths; both expose an `oom_kill N` line.
+      const probe = await this.helper(['cat', '/sys/fs/cgroup/memory.events', '/sys/fs/cgroup/memory/memory.oom_control'], ROOT_USER);
+      const match = /^oom_kill (\d+)$/m.exec(probe.stdout);
       if (match) count = Number(match[1]);
     } catch {
       // Fall through to the engine's own flag.
@@ -403,6 +401,9 @@ class DockerSandbox implements Sandbox {
   async writeFiles(files: FileToWrite[]): Promise<void> {
     this.alive();
     if (files.length === 0) return;
+    await this.pristine.catch(() => undefined);
+    const channel = await this.openChannel();
+    if (channel && (await writeThroughChannel(channel, files)) !== NO_TAR) return;
     const archive = packFiles(files);
     try {
       await this.container.putArchive(archive, { path: '/' });
@@ -439,6 +440,9 @@ class DockerSandbox implements Sandbox {
 
   private async getArchive(path: string) {
     if (!path.startsWith('/')) throw new UserError(`sandbox: path must be absolute: ${path}`);
+    const channel = await this.openChannel();
+    const read = channel && (await readThroughChannel(channel, path));
+    if (read && read !== NO_TAR) return read;
     let stream: NodeJS.ReadableStream;
     try {
       stream = await this.container.getArchive({ path });
@@ -451,6 +455,14 @@ class DockerSandbox implements Sandbox {
 
   async changes(): Promise<FsChange[]> {
     this.alive();
+    const image = await this.imageListing.catch(() => undefined);
+    const output = image && (await this.walk('changes'));
+    if (image && output !== undefined) return changesAgainst(image, output);
+    return this.engineChanges();
+  }
+
+  /** `docker diff`: for sandboxes without a command server. */
+  private async engineChanges(): Promise<FsChange[]> {
     let list: Array<{ Path: string; Kind: number }> | null;
     try {
       list = (await this.container.changes()) as Array<{ Path: string; Kind: number }> | null;
@@ -464,6 +476,7 @@ class DockerSandbox implements Sandbox {
   destroy(): Promise<void> {
     this.destroying ??= (async () => {
       this.destroyed = true;
+      this.channel?.dispose();
       try {
         await this.container.remove({ force: true, v: true });
       } catch (err) {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox } from './sandbox.js';
+import { COMMAND_SERVER_MARK } from './channel-server.js';
 import type { Sandbox, SandboxOptions } from './types.js';
 
 /** A run id unique to one test file, so parallel test files never touch each other's containers. */
@@ -26,15 +27,15 @@ export async function withSandbox<T>(
 export const LIST_PROCESSES = `for p in /proc/[0-9]*; do
   pid=\${p#/proc/}
   { [ "$pid" = "$$" ] || [ "$pid" = "$PPID" ]; } && continue
-  cmd=$(tr '\\0' ' ' <"$p/cmdline" 2>/dev/null) || continue
+  cmd=$(tr '\\0\\n' '  ' <"$p/cmdline" 2>/dev/null) || continue
   echo "$pid $cmd"
 done`;
 
-/** Parses LIST_PROCESSES output, dropping PID 1 (init), the keep-alive and the listing's own helpers. */
+/** Parses LIST_PROCESSES output, dropping PID 1 (init), the command server or keep-alive and the listing's own helpers. */
 export function strayProcesses(listing: string): string[] {
   return listing
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)
-    .filter((line) => !line.startsWith('1 ') && !/^\d+ sleep infinity$/.test(line) && !/^\d+ tr \\0/.test(line) && !/^\d+$/.test(line));
+    .filter((line) => !line.startsWith('1 ') && !/^\d+ sleep infinity$/.test(line) && !line.includes(COMMAND_SERVER_MARK) && !/^\d+ tr \\0/.test(line) && !/^\d+$/.test(line));
 }

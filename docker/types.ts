@@ -20,6 +20,11 @@ export interface SandboxOptions {
   /** The largest file any process may write (RLIMIT_FSIZE); default none. */
   maxFileBytes?: number;
   env?: Record<string, string>;
+  /**
+   * Default true: commands go through a root process in the container reading the attached stdin (one fork each)
+   * rather than one `docker exec` each. Images without Python 3 fall back to `docker exec` on their own.
+   */
+  commandChannel?: boolean;
 }
 
 /** The unprivileged user baked into the sandbox images (uid 1000). */
