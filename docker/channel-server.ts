@@ -14,21 +14,24 @@
  *
  * Frames both ways: a 9-byte header (payload length u32, kind u8, command id u32, big-endian) and the payload.
  *   host → server: `x` start (JSON: argv, user, cwd, env as [name, value] pairs, stdin: bool),
- *                  `i` bytes for the command's stdin, `e` end of its stdin.
- *   server → host: `h` hello (JSON: pid, python: its interpreter, booted: the coarse wall clock at start), `o` stdout bytes, `r` stderr bytes,
+ *                  `i` bytes for the command's stdin, `e` end of its stdin,
+ *                  `w` walk the root filesystem (JSON: mode "image" or "changes", see fs-changes.ts), done in-process.
+ *   server → host: `h` hello (JSON: pid), `o` stdout bytes, `r` stderr bytes,
  *                  `d` done (JSON: exit, or error with busy: true when no process slot was free).
  * `n` (sent by the boot script, not the server) says there is no channel: the host falls back to `docker exec`.
  */
 export const CHANNEL_SERVER_PY = String.raw`# impossiblebench command server
-import errno, grp, json, os, pwd, selectors, signal, struct, subprocess, sys, time
+import errno, grp, json, os, pwd, selectors, signal, stat, struct, subprocess, sys, time
 
 HEADER = struct.Struct(">IBI")
 MAX_PAYLOAD = 64 * 1024 * 1024
 CHUNK = 64 * 1024
 # A command's output stays open after it exits only while something it left holds the pipe: read what is there, then stop.
 DRAIN_S = 0.2
-START = ord("x"); STDIN = ord("i"); STDIN_END = ord("e")
+START = ord("x"); STDIN = ord("i"); STDIN_END = ord("e"); WALK = ord("w")
 HELLO = ord("h"); STDOUT = ord("o"); STDERR = ord("r"); DONE = ord("d")
+# The coarse clock is the one file times come from: whatever changes after this has a ctime no earlier (fs-changes.ts).
+BOOTED = time.clock_gettime(getattr(time, "CLOCK_REALTIME_COARSE", 5))
 # The container's own variables, as a docker exec would get them; HOME follows the user.
 BASE_ENV = [(k, v) for k, v in os.environ.items() if k not in ("HOME", "PWD", "OLDPWD", "SHLVL", "_")]
 
@@ -205,9 +208,61 @@ def start(cid, payload):
         send_json(DONE, cid, {"error": "%s: %s" % (type(e).__name__, e), "busy": False})
 
 
+def root_is_overlay():
+    with open("/proc/self/mountinfo") as mounts:
+        found = ""
+        for line in mounts:
+            if line.split()[4] == "/" and " - " in line:
+                found = line.split(" - ", 1)[1].split()[0]
+    return found == "overlay"
+
+
+def walk(cid, payload):
+    """Every folder's names (image), or each entry changed since BOOTED and each changed folder's names (changes).
+    On overlayfs a change below a folder gives the folder a new ctime (it is copied up), so only those are entered."""
+    try:
+        mode = json.loads(payload.decode())["mode"]
+        prune = mode == "changes" and root_is_overlay()
+        root_dev = os.lstat("/").st_dev
+        out, stack = [], ["/"]
+        while stack:
+            folder = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            names = []
+            for entry in entries:
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                if st.st_dev != root_dev:
+                    continue
+                names.append(entry.name)
+                if stat.S_ISDIR(st.st_mode) and not (prune and st.st_ctime < BOOTED):
+                    stack.append(entry.path)
+                if mode == "changes" and st.st_ctime >= BOOTED:
+                    out.append(json.dumps(["c", entry.path]))
+            if mode == "image":
+                out.append(json.dumps([folder, names]))
+            elif folder != "/" and os.lstat(folder).st_ctime >= BOOTED:
+                out.append(json.dumps(["d", folder, names]))
+            if len(out) > 2000:
+                send(STDOUT, cid, ("\n".join(out) + "\n").encode())
+                out = []
+        if out:
+            send(STDOUT, cid, ("\n".join(out) + "\n").encode())
+        send_json(DONE, cid, {"exit": 0})
+    except Exception as e:
+        send_json(DONE, cid, {"error": "%s: %s" % (type(e).__name__, e), "busy": False})
+
+
 def handle(kind, cid, payload):
     if kind == START:
         start(cid, payload)
+    elif kind == WALK:
+        walk(cid, payload)
     elif cid in commands:
         if kind == STDIN:
             commands[cid].feed(payload)
@@ -224,8 +279,7 @@ signal.set_wakeup_fd(wake_w)
 signal.signal(signal.SIGCHLD, lambda *_: None)
 selector.register(0, selectors.EVENT_READ, ("host", None))
 selector.register(wake_r, selectors.EVENT_READ, ("wake", None))
-# The coarse clock is the one file times come from: whatever changes after this has a ctime no earlier (fs-changes.ts).
-send_json(HELLO, 0, {"pid": os.getpid(), "python": sys.executable, "booted": time.clock_gettime(getattr(time, "CLOCK_REALTIME_COARSE", 5))})
+send_json(HELLO, 0, {"pid": os.getpid()})
 incoming = b""
 while True:
     draining = [c.drain_until for c in commands.values() if c.drain_until is not None]

@@ -7,6 +7,7 @@ const KIND = {
   start: 0x78,
   stdin: 0x69,
   stdinEnd: 0x65,
+  walk: 0x77,
   hello: 0x68,
   stdout: 0x6f,
   stderr: 0x72,
@@ -28,14 +29,6 @@ export interface ChannelRequest {
   stdin?: Buffer;
 }
 
-/** What the server says when it starts. */
-export interface ChannelHello {
-  /** The interpreter the server runs on, for the sandbox's own scripts. */
-  python: string;
-  /** The coarse wall clock (seconds) when the server started, before any command. */
-  booted: number;
-}
-
 /** A command's end: its exit status, or a start that failed (`busy`: no free process slot, worth another try). */
 export type ChannelEnd = { exitCode: number } | { error: string; busy: boolean };
 
@@ -53,8 +46,6 @@ interface Listener {
 export class CommandChannel {
   /** True once the server said hello; false when the sandbox has none, so the caller uses `docker exec`. */
   readonly ready: Promise<boolean>;
-  /** Set with the hello. */
-  hello?: ChannelHello;
   private state: 'starting' | 'open' | 'closed' = 'starting';
   private settleReady!: (open: boolean) => void;
   private readonly listeners = new Map<number, Listener>();
@@ -95,6 +86,20 @@ export class CommandChannel {
       this.send(KIND.stdinEnd, id);
     }
     return { end, abandon: () => this.listeners.delete(id) };
+  }
+
+  /** The server's walk of the root filesystem (fs-changes.ts), as the text it printed. */
+  async walk(mode: 'image' | 'changes'): Promise<string> {
+    if (this.state !== 'open') throw new SandboxError('the sandbox has no command channel');
+    const id = this.nextId++;
+    const chunks: Buffer[] = [];
+    const end = new Promise<ChannelEnd>((done, fail) =>
+      this.listeners.set(id, { stdout: (c) => chunks.push(Buffer.from(c)), stderr: () => undefined, done, fail }),
+    );
+    this.send(KIND.walk, id, Buffer.from(JSON.stringify({ mode })));
+    const ended = await end;
+    if ('error' in ended) throw new SandboxError(`could not list the sandbox's files: ${ended.error}`);
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   /** Ends the channel from this side (the sandbox is being removed). */
@@ -156,8 +161,6 @@ export class CommandChannel {
     switch (kind) {
       case KIND.hello: {
         if (this.state !== 'starting') return;
-        const hello = JSON.parse(payload.toString('utf8')) as Partial<ChannelHello>;
-        if (typeof hello.python === 'string' && typeof hello.booted === 'number') this.hello = { python: hello.python, booted: hello.booted };
         this.state = 'open';
         this.settleReady(true);
         return;

@@ -4,48 +4,16 @@
  * so everything created, written, chmod-ed or moved since the command server started has a ctime no earlier than its
  * start (on the coarse clock the kernel stamps files with). Deletions show as a changed folder missing a name that the
  * image had: the image's folders are listed once per image and process, in its first sandbox before any command runs.
+ * On overlayfs (the engine's usual storage) a change anywhere below a folder copies the folder up, which gives it a new
+ * ctime too, so the walk goes only into folders changed since the start; on any other storage it walks everything.
+ * The walk itself is the command server's (`walk` in channel-server.ts): no process to start, no interpreter to load.
  */
 import type { FsChange } from './types.js';
-
-/**
- * `walk.py MODE BOOTED`: every entry on the root filesystem (other mounts are not the container's layer), as JSON lines.
- * `image`: `[folder, [names]]` for each folder. `changes`: `["c", path]` for each entry with a ctime at or after BOOTED,
- * plus the folder's names for a changed folder.
- */
-export const FS_WALK_PY = String.raw`
-import json, os, stat, sys
-mode, booted = sys.argv[1], float(sys.argv[2])
-out = sys.stdout
-root_dev = os.lstat("/").st_dev
-stack = ["/"]
-while stack:
-    folder = stack.pop()
-    try:
-        entries = list(os.scandir(folder))
-    except OSError:
-        continue
-    names = []
-    for entry in entries:
-        try:
-            st = entry.stat(follow_symlinks=False)
-        except OSError:
-            continue
-        if st.st_dev != root_dev:
-            continue
-        names.append(entry.name)
-        if stat.S_ISDIR(st.st_mode):
-            stack.append(entry.path)
-        if mode == "changes" and st.st_ctime >= booted:
-            out.write(json.dumps(["c", entry.path]) + "\n")
-    if mode == "image":
-        out.write(json.dumps([folder, names]) + "\n")
-    elif folder != "/" and os.lstat(folder).st_ctime >= booted:
-        out.write(json.dumps(["d", folder, names]) + "\n")
-`;
 
 /** Each folder of an image, with the names in it. */
 export type ImageListing = Map<string, Set<string>>;
 
+/** The walk's `image` output: `[folder, names]` per line. */
 export function parseImageListing(output: string): ImageListing {
   const listing: ImageListing = new Map();
   for (const line of output.split('\n')) {
@@ -60,7 +28,7 @@ const parentOf = (path: string) => path.slice(0, path.lastIndexOf('/')) || '/';
 const baseName = (path: string) => path.slice(path.lastIndexOf('/') + 1);
 const join = (folder: string, name: string) => (folder === '/' ? `/${name}` : `${folder}/${name}`);
 
-/** The walk's `changes` output against the image: added, modified and deleted, as `docker diff` names them. */
+/** The walk's `changes` output (`["c", path]` per changed entry, `["d", folder, names]` per changed folder) against the image: added, modified and deleted, as `docker diff` names them. */
 export function changesAgainst(image: ImageListing, output: string): FsChange[] {
   const changes: FsChange[] = [];
   const inImage = (path: string) => image.get(parentOf(path))?.has(baseName(path)) === true;

@@ -9,7 +9,7 @@ import { getDocker } from './engine.js';
 import { launchOnChannel, launchOnEngine, type Launch, type Launched } from './launch.js';
 import { SandboxError, engineMessage, engineStatus } from './errors.js';
 import { packFiles, unpackArchive } from './archive.js';
-import { FS_WALK_PY, changesAgainst, parseImageListing, type ImageListing } from './fs-changes.js';
+import { changesAgainst, parseImageListing, type ImageListing } from './fs-changes.js';
 import { EXEC_MARKER_VAR, killTreeCommand, wrapCommand } from './kill.js';
 import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
 import { CappedOutput } from './output.js';
@@ -37,8 +37,6 @@ const START_ATTEMPTS = 6;
 /** How long the first command waits for the command server to start before using `docker exec` instead. */
 const CHANNEL_START_MS = 20_000;
 
-/** The walk's output may be long for a large image; it is parsed, never kept. */
-const WALK_OUTPUT_BYTES = 256 * 1024 ** 2;
 /** Images whose folders this process has listed (see fs-changes.ts), by image id; the oldest go first. */
 const imageListings = new Map<string, Promise<ImageListing | undefined>>();
 const IMAGE_LISTINGS_KEPT = 8;
@@ -195,17 +193,10 @@ class DockerSandbox implements Sandbox {
     return output === undefined ? undefined : parseImageListing(output);
   }
 
-  /** FS_WALK_PY's output, or undefined when the sandbox has no command server or the walk did not finish. */
+  /** The command server's walk (fs-changes.ts), or undefined when the sandbox has none or the walk failed. */
   private async walk(mode: 'image' | 'changes'): Promise<string | undefined> {
-    const hello = (await this.channelReady) ? this.channel?.hello : undefined;
-    if (!hello) return undefined;
-    const result = await this.execNow([hello.python, '-I', '-S', '-c', FS_WALK_PY, mode, String(hello.booted)], {
-      user: ROOT_USER,
-      cwd: '/',
-      timeoutMs: 300_000,
-      maxOutputBytes: WALK_OUTPUT_BYTES,
-    }).catch(() => undefined);
-    return result && result.exitCode === 0 && result.stdoutCutBytes === 0 ? result.stdout : undefined;
+    const channel = await this.openChannel();
+    return channel?.walk(mode).catch(() => undefined);
   }
 
   private alive(): void {
@@ -215,10 +206,6 @@ class DockerSandbox implements Sandbox {
   async exec(command: string[] | string, options: ExecOptions = {}): Promise<ExecResult> {
     this.alive();
     await this.pristine.catch(() => undefined);
-    return this.execNow(command, options);
-  }
-
-  private async execNow(command: string[] | string, options: ExecOptions): Promise<ExecResult> {
     const argv = typeof command === 'string' ? ['/bin/sh', '-c', command] : command;
     if (argv.length === 0 || !argv[0]) throw new UserError('sandbox exec: empty command');
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;

@@ -28,7 +28,7 @@ export const LIST_PROCESSES = `for p in /proc/[0-9]*; do
   pid=\${p#/proc/}
   { [ "$pid" = "$$" ] || [ "$pid" = "$PPID" ]; } && continue
   cmd=$(tr '\\0\\n' '  ' <"$p/cmdline" 2>/dev/null) || continue
-  echo "$pid $cmd"
+  printf '%s %s\\n' "$pid" "$cmd"
 done`;
 
 /** Parses LIST_PROCESSES output, dropping PID 1 (init), the command server or keep-alive and the listing's own helpers. */
