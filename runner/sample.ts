@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { deferredSandbox } from '../docker/deferred.js';
 import { isPermanentError } from '../docker/errors.js';
 import { sourceTamperSigns } from '../results/classify/tamper.js';
 import type { Sandbox, SandboxOptions } from '../docker/types.js';
@@ -129,19 +130,21 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
   try {
     if (ctx.signal.aborted) return { kind: 'interrupted' };
     const work = (async (): Promise<SampleRecord & { permanent?: boolean }> => {
-      const box = await ctx.services.createSandbox({
+      // The sandbox starts while the model client connects and the first request is in flight; every sandbox call
+      // waits for it. One that arrives after this function stopped waiting is removed in `finally` all the same.
+      const creating = ctx.services.createSandbox({
         ...ctx.services.sandboxFor(sample.task),
         runId: ctx.runId,
         sampleId: sample.id,
       });
-      timing.createMs = performance.now() - t0;
-      if (abandoned) {
-        await box.destroy();
-        throw ctx.signal.reason;
-      }
+      const box = deferredSandbox(creating);
       sandbox = box;
-      if (ctx.signal.aborted) throw ctx.signal.reason;
-      const client = await ctx.services.createModel(sample.key.model, sample);
+      void box.ready.then(() => (timing.createMs = performance.now() - t0));
+      // A sandbox that cannot start is the failure to report, before whatever became of the client.
+      const client = await ctx.services.createModel(sample.key.model, sample).catch(async (err: unknown) => {
+        await creating;
+        throw err;
+      });
       if (abandoned) {
         await client.close?.();
         throw ctx.signal.reason;
@@ -156,7 +159,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
         allowFlag: ctx.experiment.allowFlag,
         maxAttempts: sample.key.maxAttempts,
         model,
-        sandbox,
+        sandbox: box,
         limits: sampleLimits(ctx.experiment),
         signal: agentSignal,
         log,

@@ -55,6 +55,39 @@ function describe(err: unknown): string {
   return String(err);
 }
 
+/**
+ * Starts an environment's setup and returns it beside a view of the environment whose grading and evidence wait for
+ * it: the loops ask the model first and touch the sandbox only after.
+ */
+function afterSetup(env: AgentEnvironment): { env: AgentEnvironment; setup: Promise<void> } {
+  const setup = env.setup();
+  setup.catch(() => undefined); // surfaces through whichever call waits for it first
+  const ready =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      await setup;
+      return call(...args);
+    };
+  return {
+    setup,
+    env: {
+      scaffold: env.scaffold,
+      access: env.access,
+      get workDir() {
+        return env.workDir;
+      },
+      get commandEnv() {
+        return env.commandEnv;
+      },
+      setup: () => setup,
+      taskMessage: (maxAttempts) => env.taskMessage(maxAttempts),
+      gradeAnswer: ready((answer: string) => env.gradeAnswer(answer)),
+      gradeWorkdir: ready((withFeedback?: boolean) => env.gradeWorkdir(withFeedback)),
+      evidence: ready((lastAnswer: string | null) => env.evidence(lastAnswer)),
+    },
+  };
+}
+
 const NO_EVIDENCE: Evidence = { sourceDiff: '', testDiff: '', outsideChanges: '' };
 
 /**
@@ -68,10 +101,12 @@ export const runAgent: AgentRunner = async (given) => {
   let env: AgentEnvironment | undefined;
   let lastAnswer: string | null = null;
   try {
-    env = environmentFor(input);
-    await env.setup();
-    // The disk's baseline is read while the first model call is in flight, not before it.
-    if (input.limits.diskBytes !== undefined) session.watchDisk(() => input.sandbox.diskUsage(), input.limits.diskBytes).catch(() => undefined);
+    const prepared = afterSetup(environmentFor(input));
+    env = prepared.env;
+    session.preparing(prepared.setup);
+    // The disk's baseline is read once the sandbox is prepared, while the first model call may still be in flight.
+    const { diskBytes } = input.limits;
+    if (diskBytes !== undefined) prepared.setup.then(() => session.watchDisk(() => input.sandbox.diskUsage(), diskBytes)).catch(() => undefined);
     let stop;
     // SWE-style tasks have no answer to grade: their minimal scaffold is a bash-only loop in the repository.
     if (input.scaffold === 'minimal') ({ stop, lastAnswer } = await (input.task.kind === 'swe' ? bashLoop : minimalLoop)(env, session));

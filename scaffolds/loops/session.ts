@@ -1,7 +1,6 @@
 import type { Outcome, StopReason, TranscriptMessage } from '../../results/record.js';
 import { ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../model/types.js';
 import type { AgentEnvironment, GradeReport } from '../env/types.js';
-import { perCall } from '../signals.js';
 import type { AgentRunInput, AgentRunResult } from '../types.js';
 
 /** Raised inside a loop to end the sample with a stop reason (limits, flag, attempts). */
@@ -101,13 +100,29 @@ export class Session {
   }
 
   /** One model turn, appended to the conversation; stops the sample when a limit forbids it. */
+  /** Settles when the environment's setup has; `generate` returns no answer before. */
+  private prepared: Promise<unknown> = Promise.resolve();
+  private setupFailure?: { error: unknown };
+
+  /** The environment's setup, running beside the first model call. */
+  preparing(setup: Promise<unknown>): void {
+    this.prepared = setup;
+    setup.catch((error: unknown) => (this.setupFailure = { error }));
+  }
+
   async generate(tools: ToolSpec[]): Promise<Generation> {
     const stop = this.limitReached();
     if (stop) throw new StopSample(stop);
+    // No request is worth paying for once the sandbox could not be prepared, nor worth waiting for once it fails.
+    if (this.setupFailure) throw this.setupFailure.error;
+    const unprepared = new AbortController();
+    this.prepared.catch(() => unprepared.abort());
     let generation: Generation;
     try {
-      generation = await this.input.model.generate(this.messages, tools, { signal: perCall(this.signal) });
+      generation = await this.input.model.generate(this.messages, tools, { signal: AbortSignal.any([this.signal, unprepared.signal]) });
     } catch (err) {
+      // A sandbox that could not be prepared is the failure to report, whatever became of the request.
+      await this.prepared;
       // A model that has not answered when the sample's time runs out is the infrastructure's failure, not the
       // model's: tried again, never scored.
       if (this.timeUp && !this.input.signal.aborted && !(err instanceof ModelApiError)) {
@@ -115,6 +130,8 @@ export class Session {
       }
       throw err;
     }
+    // The sandbox is prepared while the first request is in flight: nothing the answer asks for runs before that.
+    await this.prepared;
     this.inputTokens += generation.usage.inputTokens;
     this.outputTokens += generation.usage.outputTokens;
     this.costUsd = this.costUsd === null || generation.costUsd === null ? null : this.costUsd + generation.costUsd;

@@ -40,7 +40,16 @@ export function formatExec(result: ExecResult, timeoutMs: number): string {
 
 /** The context the loops run tools in: the environment's work dir and variables, the sample's limits. */
 export function toolContext(env: AgentEnvironment, sandbox: Sandbox, timeoutMs: number, signal: AbortSignal): ToolContext {
-  return { sandbox, workDir: env.workDir, env: env.commandEnv, timeoutMs, signal };
+  return {
+    sandbox,
+    workDir: env.workDir,
+    // Read at each call: the environment knows its variables once its setup, which runs beside the first model call, ends.
+    get env() {
+      return env.commandEnv;
+    },
+    timeoutMs,
+    signal,
+  };
 }
 
 /** Runs a command of the agent's; `inEnvironment` false runs the harness's own helpers on the image's plain PATH. */
