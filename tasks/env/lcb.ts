@@ -226,7 +226,7 @@ async function runGrader(
   ]);
   let result: ExecResult;
   try {
-    result = await sandbox.exec(['python3', '-I', '-B', `${run.dir}/supervisor.py`, `${run.dir}/spec.json`], {
+    result = await sandbox.exec(['python3', '-I', '-S', '-B', `${run.dir}/supervisor.py`, `${run.dir}/spec.json`], {
       user: ROOT_USER,
       cwd: '/',
       stdin: `${token}\n`,
