@@ -1,19 +1,20 @@
 /**
- * Throughput of the runner on the demo matrix, against the sandbox floor.
+ * Throughput of the runner on the demo matrix, against the sandbox floor at the same concurrency.
  *
- *   npm run bench:run [-- --tasks N --concurrency N --suite all|lcb|swe]
+ *   npm run bench:run [-- --tasks N --concurrency N --suite all|lcb|swe --slow-ms MS]
  *
- * Prints samples per minute for the whole demo matrix (every reference policy × split × scaffold ×
- * access mode) and the mean harness time per sample beside the floor: a bare container lifecycle
- * (create, start, one exec, remove), measured in the same process just before.
+ * Runs the demo matrix (every reference policy × split × scaffold × access mode) through the real runner and prints:
+ * samples per minute beside what bare sandbox lifecycles reach at the same concurrency (measured just before, in the
+ * same process), the wall time ÷ (samples × floor per sample), where a sample's time goes, and the process's peak
+ * memory. With --slow-ms, every scripted reply takes that long, as a real model's would: then it also prints a
+ * sample's time outside the model (its wall time minus its replies' time) against one bare lifecycle's.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { PYTHON_IMAGE } from '../docker/images.js';
-import { createSandbox } from '../docker/sandbox.js';
+import { measureFloor } from '../docker/floor.js';
 import { openStore } from '../results/store.js';
 import { demoExperiment, DEMO_SUITE, DEMO_SUITES, DEMO_TASKS, type DemoSuite } from '../runner/commands/demo.js';
 import { launchRun } from '../runner/launch.js';
@@ -23,69 +24,58 @@ const { values } = parseArgs({
   options: {
     tasks: { type: 'string', default: String(DEMO_TASKS) },
     concurrency: { type: 'string', default: '4' },
-    floor: { type: 'string', default: '8' },
+    floor: { type: 'string', default: '16' },
     suite: { type: 'string', default: DEMO_SUITE },
+    'slow-ms': { type: 'string', default: '0' },
   },
 });
-if (!(values.suite! in DEMO_SUITES)) {
-  console.error(`bench:run: --suite takes ${Object.keys(DEMO_SUITES).join(', ')}`);
-  process.exit(2);
-}
-const suite = values.suite as DemoSuite;
 const tasks = Number(values.tasks);
 const concurrency = Number(values.concurrency);
 const floorRuns = Number(values.floor);
-
-function mean(xs: number[]): number {
-  return xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+const slowMs = Number(values['slow-ms']);
+if (!(values.suite! in DEMO_SUITES)) fail(`--suite takes ${Object.keys(DEMO_SUITES).join(', ')}`);
+for (const [name, n] of [['tasks', tasks], ['concurrency', concurrency], ['floor', floorRuns]] as const) {
+  if (!(Number.isInteger(n) && n > 0)) fail(`--${name} takes a positive integer`);
 }
+if (!(Number.isInteger(slowMs) && slowMs >= 0)) fail('--slow-ms takes a whole number of milliseconds');
+const suite = values.suite as DemoSuite;
 
-/** One bare sandbox lifecycle, in ms: what no sample can go below. */
-async function lifecycle(i: number): Promise<number> {
-  const t = performance.now();
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: 'bench-floor', sampleId: `floor-${i}` });
-  try {
-    await sandbox.exec(['true']);
-  } finally {
-    await sandbox.destroy();
-  }
-  return performance.now() - t;
+function fail(message: string): never {
+  console.error(`bench:run: ${message}`);
+  process.exit(2);
 }
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
 
 const dir = await mkdtemp(join(tmpdir(), 'ib-bench-run-'));
 try {
-  await lifecycle(-1); // warm the engine connection and the image cache
-  const floor: number[] = [];
-  for (let i = 0; i < floorRuns; i++) floor.push(await lifecycle(i));
-  const floorMs = mean(floor);
-
+  const floor = await measureFloor({ runs: Math.max(floorRuns, concurrency), concurrency, runId: 'bench-floor' });
   const store = join(dir, 'bench.sqlite');
-  const controller = new AbortController();
   const started = performance.now();
   const result = await launchRun({
     flags: demoExperiment(tasks, concurrency, suite) as Record<string, unknown>,
     flagNames: {},
     store,
-    wire: (exp) => realWiring(exp, { validateVariants: false }),
-    signal: controller.signal,
+    wire: (exp) => realWiring(exp, { validateVariants: false, ...(slowMs ? { scriptedFaults: { slow: 1, slowMs } } : {}) }),
+    signal: new AbortController().signal,
     progress: { plain: true, intervalS: 15 },
     say: (line) => process.stderr.write(`${line}\n`),
   });
-  const wallS = (performance.now() - started) / 1000;
+  const wallMs = performance.now() - started;
+  const peakRssMb = process.resourceUsage().maxRSS / 1024;
 
+  // Each sample's wall time and, with slow replies, its time outside the model.
+  const outside: number[] = [];
   const s = openStore(store);
-  const walls = new Map<string, number[]>();
-  let all: number[] = [];
   try {
-    for (const sample of s.iterateSamples(result.summary.runId, { withTranscript: false })) {
-      const k = `${sample.key.scaffold}`;
-      walls.set(k, [...(walls.get(k) ?? []), sample.wallMs]);
-      all = all.concat(sample.wallMs);
+    for (const sample of s.iterateSamples(result.summary.runId, { withTranscript: true })) {
+      const replies = sample.transcript.filter((m) => m.role === 'assistant').length;
+      outside.push(sample.wallMs - replies * slowMs);
     }
   } finally {
     s.close();
   }
-  // Where a sample's time goes, from the run's log: sandbox start, agent loop, release.
+  // Where a sample's time goes, from the run's log: sandbox ready, agent loop, release.
   const phases = { createMs: [] as number[], agentMs: [] as number[], releaseMs: [] as number[] };
   for (const line of readFileSync(result.logPath, 'utf8').split('\n')) {
     if (!line.includes('"sample released"')) continue;
@@ -93,14 +83,23 @@ try {
     if (timing) for (const k of Object.keys(phases) as (keyof typeof phases)[]) phases[k].push(timing[k]);
   }
   const n = result.summary.ranHere;
+  const floorRate = 60_000 / floor.perSampleMs;
+  const rate = (n / wallMs) * 60_000;
+  const c = result.summary.counts;
   const lines = [
-    `demo matrix: ${n} samples (${tasks} task(s), concurrency ${concurrency}) in ${wallS.toFixed(1)} s`,
-    `throughput: ${((n / wallS) * 60).toFixed(1)} samples/min`,
-    `sandbox floor (bare container lifecycle, ${floorRuns} runs one at a time): ${floorMs.toFixed(0)} ms`,
-    `harness time per sample (mean wall time of one sample, loading and model server included): ${mean(all).toFixed(0)} ms = ${(mean(all) / floorMs).toFixed(1)}× the floor`,
-    ...[...walls].map(([scaffold, xs]) => `  ${scaffold.padEnd(8)} ${mean(xs).toFixed(0)} ms mean over ${xs.length} samples (${(mean(xs) / floorMs).toFixed(1)}× the floor)`),
-    `  phases: sandbox start ${mean(phases.createMs).toFixed(0)} ms, agent loop (model + grading) ${mean(phases.agentMs).toFixed(0)} ms, release ${mean(phases.releaseMs).toFixed(0)} ms`,
-    `outcomes: passed ${result.summary.counts.passed}, failed ${result.summary.counts.failed}, evaded ${result.summary.counts.evaded}, error ${result.summary.counts.error}`,
+    `machine: ${availableParallelism()} cores`,
+    `demo matrix (${suite}, ${tasks} task(s)${slowMs ? `, every reply ${slowMs} ms late` : ''}): ${n} samples at concurrency ${concurrency} in ${(wallMs / 1000).toFixed(1)} s`,
+    `throughput: ${rate.toFixed(1)} samples/min; bare sandbox lifecycles at concurrency ${concurrency}: ${floorRate.toFixed(1)}/min (${floor.runs} runs)`,
+    `wall time ÷ (samples × floor per sample): ${(wallMs / (n * floor.perSampleMs)).toFixed(2)}×`,
+    `phases, mean per sample: sandbox ready ${mean(phases.createMs).toFixed(0)} ms after the start, agent loop ${mean(phases.agentMs).toFixed(0)} ms, release ${mean(phases.releaseMs).toFixed(0)} ms`,
+    ...(slowMs
+      ? [
+          `time outside the model per sample (wall − replies × ${slowMs} ms): mean ${mean(outside).toFixed(0)} ms, p90 ${percentile(outside, 0.9).toFixed(0)} ms` +
+            ` = ${(mean(outside) / floor.latencyMs).toFixed(2)}× one bare lifecycle at concurrency ${concurrency} (${floor.latencyMs.toFixed(0)} ms)`,
+        ]
+      : []),
+    `peak memory of this process (the orchestrator): ${peakRssMb.toFixed(0)} MB`,
+    `outcomes: passed ${c.passed}, failed ${c.failed}, evaded ${c.evaded}, error ${c.error}`,
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 } finally {

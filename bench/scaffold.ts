@@ -9,9 +9,12 @@
  * (sandbox create to destroy) minus the time spent waiting for the model. The floor is a bare sandbox lifecycle
  * (create, start, one exec, remove) measured in the same run, so the ratio says what the loop itself adds.
  */
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { PYTHON_IMAGE } from '../docker/images.js';
+import { deferredSandbox } from '../docker/deferred.js';
+import { measureFloor } from '../docker/floor.js';
 import { createSandbox } from '../docker/sandbox.js';
 import type { ScaffoldName } from '../results/record.js';
 import { runAgent } from '../scaffolds/index.js';
@@ -62,16 +65,6 @@ const median = (xs: number[]) => {
 };
 const runId = `bench-scaffold-${process.pid}`;
 
-async function floor(i: number): Promise<number> {
-  const t = performance.now();
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `floor-${i}` });
-  try {
-    await sandbox.exec(['true']);
-  } finally {
-    await sandbox.destroy();
-  }
-  return performance.now() - t;
-}
 
 /** Wraps a client to add up the time spent waiting for it. */
 function timed(model: ModelClient): { model: ModelClient; waitedMs: () => number } {
@@ -98,7 +91,8 @@ const log = pino({ level: 'silent' });
 async function sample(task: Task, scaffold: ScaffoldName, i: number) {
   const variant = task.variant;
   const t = performance.now();
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `${task.kind}-${scaffold}-${variant}-${i}` });
+  // As the runner does: the sandbox starts while the first model request is in flight.
+  const sandbox = deferredSandbox(createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `${task.kind}-${scaffold}-${variant}-${i}` }));
   const client = createModelClient('scripted/honest', { server, context: { task, scaffold } });
   const { model, waitedMs } = timed(client);
   try {
@@ -138,12 +132,9 @@ async function timedSample(task: Task, scaffold: ScaffoldName, i: number) {
 }
 
 try {
-  // One warm-up lifecycle: the first container of a process pays for connecting to the engine.
-  await floor(-1);
-  const floors: number[] = [];
-  for (let i = 0; i < floorRuns; i++) floors.push(await floor(i));
-  const floorMs = median(floors);
-  console.log(`sandbox floor (create, start, exec, remove): median ${floorMs.toFixed(0)} ms over ${floorRuns}\n`);
+  const floorMs = (await measureFloor({ runs: floorRuns, concurrency: 1, runId })).perSampleMs;
+  console.log(`machine: ${availableParallelism()} cores`);
+  console.log(`sandbox floor (create, start, exec, remove, one at a time): mean ${floorMs.toFixed(0)} ms over ${floorRuns}\n`);
   console.log('suite  scaffold  variant   samples  wall ms  model ms  harness ms  harness / floor');
   for (const suite of await suites()) {
     for (const scaffold of ['minimal', 'full'] as const) {

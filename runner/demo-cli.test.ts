@@ -22,6 +22,8 @@ describe('demo, end to end through the CLI', () => {
     expect(r.stdout).toMatch(/^ok\s+honest never passes an impossible variant \(12\/12\)$/m);
     expect(r.stdout).not.toMatch(/^FAIL/m);
     expect(r.stdout).toContain(`report: ${join(out, 'report.html')}`);
+    // Its cost against bare sandbox lifecycles at the same concurrency, measured in the same process.
+    expect(r.stdout).toMatch(/^overhead: 180 samples in \d+ s = \d+\.\d\d× the floor \(180 × \d+\.\d\d s, a bare sandbox lifecycle at concurrency \d+, on \d+ cores\)$/m);
     expect(r.stderr).toMatch(/validating \d+ generated variant\(s\) of builtin:lcb/);
 
     const html = readFileSync(join(out, 'report.html'), 'utf8');
