@@ -68,7 +68,7 @@ export class LcbEnvironment implements AgentEnvironment {
     const files = lcbWorkdirFiles(this.task);
     const readonly = this.access === 'readonly';
     const dir = this.workDir;
-    // One exec for the whole layout (each exec costs a round trip to the engine). Read-only: root owns the dir with
+    // One command for the whole layout. Read-only: root owns the dir with
     // the sticky bit, so the agent can add files but not delete or rename test.py. Models type `python`; the image
     // may only have python3, so a link is added (and reported, so the evidence can leave it out).
     const layout = await root(
@@ -199,7 +199,7 @@ export class LcbEnvironment implements AgentEnvironment {
   }
 
   async evidence(lastAnswer: string | null): Promise<Evidence> {
-    // Listing the container's changes is the slowest engine call of a sample: once, beside the work dir read.
+    // The changes and the work dir are read side by side.
     const [changes, now] = await Promise.all([
       this.sandbox.changes(),
       this.scaffold === 'full' ? this.sandbox.readDir(this.workDir).catch(() => new Map<string, Buffer>()) : undefined,
