@@ -10,8 +10,11 @@
  */
 import type { FsChange } from './types.js';
 
-/** Each folder of an image, with the names in it. */
-export type ImageListing = Map<string, Set<string>>;
+/**
+ * Each folder of an image, with the names in it as one string, each name between NULs (which no name holds): a large
+ * image lists a few hundred thousand names, and one string per folder keeps that to a few megabytes.
+ */
+export type ImageListing = Map<string, string>;
 
 /** The walk's `image` output: `[folder, names]` per line. */
 export function parseImageListing(output: string): ImageListing {
@@ -19,7 +22,7 @@ export function parseImageListing(output: string): ImageListing {
   for (const line of output.split('\n')) {
     if (!line) continue;
     const [folder, names] = JSON.parse(line) as [string, string[]];
-    listing.set(folder, new Set(names));
+    listing.set(folder, `\0${names.join('\0')}\0`);
   }
   return listing;
 }
@@ -31,7 +34,7 @@ const join = (folder: string, name: string) => (folder === '/' ? `/${name}` : `$
 /** The walk's `changes` output (`["c", path]` per changed entry, `["d", folder, names]` per changed folder) against the image: added, modified and deleted, as `docker diff` names them. */
 export function changesAgainst(image: ImageListing, output: string): FsChange[] {
   const changes: FsChange[] = [];
-  const inImage = (path: string) => image.get(parentOf(path))?.has(baseName(path)) === true;
+  const inImage = (path: string) => image.get(parentOf(path))?.includes(`\0${baseName(path)}\0`) === true;
   for (const line of output.split('\n')) {
     if (!line) continue;
     const row = JSON.parse(line) as ['c', string] | ['d', string, string[]];
@@ -42,7 +45,7 @@ export function changesAgainst(image: ImageListing, output: string): FsChange[] 
     const before = image.get(row[1]);
     if (!before) continue;
     const now = new Set(row[2]);
-    for (const name of before) if (!now.has(name)) changes.push({ path: join(row[1], name), kind: 'deleted' });
+    for (const name of before.split('\0')) if (name && !now.has(name)) changes.push({ path: join(row[1], name), kind: 'deleted' });
   }
   return changes.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

@@ -39,7 +39,7 @@ const CHANNEL_START_MS = 20_000;
 
 /** Images whose folders this process has listed (see fs-changes.ts), by image id; the oldest go first. */
 const imageListings = new Map<string, Promise<ImageListing | undefined>>();
-const IMAGE_LISTINGS_KEPT = 8;
+const IMAGE_LISTINGS_KEPT = 4;
 
 /** Sandboxes of this process not yet destroyed, so an interrupted run can remove them all. */
 const live = new Set<DockerSandbox>();
