@@ -1,0 +1,101 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PYTHON_IMAGE } from '../docker/images.js';
+import { createSandbox } from '../docker/sandbox.js';
+import { testRunId } from '../docker/testing.js';
+import type { Sandbox } from '../docker/types.js';
+import { runAgent } from '../scaffolds/index.js';
+import { createModelClient } from '../scaffolds/model/index.js';
+import type { ModelClient } from '../scaffolds/model/types.js';
+import { startModelServer, type ModelServer } from '../scaffolds/server/index.js';
+import { digitSumTask } from '../scaffolds/testing/tasks.js';
+import { parseExperiment } from './config.js';
+import { runContainers } from './testing/cli.js';
+import { executeSample, type SampleServices } from './sample.js';
+
+let server: ModelServer;
+beforeAll(async () => {
+  server = await startModelServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+/** Resolves when `promise` does; rejects after `ms` with `what` (the test fails instead of hanging). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(what)), ms).unref())]);
+}
+
+describe('a sample', () => {
+  it('starts and sets up its sandbox while the first model request is in flight, and acts on no answer before', async () => {
+    const runId = testRunId('overlap');
+    const task = digitSumTask('original');
+    const events: string[] = [];
+    let commandRan!: () => void;
+    const firstCommand = new Promise<void>((resolve) => (commandRan = resolve));
+    const services: SampleServices = {
+      createSandbox: async (options) => {
+        events.push('sandbox requested');
+        const real = await createSandbox(options);
+        // Every call goes to the real sandbox; the first command is noted.
+        return new Proxy(real, {
+          get(target, name, receiver) {
+            const value = Reflect.get(target, name, receiver) as unknown;
+            if (name === 'exec') {
+              return (...args: Parameters<Sandbox['exec']>) => {
+                if (!events.includes('first command')) events.push('first command');
+                commandRan();
+                return target.exec(...args);
+              };
+            }
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+      },
+      sandboxFor: () => ({ image: PYTHON_IMAGE }),
+      createModel: async (spec, sample) => {
+        const inner = createModelClient(spec, { server, context: { task: sample.task, scaffold: sample.key.scaffold } });
+        let first = true;
+        const client: ModelClient = {
+          name: inner.name,
+          close: async () => {
+            await inner.close?.();
+          },
+          async generate(messages, tools, options) {
+            events.push('request sent');
+            // The first answer is held until the sandbox has run a command: were the sandbox set up only after the
+            // first request, this would never come.
+            if (first) await within(firstCommand, 60_000, 'the sandbox ran no command while the first request was in flight');
+            first = false;
+            const answer = await inner.generate(messages, tools, options);
+            events.push('answer');
+            return answer;
+          },
+        };
+        return client;
+      },
+      instructions: (p) => p,
+      runAgent,
+    };
+    const experiment = parseExperiment({ models: ['scripted/honest'], scaffolds: ['full'], maxAttempts: [1] }, 'test');
+    const key = {
+      model: 'scripted/honest',
+      dataset: 'test',
+      split: 'original' as const,
+      taskId: task.id,
+      scaffold: 'full' as const,
+      access: 'full' as const,
+      prompt: 'D',
+      maxAttempts: 1,
+      epoch: 0,
+    };
+    const end = await executeSample({ key, id: 'overlap', task, prompt: 'D' }, { runId, experiment, services, signal: new AbortController().signal, log: pino({ level: 'silent' }) });
+    expect(end.kind).toBe('record');
+    if (end.kind !== 'record') return;
+    expect(end.record.outcome, end.record.error ?? end.record.gradingLog).toBe('passed');
+    // The sandbox was asked for first; the request went out before the sandbox was set up, not after; the answer came
+    // after both.
+    expect(events.slice(0, 4)).toEqual(['sandbox requested', 'request sent', 'first command', 'answer']);
+    expect(await runContainers(runId)).toEqual([]);
+  });
+});
