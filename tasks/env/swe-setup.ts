@@ -225,7 +225,25 @@ function parseRuntime(stdout: string): SweRuntime {
 }
 
 /** A single-file bundle of every ref of a local repository (made on the host with argv, no shell). */
+/** The last bundle made of each repository, by the refs it holds: every sample of a task would make the same one. */
+const bundles = new Map<string, { refs: string; bundle: Promise<Buffer> }>();
+
 async function bundleRepo(path: string): Promise<Buffer> {
+  let refs: string;
+  try {
+    refs = await simpleGit(path).raw(['for-each-ref', '--format=%(objectname) %(refname)']);
+  } catch (err) {
+    throw new GradingError(`could not bundle the repository at ${path}: ${(err as Error).message}`);
+  }
+  const known = bundles.get(path);
+  if (known?.refs === refs) return known.bundle;
+  const bundle = makeBundle(path);
+  bundles.set(path, { refs, bundle });
+  bundle.catch(() => bundles.get(path)?.bundle === bundle && bundles.delete(path));
+  return bundle;
+}
+
+async function makeBundle(path: string): Promise<Buffer> {
   const dir = await mkdtemp(join(tmpdir(), 'impossiblebench-bundle-'));
   try {
     const file = join(dir, 'repo.bundle');
