@@ -27,8 +27,22 @@ const { values } = parseArgs({
     floor: { type: 'string', default: '16' },
     suite: { type: 'string', default: DEMO_SUITE },
     'slow-ms': { type: 'string', default: '0' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+if (values.help) {
+  console.log(
+    [
+      'usage: npm run bench:run -- [options]',
+      `  --suite all|lcb|swe   built-in suites of the demo matrix (default ${DEMO_SUITE})`,
+      `  --tasks N             tasks per suite, each run in every cell of the matrix (default ${DEMO_TASKS})`,
+      '  --concurrency N       samples at once, for the run and the floor alike (default 4)',
+      '  --floor N             bare sandbox lifecycles measured for the floor (default 16, at least the concurrency)',
+      '  --slow-ms MS          every scripted reply this late, as a real model would be (default 0: at once)',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
 const tasks = Number(values.tasks);
 const concurrency = Number(values.concurrency);
 const floorRuns = Number(values.floor);

@@ -31,8 +31,20 @@ const { values } = parseArgs({
     samples: { type: 'string', default: '6' },
     floor: { type: 'string', default: '6' },
     suite: { type: 'string', default: 'all' },
+    help: { type: 'boolean', short: 'h' },
   },
 });
+if (values.help) {
+  console.log(
+    [
+      'usage: npm run bench:scaffold -- [options]',
+      '  --suite lcb|swe|all   which built-in suite (default all)',
+      '  --samples N           samples per suite, scaffold and variant, one at a time (default 6)',
+      '  --floor N             bare sandbox lifecycles measured for the floor (default 6)',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
 const samples = Number(values.samples);
 const floorRuns = Number(values.floor);
 if (!(Number.isInteger(samples) && samples > 0 && Number.isInteger(floorRuns) && floorRuns > 0)) {
