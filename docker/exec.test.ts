@@ -86,7 +86,8 @@ describe.each([
     expect(kept.exitCode).toBe(0);
     expect(strayProcesses((await sandbox.exec(LIST_PROCESSES)).stdout)).toContainEqual(expect.stringMatching(/^\d+ sleep 251$/));
     const stray = strayProcesses((await sandbox.exec(LIST_PROCESSES)).stdout).find((l) => l.endsWith('sleep 251'));
-    await sandbox.exec(['kill', '-9', stray!.split(' ')[0]!]);
+    // A signal is delivered after kill returns, and the dead process is reaped after that: wait until it is gone.
+    await sandbox.exec(['sh', '-c', 'kill -9 "$1"; for i in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.05; done', 'reap', stray!.split(' ')[0]!]);
     expect(strayProcesses((await sandbox.exec(LIST_PROCESSES)).stdout)).toEqual([]);
   });
 
