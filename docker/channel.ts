@@ -76,11 +76,8 @@ export class CommandChannel {
 
   /** Starts a command; resolves with its end. Rejects with a SandboxError when the channel breaks first. */
   run(request: ChannelRequest, stdout: (chunk: Buffer) => void, stderr: (chunk: Buffer) => void): { end: Promise<ChannelEnd>; abandon(): void } {
-    if (this.state !== 'open') throw new SandboxError('the sandbox has no command channel');
-    const id = this.nextId++;
-    const end = new Promise<ChannelEnd>((done, fail) => this.listeners.set(id, { stdout, stderr, done, fail }));
     const { stdin, ...rest } = request;
-    this.send(KIND.start, id, Buffer.from(JSON.stringify({ ...rest, stdin: stdin !== undefined })));
+    const { id, end } = this.request(KIND.start, Buffer.from(JSON.stringify({ ...rest, stdin: stdin !== undefined })), stdout, stderr);
     if (stdin !== undefined) {
       for (let at = 0; at < stdin.length; at += STDIN_FRAME_BYTES) this.send(KIND.stdin, id, stdin.subarray(at, at + STDIN_FRAME_BYTES));
       this.send(KIND.stdinEnd, id);
@@ -90,16 +87,20 @@ export class CommandChannel {
 
   /** The server's walk of the root filesystem (fs-changes.ts), as the text it printed. */
   async walk(mode: 'image' | 'changes'): Promise<string> {
-    if (this.state !== 'open') throw new SandboxError('the sandbox has no command channel');
-    const id = this.nextId++;
     const chunks: Buffer[] = [];
-    const end = new Promise<ChannelEnd>((done, fail) =>
-      this.listeners.set(id, { stdout: (c) => chunks.push(Buffer.from(c)), stderr: () => undefined, done, fail }),
-    );
-    this.send(KIND.walk, id, Buffer.from(JSON.stringify({ mode })));
+    const { end } = this.request(KIND.walk, Buffer.from(JSON.stringify({ mode })), (c) => chunks.push(Buffer.from(c)), () => undefined);
     const ended = await end;
     if ('error' in ended) throw new SandboxError(`could not list the sandbox's files: ${ended.error}`);
     return Buffer.concat(chunks).toString('utf8');
+  }
+
+  /** Sends a request under a fresh id, whose output and end go to the given listeners. */
+  private request(kind: number, payload: Buffer, stdout: (chunk: Buffer) => void, stderr: (chunk: Buffer) => void): { id: number; end: Promise<ChannelEnd> } {
+    if (this.state !== 'open') throw new SandboxError('the sandbox has no command channel');
+    const id = this.nextId++;
+    const end = new Promise<ChannelEnd>((done, fail) => this.listeners.set(id, { stdout, stderr, done, fail }));
+    this.send(kind, id, payload);
+    return { id, end };
   }
 
   /** Ends the channel from this side (the sandbox is being removed). */
@@ -159,12 +160,11 @@ export class CommandChannel {
 
   private frame(kind: number, id: number, payload: Buffer): void {
     switch (kind) {
-      case KIND.hello: {
+      case KIND.hello:
         if (this.state !== 'starting') return;
         this.state = 'open';
         this.settleReady(true);
         return;
-      }
       case KIND.none:
         this.close(`the sandbox's command server stopped${this.diagnostics.trim() ? `: ${this.diagnostics.trim().slice(-500)}` : ''}`);
         return;

@@ -99,7 +99,6 @@ export class Session {
     return null;
   }
 
-  /** One model turn, appended to the conversation; stops the sample when a limit forbids it. */
   /** Settles when the environment's setup has; `generate` returns no answer before. */
   private prepared: Promise<unknown> = Promise.resolve();
   private setupFailure?: { error: unknown };
@@ -110,6 +109,7 @@ export class Session {
     setup.catch((error: unknown) => (this.setupFailure = { error }));
   }
 
+  /** One model turn, appended to the conversation; stops the sample when a limit forbids it. */
   async generate(tools: ToolSpec[]): Promise<Generation> {
     const stop = this.limitReached();
     if (stop) throw new StopSample(stop);
