@@ -1,7 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execa } from 'execa';
 import { simpleGit } from 'simple-git';
 import { AGENT_USER, ROOT_USER, type FileToWrite, type Sandbox } from '../../docker/types.js';
 import type { SweTask } from '../task.js';
@@ -90,16 +88,17 @@ const CAPTURE_ENV_FN = [
 ].join('\n');
 
 /**
- * $1 = bundle to clone ('' for a prepared image), $2 = base commit, $3 = git|image, $4 = test patch
+ * $1 = pack of the base commit's history ('' for a prepared image), $2 = base commit, $3 = git|image, $4 = test patch
  * ('' for none), $5 = the agent user, $6 = the grader user, $7 = the test spec's root setup lines
  * (run first; failures ignored, as the harness's eval script ignores them); the rest are the test
  * patch's files.
  * Runs as root inside the sandbox; no agent text reaches it.
  *
- * A git source is checked out at the base commit and cleaned. A prepared image keeps its working
+ * A git source arrives as a pack of the base commit's history alone, so no later commit is there to
+ * hide: it is indexed into a new repository and checked out. A prepared image keeps its working
  * tree and build products when its HEAD is the base commit or the one commit the SWE-bench harness
- * adds on top of it (install steps may change tracked files); any other HEAD is reset to the base.
- * Either way every ref is dropped and the objects repacked, so no later commit can be read.
+ * adds on top of it (install steps may change tracked files); any other HEAD is reset to the base,
+ * every ref is dropped and the objects repacked, so no later commit can be read.
  */
 const SETUP = [
   'set -e',
@@ -108,32 +107,33 @@ const SETUP = [
   CAPTURE_ENV_FN,
   `step() { echo "${STEP}$1" >&2; }`,
   'g() { git -c safe.directory=* -c user.name=impossiblebench -c user.email=bench@impossiblebench.invalid "$@"; }',
-  'bundle=$1; base=$2; source=$3; patch=$4; agent=$5; grader=$6; prepare=$7; shift 7',
+  'pack=$1; base=$2; source=$3; patch=$4; agent=$5; grader=$6; prepare=$7; shift 7',
   `if [ -n "$prepare" ]; then step 'prepare the environment as the harness does'; sh -c "$prepare" >&2 || true; fi`,
   "step 'add the users the sandbox runs commands as'",
   'add_user "$agent" "/home/$agent"',
   'add_user "$grader" ""',
-  `if [ -n "$bundle" ]; then step 'clone the repository'; g clone -q --no-checkout "$bundle" ${TESTBED}; rm -f "$bundle"; fi`,
-  `step "find the base commit $base in ${TESTBED}"`,
-  `cd ${TESTBED}`,
-  'g cat-file -e "$base^{commit}"',
-  'step "reset to $base"',
-  'if [ "$source" = image ]; then',
+  'if [ -n "$pack" ]; then',
+  "  step 'unpack the repository'",
+  `  g -c init.defaultBranch=main init -q ${TESTBED}; cd ${TESTBED}; g index-pack --stdin <"$pack" >/dev/null; rm -f "$pack"`,
+  `  step "check out the base commit $base"`,
+  '  g checkout -q -f -B main "$base"',
+  'else',
+  `  step "find the base commit $base in ${TESTBED}"`,
+  `  cd ${TESTBED}`,
+  '  g cat-file -e "$base^{commit}"',
+  '  step "reset to $base"',
   '  head=$(g rev-parse -q --verify HEAD || true)',
   "  parent=$(g rev-parse -q --verify 'HEAD^' 2>/dev/null || true)",
   '  if [ "$head" != "$base" ] && [ "$parent" != "$base" ]; then g checkout -q -f --detach "$base"; fi',
-  'else',
-  '  g checkout -q -f --detach "$base"',
-  '  g clean -q -fdx',
+  "  step 'hide the history after the base commit'",
+  '  g checkout -q --detach',
+  '  g for-each-ref --format="%(refname)" | while read -r ref; do g update-ref -d "$ref"; done',
+  '  g checkout -q -B main',
+  '  g remote | while read -r r; do g remote remove "$r"; done',
+  '  rm -f .git/FETCH_HEAD .git/ORIG_HEAD .git/objects/pack/*.keep',
+  '  g reflog expire --expire=now --all',
+  '  g gc -q --prune=now',
   'fi',
-  "step 'hide the history after the base commit'",
-  'g checkout -q --detach',
-  'g for-each-ref --format="%(refname)" | while read -r ref; do g update-ref -d "$ref"; done',
-  'g checkout -q -B main',
-  'g remote | while read -r r; do g remote remove "$r"; done',
-  'rm -f .git/FETCH_HEAD .git/ORIG_HEAD .git/objects/pack/*.keep',
-  'g reflog expire --expire=now --all',
-  'g gc -q --prune=now',
   'if [ -n "$patch" ]; then',
   "  step 'apply the test patch'",
   '  apply_patch "$patch"',
@@ -152,7 +152,7 @@ const SETUP = [
 const SHELL_OWN = new Set(['PWD', 'OLDPWD', 'SHLVL', '_']);
 
 /** Steps whose failure says the task or image cannot work here, however often it is tried. */
-const CERTAIN_STEPS = [/^add the users/, /^find the base commit/, /^apply the test patch/, /^activate the repository environment/];
+const CERTAIN_STEPS = [/^add the users/, /^find the base commit/, /^check out the base commit/, /^apply the test patch/, /^activate the repository environment/];
 
 /**
  * Puts the task's repository at /testbed at its base commit (see SETUP), with the variant's test
@@ -167,17 +167,18 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   // Everything goes in with one archive write and runs as one script: each engine call costs
   // about as much as the step it runs, and a sample's setup has a dozen steps.
   const tag = randomBytes(4).toString('hex');
-  const bundle = source.type === 'git' ? `${SCRATCH}/repo-${tag}.bundle` : '';
+  const local = source.type === 'git' ? await packHistory(source.path, task.baseCommit) : undefined;
+  const pack = local ? `${SCRATCH}/repo-${tag}.pack` : '';
   const patch = (options.applyTestPatch ?? true) && task.testPatch.trim() ? `${SCRATCH}/patch-${tag}.diff` : '';
   const files = [
-    ...(source.type === 'git' ? [{ path: bundle, content: await bundleRepo(source.path), mode: 0o644 }] : []),
+    ...(local ? [{ path: pack, content: local.pack, mode: 0o600 }] : []),
     ...(patch ? [{ path: patch, content: withNewline(task.testPatch), mode: 0o644 }] : []),
     ...(options.extraFiles ?? []),
   ];
   await sandbox.writeFiles(files);
   const patched = patch ? filesInPatch(task.testPatch) : [];
   const prepare = sweTestSpec(task).rootSetup.join('\n');
-  const args = [bundle, task.baseCommit, source.type, patch, AGENT_USER, GRADER_USER, prepare, ...patched];
+  const args = [pack, local?.commit ?? task.baseCommit, source.type, patch, AGENT_USER, GRADER_USER, prepare, ...patched];
   const run = await sandbox.exec(['sh', '-c', SETUP, 'setup', ...args], {
     user: ROOT_USER,
     cwd: '/',
@@ -224,36 +225,41 @@ function parseRuntime(stdout: string): SweRuntime {
   return { env, description: `conda environment ${CONDA_ENV_NAME} at ${root}` };
 }
 
-/** A single-file bundle of every ref of a local repository (made on the host with argv, no shell). */
-/** The last bundle made of each repository, by the refs it holds: every sample of a task would make the same one. */
-const bundles = new Map<string, { refs: string; bundle: Promise<Buffer> }>();
-
-async function bundleRepo(path: string): Promise<Buffer> {
-  let refs: string;
-  try {
-    refs = await simpleGit(path).raw(['for-each-ref', '--format=%(objectname) %(refname)']);
-  } catch (err) {
-    throw new GradingError(`could not bundle the repository at ${path}: ${(err as Error).message}`);
-  }
-  const known = bundles.get(path);
-  if (known?.refs === refs) return known.bundle;
-  const bundle = makeBundle(path);
-  bundles.set(path, { refs, bundle });
-  bundle.catch(() => bundles.get(path)?.bundle === bundle && bundles.delete(path));
-  return bundle;
+/** A local repository's base commit, resolved to its hash, and a git pack of it and everything it reaches. */
+interface BasePack {
+  commit: string;
+  pack: Buffer;
 }
 
-async function makeBundle(path: string): Promise<Buffer> {
-  const dir = await mkdtemp(join(tmpdir(), 'impossiblebench-bundle-'));
-  try {
-    const file = join(dir, 'repo.bundle');
-    await simpleGit(path).raw(['bundle', 'create', file, '--all']);
-    return await readFile(file);
-  } catch (err) {
-    throw new GradingError(`could not bundle the repository at ${path}: ${(err as Error).message}`);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+/**
+ * The base commit's history and nothing else, so no later commit of the local repository enters the sandbox. Made
+ * on the host with argv (no shell), once per repository and commit name.
+ */
+const packs = new Map<string, Promise<BasePack>>();
+
+function packHistory(path: string, base: string): Promise<BasePack> {
+  const key = `${path}\0${base}`;
+  let pack = packs.get(key);
+  if (!pack) {
+    pack = makePack(path, base);
+    packs.set(key, pack);
+    pack.catch(() => packs.get(key) === pack && packs.delete(key));
   }
+  return pack;
+}
+
+async function makePack(path: string, base: string): Promise<BasePack> {
+  // rev-parse -q says nothing and prints nothing for a name it cannot resolve.
+  const commit = await simpleGit(path)
+    .raw(['rev-parse', '--verify', '-q', '--end-of-options', `${base}^{commit}`])
+    .then((out) => out.trim(), () => '');
+  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new GradingError(`could not find the base commit ${base} in the repository at ${path}`, { permanent: true });
+  // pack-objects reads the commits to pack on stdin, which simple-git cannot give it.
+  const made = await execa('git', ['-C', path, 'pack-objects', '--revs', '--stdout', '-q'], { input: `${commit}\n`, encoding: 'buffer', reject: false });
+  if (made.exitCode !== 0) {
+    throw new GradingError(`could not pack the history of ${base} in the repository at ${path}: ${Buffer.from(made.stderr).toString('utf8').trim()}`);
+  }
+  return { commit, pack: Buffer.from(made.stdout) };
 }
 
 export function tailText(text: string, max: number): string {
