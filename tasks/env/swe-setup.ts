@@ -143,6 +143,10 @@ const SETUP = [
   "  g commit -q --no-verify --allow-empty -m 'Update tests'",
   'fi',
   `step 'hand ${TESTBED} to the agent'`,
+  'cd /',
+  // An image's /testbed lives in a lower layer: chown would copy every file up one at a time, and overlayfs cannot
+  // rename the folder (grading in a fresh copy moves it aside). One copy into the container's own layer does both.
+  `if [ "$source" = image ]; then rm -rf ${TESTBED}.ib-copy; cp -a ${TESTBED} ${TESTBED}.ib-copy; rm -rf ${TESTBED}; mv ${TESTBED}.ib-copy ${TESTBED}; fi`,
   `chown -R "$agent:$(id -g "$agent")" ${TESTBED}`,
   `step 'activate the repository environment (conda ${CONDA_ENV_NAME})'`,
   'capture_env',
