@@ -92,6 +92,45 @@ describe('SweEnvironment', () => {
     );
   });
 
+  it("shares git's object files with root's pristine store read-only: the agent's git works on, and cannot rewrite them", async () => {
+    await withSandbox(
+      runId,
+      async (sandbox) => {
+        const env = envFor(sandbox, keyval, 'full');
+        await env.setup();
+        // Every way to change an object file in place fails; the agent may only drop its own names for them.
+        const tries = await agent(
+          sandbox,
+          [
+            'for f in $(find .git/objects -type f); do',
+            '  chmod u+w "$f" 2>/dev/null && echo "chmod $f"',
+            '  (printf x >> "$f") 2>/dev/null && echo "wrote $f"',
+            '  truncate -s 0 "$f" 2>/dev/null && echo "truncated $f"',
+            'done; true',
+          ].join('\n'),
+        );
+        expect(tries).toBe('');
+        await agent(
+          sandbox,
+          [
+            'set -e',
+            `cat > /tmp/fix.patch <<'EOF'\n${keyval.patch}EOF`,
+            'git apply /tmp/fix.patch',
+            'git add -A && git -c user.name=a -c user.email=a@b commit -qm fix',
+            'git gc -q --prune=now',
+            'rm -rf .git/objects/pack && mkdir .git/objects/pack',
+          ].join('\n'),
+        );
+        const e = await env.evidence();
+        expect(e.sourceDiff).toContain('+++ b/keyval/parser.py');
+        expect(e.testDiff).toBe('');
+        const grade = await env.gradeWorkdir();
+        expect(grade.outcome, grade.log).toBe('passed');
+      },
+      { sampleId: 'shared-objects' },
+    );
+  });
+
   it('read-only: grading uses the original test files even when the agent replaced them by other means', async () => {
     await withSandbox(
       runId,

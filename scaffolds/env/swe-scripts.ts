@@ -6,7 +6,8 @@ import { NOISE_EXCLUDES } from './swe-paths.js';
 /**
  * The root-run shell scripts of a SWE-style sample. Everything they need that setup knows is kept in root's private
  * folder (0700), so each script takes few arguments and no agent text reaches a shell:
- * - `pristine/`: the repository as setup left it, the base of every diff and of each fresh grading copy;
+ * - `pristine/`: the repository as setup left it, the base of every diff and of each fresh grading copy (with in-place
+ *   grading only its .git: the object files are shared with /testbed's, made root's and read-only, not copied);
  * - `base`: its tree; `roots`: the folders anyone may write to; `plugins`: the pytest plugins its environment loads;
  * - `*.pathspecs`: which paths are tests and runner files (see swe-paths.ts), one git pathspec a line.
  */
@@ -92,7 +93,15 @@ const SEAL_FN = [
 export const SETUP_PRIVATE = [
   'set -e',
   COMMON,
-  'mkdir -p "$P"; chmod 0700 "$P"; rm -rf "$P/pristine"; cp -a /testbed "$P/pristine"',
+  'mkdir -p "$P"; chmod 0700 "$P"; rm -rf "$P/pristine"',
+  'if [ "$1" = fresh ]; then cp -a /testbed "$P/pristine"; else',
+  // Git never writes into an object file, so the agent's git works on with them read-only; it may only unlink its own
+  // names for them. Sharing them saves copying a repository's whole history (hundreds of MB in SWE-bench images).
+  '  find /testbed/.git/objects -type f -exec chown 0:0 {} + -exec chmod 0444 {} +',
+  '  mkdir -p "$P/pristine/.git"',
+  '  for f in /testbed/.git/* /testbed/.git/.[!.]*; do if [ -e "$f" ] && [ "$f" != /testbed/.git/objects ]; then cp -a "$f" "$P/pristine/.git/"; fi; done',
+  '  cp -al /testbed/.git/objects "$P/pristine/.git/objects"',
+  'fi',
   'if ! command -v python >/dev/null; then ln -s "$(command -v python3)" /usr/local/bin/python; echo linked; fi',
   ...treeOf(true),
   'echo "$now" >"$P/base"; echo "tree $now"',
