@@ -99,7 +99,7 @@ export const SETUP_PRIVATE = [
   // names for them. Sharing them saves copying a repository's whole history (hundreds of MB in SWE-bench images).
   '  find /testbed/.git/objects -type f -exec chown 0:0 {} + -exec chmod 0444 {} +',
   '  mkdir -p "$P/pristine/.git"',
-  '  for f in /testbed/.git/* /testbed/.git/.[!.]*; do if [ -e "$f" ] && [ "$f" != /testbed/.git/objects ]; then cp -a "$f" "$P/pristine/.git/"; fi; done',
+  '  find /testbed/.git -mindepth 1 -maxdepth 1 ! -name objects -exec cp -a -t "$P/pristine/.git" {} +',
   '  cp -al /testbed/.git/objects "$P/pristine/.git/objects"',
   'fi',
   'if ! command -v python >/dev/null; then ln -s "$(command -v python3)" /usr/local/bin/python; echo linked; fi',
