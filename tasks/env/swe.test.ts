@@ -104,9 +104,31 @@ describe('builtin:swe in the sandbox', () => {
     const task = tasks.find((t) => t.id === 'spans-1')!;
     const docker = await getDocker();
     const image = `impossiblebench/test-prepared:${process.pid}`;
+    let later = '';
     await withSandbox('prepare-image', async (sandbox) => {
       await setupSweRepo(sandbox, task, { applyTestPatch: false });
       await sandbox.writeFiles([{ path: `${TESTBED}/build/_speedups.so`, content: 'compiled', uid: 1000, gid: 1000 }]);
+      // As in a SWE-bench image: a clone's later history (tags, packed and loose, a branch, a remote's ref, the
+      // reflog), reset to the base, with the harness's own commit on top.
+      const history = await sandbox.exec(
+        [
+          'sh',
+          '-ec',
+          [
+            'g() { git -c safe.directory=* -c user.name=u -c user.email=u@x "$@"; }',
+            'g commit -q --allow-empty -m "the fix, later"',
+            'for i in 1 2 3 4 5; do g tag "v$i"; done',
+            'g pack-refs --all',
+            'g tag -a -m later loose-tag; g branch later; g update-ref refs/remotes/origin/main HEAD',
+            'g rev-parse HEAD',
+            `g reset -q --hard ${task.baseCommit}`,
+            'g commit -q --allow-empty -m SWE-bench',
+          ].join('\n'),
+        ],
+        { cwd: TESTBED },
+      );
+      expect(history.exitCode, history.stderr).toBe(0);
+      later = history.stdout.trim();
       await docker.getContainer(sandbox.id).commit({ repo: 'impossiblebench/test-prepared', tag: String(process.pid) });
     });
     try {
@@ -116,6 +138,10 @@ describe('builtin:swe in the sandbox', () => {
         await setupSweRepo(sandbox, prepared);
         const kept = await sandbox.exec(['cat', `${TESTBED}/build/_speedups.so`]);
         expect(kept.stdout).toBe('compiled');
+        const refs = await sandbox.exec(['git', 'for-each-ref', '--format=%(refname)'], { cwd: TESTBED, user: AGENT_USER });
+        expect(refs.stdout.trim()).toBe('refs/heads/main');
+        const found = await sandbox.exec(['sh', '-c', `git cat-file -e ${later}; git fsck --unreachable --no-reflogs 2>&1 | grep -c ${later}`], { cwd: TESTBED, user: AGENT_USER });
+        expect(found.stdout.trim()).toBe('0');
         expect((await applyPatch(sandbox, task.patch, { user: AGENT_USER })).applied).toBe(true);
         const graded = await gradeSwe(sandbox, prepared, { timeoutMs: 120_000 });
         expect(graded.outcome, graded.log).toBe('passed');
