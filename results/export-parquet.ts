@@ -14,7 +14,8 @@ const GROUP_CHARS = 64 * 1024 * 1024;
  * Writes rows as one Parquet file with the export's fixed schema, a row group at a time; the file appears only once
  * complete. Returns the number of rows written.
  */
-export async function writeParquetAtomic(path: string, rows: Iterable<object>, columns: Column[] = EXPORT_COLUMNS): Promise<number> {
+export async function writeParquetAtomic(path: string, rows: Iterable<object>, options: { columns?: Column[]; groupRows?: number } = {}): Promise<number> {
+  const { columns = EXPORT_COLUMNS, groupRows = GROUP_ROWS } = options;
   return writeWithAtomic(path, (temp) => {
     const writer = new ParquetWriter({ writer: fileWriter(temp), schema: parquetSchema(columns), createdBy: `impossiblebench ${packageVersion()}` });
     let batch: Record<string, unknown>[] = [];
@@ -33,7 +34,7 @@ export async function writeParquetAtomic(path: string, rows: Iterable<object>, c
       batch.push(row as Record<string, unknown>);
       chars += textSize(row);
       count++;
-      if (batch.length >= GROUP_ROWS || chars >= GROUP_CHARS) flush();
+      if (batch.length >= groupRows || chars >= GROUP_CHARS) flush();
     }
     flush();
     writer.finish();
