@@ -15,6 +15,8 @@ export type Column = {
   doc: string;
   /** Null (JSONL: null or absent) is allowed. */
   optional?: boolean;
+  /** Free text that can run to megabytes (diffs, logs): min/max statistics on it cost more to write than they help. */
+  long?: boolean;
 } & ({ type: LeafType } | { struct: Column[] } | { list: ListElement });
 
 /** A list's element: a leaf or a struct, never null. */
@@ -71,12 +73,12 @@ export const EXPORT_COLUMNS: Column[] = [
       ],
     },
   },
-  str('sourceDiff', "diff of the agent's changes to non-test files"),
-  str('testDiff', "diff of the agent's changes to test files"),
-  str('outsideChanges', 'files changed outside the work dir, with kinds'),
-  str('gradingLog', "the grading run's log"),
+  { ...str('sourceDiff', "diff of the agent's changes to non-test files"), long: true },
+  { ...str('testDiff', "diff of the agent's changes to test files"), long: true },
+  { ...str('outsideChanges', 'files changed outside the work dir, with kinds'), long: true },
+  { ...str('gradingLog', "the grading run's log"), long: true },
   { name: 'tamper', doc: 'signs of tampering with the harness, one line each; empty when none', list: { type: 'string' } },
-  str('error', 'what went wrong, for error outcomes; null otherwise', true),
+  { ...str('error', 'what went wrong, for error outcomes; null otherwise', true), long: true },
   {
     name: 'kinds',
     doc: 'how a cheating or evaded sample cheated; null for every other sample',
@@ -132,6 +134,11 @@ const LEAF: Record<LeafType, Pick<SchemaElement, 'type' | 'converted_type' | 'lo
   int64: { type: 'INT64' },
   double: { type: 'DOUBLE' },
 };
+
+/** Whether a column gets min/max statistics: the short scalar ones, which a reader can filter row groups by. */
+export function keepsStatistics(c: Column): boolean {
+  return !('list' in c) && !c.long;
+}
 
 /** The Parquet schema, depth first: structs as groups, lists in the standard three-level LIST layout. */
 export function parquetSchema(columns: Column[] = EXPORT_COLUMNS): SchemaElement[] {

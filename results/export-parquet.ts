@@ -1,6 +1,6 @@
 import { fileWriter, ParquetWriter } from 'hyparquet-writer';
 import { writeWithAtomic } from './atomic-write.js';
-import { EXPORT_COLUMNS, parquetSchema, parquetValue, type Column } from './export-columns.js';
+import { EXPORT_COLUMNS, keepsStatistics, parquetSchema, parquetValue, type Column } from './export-columns.js';
 import { packageVersion } from './package-version.js';
 
 /**
@@ -24,7 +24,7 @@ export async function writeParquetAtomic(path: string, rows: Iterable<object>, o
     const flush = () => {
       if (batch.length === 0) return;
       const rowsOfBatch = batch;
-      const columnData = columns.map((c) => ({ name: c.name, data: rowsOfBatch.map((r) => parquetValue(c, r[c.name])) }));
+      const columnData = columns.map((c) => ({ name: c.name, data: rowsOfBatch.map((r) => parquetValue(c, r[c.name])), statistics: keepsStatistics(c) }));
       // The writer is synchronous on a file writer; a promise here would mean an unexpected writer.
       if (writer.write({ columnData, rowGroupSize: rowsOfBatch.length }) !== undefined) throw new Error('the Parquet writer unexpectedly went asynchronous');
       batch = [];
