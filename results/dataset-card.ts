@@ -189,7 +189,8 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
     '## Columns',
     '',
     format === 'parquet'
-      ? 'Nested fields are Parquet structs and lists of structs with a fixed schema; no column holds JSON text. A nullable field is null when it has no value.'
+      ? 'Nested fields are Parquet structs and lists of structs with a fixed schema. A nullable field is null when it has no value. ' +
+        "The one free-form field, a tool call's `arguments`, stays the text the model wrote (usually JSON, not always valid)."
       : 'Nested fields are JSON objects and arrays. A nullable field is null, or absent where the Parquet export has null (toolCalls, toolCallId, name, error, and file, line, change of evidence).',
     '',
     ...columnEntries().map((c) => `${'  '.repeat(c.depth)}- \`${c.name}\` (${c.type}${c.optional ? ', nullable' : ''}): ${c.doc}`),
