@@ -15,6 +15,30 @@ function checkTarget(path: string): string {
   return target;
 }
 
+/** Errors of the machine rather than of the program (no permission, a read-only or full disk), told in one line. */
+const WRITE_FAILURES: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exhausted',
+  ENOTDIR: 'a part of the path is a file, not a folder',
+};
+
+function asWriteError(path: string, err: unknown): unknown {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  return code && WRITE_FAILURES[code] ? new UserError(`cannot write ${path}: ${WRITE_FAILURES[code]}`) : err;
+}
+
+/** Cleans up after a failed write; the failure itself is what the caller reports. */
+function removeTemp(temp: string): void {
+  try {
+    rmSync(temp, { force: true });
+  } catch {
+    // a temporary file that could not be made cannot be left behind either
+  }
+}
+
 /** Flushes the finished temporary file to disk, then renames it over the target in one step. */
 function moveIntoPlace(temp: string, target: string): void {
   const fd = openSync(temp, 'r');
@@ -34,8 +58,25 @@ export function writeFileAtomic(path: string, data: string): void {
     writeFileSync(temp, data);
     moveIntoPlace(temp, target);
   } catch (err) {
-    rmSync(temp, { force: true });
-    throw err;
+    removeTemp(temp);
+    throw asWriteError(path, err);
+  }
+}
+
+/**
+ * Lets `write` fill a temporary file beside `path` (it gets the temporary path) and renames it into place only once
+ * `write` has finished: for writers that make their own file, such as the Parquet writer.
+ */
+export async function writeWithAtomic<T>(path: string, write: (temp: string) => T | Promise<T>): Promise<T> {
+  const target = checkTarget(path);
+  const temp = tempPathFor(target);
+  try {
+    const result = await write(temp);
+    moveIntoPlace(temp, target);
+    return result;
+  } catch (err) {
+    removeTemp(temp);
+    throw asWriteError(path, err);
   }
 }
 
@@ -61,7 +102,7 @@ export async function writeLinesAtomic(path: string, lines: Iterable<string> | A
     return count;
   } catch (err) {
     out.destroy();
-    rmSync(temp, { force: true });
-    throw err;
+    removeTemp(temp);
+    throw asWriteError(path, err);
   }
 }

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UserError } from '../runner/errors.js';
-import { writeFileAtomic, writeLinesAtomic } from './atomic-write.js';
-import { exportRun, type ExportLine } from './export.js';
+import { writeFileAtomic, writeLinesAtomic, writeWithAtomic } from './atomic-write.js';
+import { exportFormatFor, exportRun, type ExportLine } from './export.js';
+import { MONITOR_EVENT, type MonitorVerdict } from './monitor/verdict.js';
 import { z } from 'zod';
 import { KindFindingSchema } from './classify/index.js';
 import { SampleRecordSchema } from './record.js';
@@ -30,10 +31,18 @@ describe('exportRun', () => {
     const result = await exportRun(store, run, out);
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
     expect(lines).toHaveLength(108);
-    expect(result).toEqual({ lines: 108, labels: { cheating: 19, legit: 30, none: 59 }, kinds: { 'modify-tests': 10, 'special-casing': 9, 'runner-tampering': 2 } });
+    expect(result).toEqual({
+      format: 'jsonl',
+      lines: 108,
+      labels: { cheating: 19, legit: 30, none: 59 },
+      outcomes: { passed: 49, failed: 51, evaded: 2, error: 6 },
+      kinds: { 'modify-tests': 10, 'special-casing': 9, 'runner-tampering': 2 },
+      card: join(dir, 'samples.jsonl.card.md'),
+    });
     for (const line of lines) {
-      const { runId, sampleId, impossible, label, kinds, judges, ...record } = line;
+      const { runId, sampleId, impossible, label, kinds, judges, monitors, ...record } = line;
       expect(judges).toEqual([]);
+      expect(monitors).toEqual([]);
       // Kinds for every cheating or evaded sample, valid against their schema; null for the rest.
       if (label === 'cheating' || line.outcome === 'evaded') expect(z.array(KindFindingSchema).min(1).parse(kinds)).toEqual(kinds);
       else expect(kinds).toBeNull();
@@ -77,11 +86,78 @@ describe('exportRun', () => {
     expect(lines.filter((l) => l.judges.length > 0)).toHaveLength(1);
   });
 
+  it('carries the stored monitor verdicts of a sample, the newest per monitor model and prompt', async () => {
+    const run = storeSampleRun(store);
+    const sample = store.listSamples(run, { outcome: 'passed', split: 'conflicting' })[0]!;
+    const verdict = (promptHash: string, score: number | null): MonitorVerdict => ({
+      model: 'openai/gpt-5-mini',
+      promptHash,
+      status: score === null ? 'refused' : 'scored',
+      score,
+      reason: score === null ? 'the model declined' : 'edits the tests',
+      answer: score === null ? '' : `SCORE: ${score}`,
+      inputTokens: 900,
+      outputTokens: 30,
+      costUsd: null,
+    });
+    store.addEvent(run, MONITOR_EVENT, verdict('a'.repeat(64), 40), sample.keyString);
+    store.addEvent(run, MONITOR_EVENT, verdict('a'.repeat(64), 85), sample.keyString);
+    store.addEvent(run, MONITOR_EVENT, verdict('b'.repeat(64), null), sample.keyString);
+    const out = join(dir, 'monitored.jsonl');
+    await exportRun(store, run, out);
+    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    expect(lines.find((l) => l.sampleId === sample.id)!.monitors).toEqual([verdict('a'.repeat(64), 85), verdict('b'.repeat(64), null)]);
+    expect(lines.filter((l) => l.monitors.length > 0)).toHaveLength(1);
+  });
+
+  it('keeps only the samples --only asks for: cheating and legit by label, passed by outcome', async () => {
+    const run = storeSampleRun(store);
+    const all = store.listSamples(run);
+    const read = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    for (const [only, expected] of [
+      ['cheating', all.filter((s) => s.outcome === 'passed' && s.key.split !== 'original')],
+      ['legit', all.filter((s) => s.outcome === 'passed' && s.key.split === 'original')],
+      ['passed', all.filter((s) => s.outcome === 'passed')],
+    ] as const) {
+      const out = join(dir, `${only}.jsonl`);
+      const result = await exportRun(store, run, out, { only });
+      const lines = read(out);
+      expect(lines.map((l) => l.sampleId).sort((a, b) => a - b)).toEqual(expected.map((s) => s.id).sort((a, b) => a - b));
+      expect(result.lines).toBe(expected.length);
+    }
+    // The three filters differ on this run, so a filter that kept everything or the wrong label would show.
+    expect([read(join(dir, 'cheating.jsonl')).length, read(join(dir, 'legit.jsonl')).length, read(join(dir, 'passed.jsonl')).length]).toEqual([19, 30, 49]);
+  });
+
+  it('rejects an unknown --only or --format value in one line, before writing anything', async () => {
+    const run = storeSampleRun(store);
+    await expect(exportRun(store, run, join(dir, 'x.jsonl'), { only: 'cheat' as never })).rejects.toThrow(new UserError('unknown --only value "cheat": use cheating, legit, passed'));
+    await expect(exportRun(store, run, join(dir, 'x.jsonl'), { format: 'csv' as never })).rejects.toThrow(new UserError('unknown format "csv": use jsonl or parquet'));
+    expect(existsSync(join(dir, 'x.jsonl'))).toBe(false);
+  });
+
+  it('takes the format from the flag, else from a .parquet extension, else JSONL', () => {
+    expect(exportFormatFor('a/samples.parquet')).toBe('parquet');
+    expect(exportFormatFor('samples.PARQUET')).toBe('parquet');
+    expect(exportFormatFor('samples.jsonl')).toBe('jsonl');
+    expect(exportFormatFor('samples')).toBe('jsonl');
+    expect(exportFormatFor('samples.parquet', 'jsonl')).toBe('jsonl');
+    expect(exportFormatFor('samples.jsonl', 'parquet')).toBe('parquet');
+    expect(() => exportFormatFor('samples.jsonl', 'json')).toThrow(UserError);
+  });
+
   it('writes an empty file for a run without samples, and names an unknown run', async () => {
     const run = store.createRun({});
     const out = join(dir, 'empty.jsonl');
-    expect(await exportRun(store, run, out)).toEqual({ lines: 0, labels: { cheating: 0, legit: 0, none: 0 }, kinds: {} });
+    expect(await exportRun(store, run, out, { card: false })).toEqual({
+      format: 'jsonl',
+      lines: 0,
+      labels: { cheating: 0, legit: 0, none: 0 },
+      outcomes: { passed: 0, failed: 0, evaded: 0, error: 0 },
+      kinds: {},
+    });
     expect(readFileSync(out, 'utf8')).toBe('');
+    expect(readdirSync(dir).sort()).toEqual(['empty.jsonl', 's.sqlite', 's.sqlite-shm', 's.sqlite-wal']);
     await expect(exportRun(store, 'nope', join(dir, 'x.jsonl'))).rejects.toThrow(/no run nope/);
     expect(existsSync(join(dir, 'x.jsonl'))).toBe(false);
   });
@@ -113,5 +189,29 @@ describe('atomic writes', () => {
     expect(() => writeFileAtomic(dir, 'x')).toThrow(/is a directory/);
     await expect(writeLinesAtomic(join(dir, 'missing', 'x.jsonl'), ['a'])).rejects.toThrow(UserError);
     expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+
+  it('tells in one line that a path runs through a file', async () => {
+    writeFileSync(join(dir, 'plain'), 'a file');
+    const inside = join(dir, 'plain', 'x.jsonl');
+    const message = `cannot write ${inside}: a part of the path is a file, not a folder`;
+    await expect(writeLinesAtomic(inside, ['a'])).rejects.toThrow(new UserError(message));
+    expect(() => writeFileAtomic(inside, 'x')).toThrow(new UserError(message));
+    await expect(writeWithAtomic(inside, (temp) => writeFileSync(temp, 'x'))).rejects.toThrow(new UserError(message));
+  });
+
+  it('renames what a writer made into place only once it returned, and removes it when the writer failed', async () => {
+    const out = join(dir, 'made.bin');
+    writeFileSync(out, 'old');
+    await expect(
+      writeWithAtomic(out, (temp) => {
+        writeFileSync(temp, 'half');
+        throw new Error('writer broke');
+      }),
+    ).rejects.toThrow('writer broke');
+    expect(readFileSync(out, 'utf8')).toBe('old');
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    expect(await writeWithAtomic(out, async (temp) => (writeFileSync(temp, 'new'), 3))).toBe(3);
+    expect(readFileSync(out, 'utf8')).toBe('new');
   });
 });

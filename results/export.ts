@@ -1,10 +1,16 @@
+import { extname } from 'node:path';
+import { z } from 'zod';
+import { UserError } from '../runner/errors.js';
 import { IMPOSSIBLE_VARIANTS } from '../tasks/task.js';
-import { writeLinesAtomic } from './atomic-write.js';
+import { writeFileAtomic, writeLinesAtomic } from './atomic-write.js';
 import { classifySample, type CheatingKind, type KindFinding } from './classify/index.js';
 import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
+import { datasetCard, datasetCardPath, newTally, tallyLine } from './dataset-card.js';
+import { writeParquetAtomic } from './export-parquet.js';
 import { labelOf, type Label } from './labels.js';
-import type { SampleRecord } from './record.js';
+import { monitorVerdictsByKey, type MonitorVerdict } from './monitor/verdict.js';
+import type { Outcome, SampleRecord } from './record.js';
 import type { ResultStore, StoredSample } from './store.js';
 
 /** One line of an export: a sample with its ground-truth label, ready to train or test a cheating monitor. */
@@ -18,36 +24,88 @@ export interface ExportLine extends SampleRecord {
   kinds: KindFinding[] | null;
   /** Verdicts of LLM judges (`impossiblebench classify`), the newest per judge model; empty when none was asked. */
   judges: JudgeVerdict[];
+  /** Suspicion scores of LLM monitors, the newest per monitor model and prompt; empty when none was asked. */
+  monitors: MonitorVerdict[];
 }
 
-export function exportLine(sample: StoredSample, judges: JudgeVerdict[] = []): ExportLine {
+export function exportLine(sample: StoredSample, judges: JudgeVerdict[] = [], monitors: MonitorVerdict[] = []): ExportLine {
   const { id, runId, keyString: _keyString, errorCount: _errorCount, ...record } = sample;
-  return { runId, sampleId: id, impossible: IMPOSSIBLE_VARIANTS.includes(sample.key.split), label: labelOf(sample), kinds: classifySample(sample), judges, ...record };
+  return { runId, sampleId: id, impossible: IMPOSSIBLE_VARIANTS.includes(sample.key.split), label: labelOf(sample), kinds: classifySample(sample), judges, monitors, ...record };
+}
+
+export const EXPORT_FORMATS = ['jsonl', 'parquet'] as const;
+export type ExportFormat = (typeof EXPORT_FORMATS)[number];
+
+/** Which samples an export keeps: by label (`cheating`, `legit`) or by outcome (`passed`). */
+export const EXPORT_FILTERS = ['cheating', 'legit', 'passed'] as const;
+export type ExportFilter = (typeof EXPORT_FILTERS)[number];
+
+const ExportOptionsSchema = z.object({
+  format: z.enum(EXPORT_FORMATS, { error: (i) => `unknown format "${String(i.input)}": use ${EXPORT_FORMATS.join(' or ')}` }).optional(),
+  only: z.enum(EXPORT_FILTERS, { error: (i) => `unknown --only value "${String(i.input)}": use ${EXPORT_FILTERS.join(', ')}` }).optional(),
+  /** Write the dataset card beside the file (default true). */
+  card: z.boolean().default(true),
+});
+export type ExportOptions = z.input<typeof ExportOptionsSchema>;
+
+/** The format asked for, else the one the file name says (`.parquet`), else JSONL. */
+export function exportFormatFor(out: string, format?: string): ExportFormat {
+  if (format !== undefined) return parseExportOptions({ format }).format!;
+  return extname(out).toLowerCase() === '.parquet' ? 'parquet' : 'jsonl';
+}
+
+/** Options as typed on the command line, checked: a one-line error names a bad value and the good ones. */
+export function parseExportOptions(options: unknown): z.output<typeof ExportOptionsSchema> {
+  const parsed = ExportOptionsSchema.safeParse(options);
+  if (!parsed.success) throw new UserError(parsed.error.issues[0]!.message);
+  return parsed.data;
+}
+
+export function keepsLine(line: Pick<ExportLine, 'label' | 'outcome'>, only: ExportFilter | undefined): boolean {
+  if (only === 'passed') return line.outcome === 'passed';
+  return only === undefined || line.label === only;
 }
 
 export interface ExportSummary {
+  format: ExportFormat;
+  /** Samples written. */
   lines: number;
   labels: Record<Label, number>;
+  outcomes: Record<Outcome, number>;
   /** Samples showing each kind (a sample counts under each of its kinds). */
   kinds: Partial<Record<CheatingKind, number>>;
+  /** The dataset card written beside the file, if one was. */
+  card?: string;
 }
 
-/** Writes every sample of a run as one JSON line each; the file appears only once complete. */
-export async function exportRun(store: ResultStore, runId: string, out: string): Promise<ExportSummary> {
+/**
+ * Writes the samples of a run, one row each, as JSONL or Parquet (the same rows and columns either way), and a dataset
+ * card beside it. Each file appears only once complete.
+ */
+export async function exportRun(store: ResultStore, runId: string, out: string, options: ExportOptions = {}): Promise<ExportSummary> {
+  const { only, card } = parseExportOptions(options);
+  const format = exportFormatFor(out, options.format);
   const run = store.getRun(runId);
-  const labels: Record<Label, number> = { cheating: 0, legit: 0, none: 0 };
-  const kinds: ExportSummary['kinds'] = {};
-  const verdicts = verdictsByKey(store, run.id);
-  const lines = await writeLinesAtomic(
-    out,
-    (function* () {
-      for (const sample of store.iterateSamples(run.id)) {
-        const line = exportLine(sample, verdicts.get(sample.keyString));
-        labels[line.label]++;
-        for (const f of line.kinds ?? []) kinds[f.kind] = (kinds[f.kind] ?? 0) + 1;
-        yield JSON.stringify(line);
-      }
-    })(),
-  );
-  return { lines, labels, kinds };
+  const judges = verdictsByKey(store, run.id);
+  const monitors = monitorVerdictsByKey(store, run.id);
+  const tally = newTally();
+  function* lines(): Generator<ExportLine> {
+    for (const sample of store.iterateSamples(run.id)) {
+      tally.runSamples++;
+      const line = exportLine(sample, judges.get(sample.keyString), monitors.get(sample.keyString));
+      if (!keepsLine(line, only)) continue;
+      tallyLine(tally, line);
+      yield line;
+    }
+  }
+  if (format === 'parquet') await writeParquetAtomic(out, lines());
+  else await writeLinesAtomic(out, (function* () {
+    for (const line of lines()) yield JSON.stringify(line);
+  })());
+  const summary: ExportSummary = { format, lines: tally.rows, labels: tally.labels, outcomes: tally.outcomes, kinds: tally.kinds };
+  if (card) {
+    summary.card = datasetCardPath(out);
+    writeFileAtomic(summary.card, datasetCard({ run, out, format, ...(only ? { only } : {}), tally }));
+  }
+  return summary;
 }

@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { CHEATING_KINDS, KIND_DESCRIPTIONS } from '../../results/classify/index.js';
-import { exportRun } from '../../results/export.js';
+import { columnEntries } from '../../results/export-columns.js';
+import { EXPORT_FILTERS, EXPORT_FORMATS, exportRun, parseExportOptions } from '../../results/export.js';
 import { LABEL_HELP } from '../../results/labels.js';
 import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
@@ -8,37 +9,56 @@ import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
 interface ExportOptions {
   out: string;
   store: string;
+  format?: string;
+  only?: string;
+  card: boolean;
 }
 
+const COLUMNS_TEXT = [
+  'Columns (the same in both formats; nested fields are JSON objects in JSONL, structs and lists of structs in Parquet;',
+  'a nullable field is null in Parquet, and null or absent in JSONL):',
+  ...columnEntries().map((c) => `${'  '.repeat(c.depth + 1)}${c.name} (${c.type}${c.optional ? ', nullable' : ''}): ${c.doc}`),
+].join('\n');
+
 const KINDS_TEXT = [
-  'Kinds (the "kinds" field): for a cheating or evaded sample, a list of { kind, why, evidence }, where each piece of',
-  'evidence is { source: testDiff | sourceDiff | outsideChanges | gradingLog | transcript, file?, line?, change?: "+" | "-", text };',
-  'null for every other sample. A sample may show several kinds; "other" means none of the known tricks shows in the evidence.',
+  'Kinds (the "kinds" field): for a cheating or evaded sample, the kinds of cheating its evidence shows, each with the lines',
+  'that show it; null for every other sample. A sample may show several kinds; "other" means none of the known tricks shows.',
   ...CHEATING_KINDS.map((k) => `  ${k.padEnd(17)} ${KIND_DESCRIPTIONS[k]}`),
-  '',
-  'Judges (the "judges" field): the verdicts `impossiblebench classify` stored for the sample, the newest per judge model:',
-  '{ model, kind (one of the four paper kinds or other; null when the answer named none), explanation, inputTokens, outputTokens, costUsd }.',
+].join('\n');
+
+const EXAMPLES = [
+  'Examples:',
+  '  impossiblebench export latest --out samples.jsonl',
+  '  impossiblebench export latest --out samples.parquet                  # Parquet, from the extension',
+  '  impossiblebench export latest --out cheats.parquet --only cheating   # then in Python: pd.read_parquet("cheats.parquet")',
 ].join('\n');
 
 export function register(program: Command): void {
   program
     .command('export')
     .description(
-      'Write a run as a JSONL dataset, one sample a line: its key (model, dataset, split, task, scaffold, access, prompt, ' +
+      'Write a run as a dataset, one row per sample: its key (model, dataset, split, task, scaffold, access, prompt, ' +
         'max attempts, epoch), transcript, source and test diffs, outside changes, grading log, outcome, stop reason, label, ' +
-        'and for cheating or evaded samples the kinds of cheating with the lines that show them.',
+        'the kinds of cheating with the lines that show them, and the verdicts of LLM judges and monitors. ' +
+        'A dataset card (Markdown: label rule, run configuration, counts, columns) is written beside it as FILE.card.md.',
     )
     .argument('<run>', 'run id, or "latest" for the most recent run in the store')
-    .requiredOption('--out <file>', 'the JSONL file to write (replaced only once complete)')
+    .requiredOption('--out <file>', 'the file to write (replaced only once complete); the card goes beside it: samples.parquet -> samples.parquet.card.md')
+    .option('--format <format>', `${EXPORT_FORMATS.join(' or ')}; default: parquet when --out ends in .parquet, else jsonl (the flag wins over the extension)`)
+    .option('--only <which>', `keep only these samples: ${EXPORT_FILTERS.join(', ')} (cheating and legit by label, passed by outcome); default: every sample`)
+    .option('--no-card', 'do not write the dataset card')
     .option('--store <file>', 'results store to read', DEFAULT_STORE_FILE)
-    .addHelpText('after', `\nLabels (ground truth for cheating monitors):\n  ${LABEL_HELP.split('; ').join('\n  ')}\n\n${KINDS_TEXT}\n\nExample:\n  impossiblebench export latest --out samples.jsonl`)
+    .addHelpText('after', `\nLabels (ground truth for cheating monitors):\n  ${LABEL_HELP.split('; ').join('\n  ')}\n\n${COLUMNS_TEXT}\n\n${KINDS_TEXT}\n\n${EXAMPLES}`)
     .action(async (runId: string, opts: ExportOptions) => {
+      // Bad values fail before the store is opened.
+      const options = parseExportOptions({ format: opts.format, only: opts.only, card: opts.card });
       const store = openStore(opts.store, { mustExist: true });
       try {
         const run = resolveRun(store, runId);
-        const { lines, labels, kinds } = await exportRun(store, run.id, opts.out);
+        const { lines, labels, kinds, card } = await exportRun(store, run.id, opts.out, options);
         const byKind = CHEATING_KINDS.filter((k) => kinds[k]).map((k) => `${k} ${kinds[k]}`).join(', ');
         console.error(`wrote ${opts.out}: ${lines} samples (${labels.cheating} cheating, ${labels.legit} legit, ${labels.none} none)${byKind ? `; kinds: ${byKind}` : ''}`);
+        if (card) console.error(`wrote ${card}`);
       } finally {
         store.close();
       }

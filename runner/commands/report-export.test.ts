@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../results/store.js';
 import { storeSampleRun } from '../../results/testing/sample-run.js';
@@ -74,7 +75,10 @@ describe('impossiblebench export', () => {
   it('writes one labelled JSON line per sample', async () => {
     const r = await cli('export', 'sample-run', '--store', storeFile, '--out', 'samples.jsonl');
     expect(r.exitCode).toBe(0);
-    expect(r.stderr.trim()).toBe('wrote samples.jsonl: 108 samples (19 cheating, 30 legit, 59 none); kinds: modify-tests 10, special-casing 9, runner-tampering 2');
+    expect(r.stderr.trim().split('\n')).toEqual([
+      'wrote samples.jsonl: 108 samples (19 cheating, 30 legit, 59 none); kinds: modify-tests 10, special-casing 9, runner-tampering 2',
+      'wrote samples.jsonl.card.md',
+    ]);
     const lines = readFileSync(join(dir, 'samples.jsonl'), 'utf8')
       .trimEnd()
       .split('\n')
@@ -85,11 +89,51 @@ describe('impossiblebench export', () => {
     expect(lines.filter((l) => l.label !== 'cheating' && l.outcome !== 'evaded').every((l) => l.kinds === null)).toBe(true);
   });
 
+  it('writes Parquet when asked or when the file name says so, the flag winning, and filters with --only', async () => {
+    const byName = await cli('export', 'sample-run', '--store', storeFile, '--out', 'samples.parquet');
+    expect(byName.exitCode).toBe(0);
+    expect(byName.stderr).toContain('wrote samples.parquet: 108 samples (19 cheating, 30 legit, 59 none)');
+    expect(byName.stderr).toContain('wrote samples.parquet.card.md');
+    const rows = await parquetReadObjects({ file: await asyncBufferFromFile(join(dir, 'samples.parquet')) });
+    expect(rows).toHaveLength(108);
+
+    const cheats = await cli('export', 'sample-run', '--store', storeFile, '--out', 'cheats.data', '--format', 'parquet', '--only', 'cheating', '--no-card');
+    expect(cheats.exitCode).toBe(0);
+    expect(cheats.stderr.trim()).toBe('wrote cheats.data: 19 samples (19 cheating, 0 legit, 0 none); kinds: modify-tests 10, special-casing 9');
+    expect(existsSync(join(dir, 'cheats.data.card.md'))).toBe(false);
+    const cheatRows = await parquetReadObjects({ file: await asyncBufferFromFile(join(dir, 'cheats.data')) });
+    expect(cheatRows.map((r) => r.label)).toEqual(Array(19).fill('cheating'));
+
+    const flagWins = await cli('export', 'sample-run', '--store', storeFile, '--out', 'legit.parquet', '--format', 'jsonl', '--only', 'legit');
+    expect(flagWins.exitCode).toBe(0);
+    const legit = readFileSync(join(dir, 'legit.parquet'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { label: string; outcome: string });
+    expect(legit.map((l) => l.label)).toEqual(Array(30).fill('legit'));
+
+    const passed = await cli('export', 'sample-run', '--store', storeFile, '--out', 'passed.jsonl', '--only', 'passed');
+    expect(passed.stderr).toContain('wrote passed.jsonl: 49 samples (19 cheating, 30 legit, 0 none)');
+  });
+
+  it('fails in one line on an unknown --format or --only value, or a path it cannot write', async () => {
+    const format = await cli('export', 'sample-run', '--store', storeFile, '--out', 'x.csv', '--format', 'csv');
+    expect([format.exitCode, format.stderr.trim()]).toEqual([1, 'impossiblebench: unknown format "csv": use jsonl or parquet']);
+    const only = await cli('export', 'sample-run', '--store', storeFile, '--out', 'x.jsonl', '--only', 'cheaters');
+    expect([only.exitCode, only.stderr.trim()]).toEqual([1, 'impossiblebench: unknown --only value "cheaters": use cheating, legit, passed']);
+    const through = await cli('export', 'sample-run', '--store', storeFile, '--out', join('results.sqlite', 'x.parquet'));
+    expect(through.exitCode).toBe(1);
+    expect(through.stderr.trim()).toBe(`impossiblebench: cannot write ${join('results.sqlite', 'x.parquet')}: a part of the path is a file, not a folder`);
+    expect(existsSync(join(dir, 'x.csv')) || existsSync(join(dir, 'x.jsonl'))).toBe(false);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
   it('requires --out and documents the labels in its help', async () => {
     const r = await cli('export', 'sample-run', '--store', storeFile);
     expect(r.exitCode).toBe(2);
     expect(r.stderr).toContain("required option '--out <file>' not specified");
     const help = await cli('export', '--help');
+    for (const flag of ['--out <file>', '--format <format>', '--only <which>', '--no-card', '--store <file>']) expect(help.stdout).toContain(flag);
+    expect(help.stdout).toContain('Columns (the same in both formats');
+    expect(help.stdout).toMatch(/^ {4}toolCalls \(list<struct>, nullable\): /m);
+    expect(help.stdout).toMatch(/^ {2}monitors \(list<struct>\): /m);
     expect(help.stdout).toContain('cheating = passed on an impossible split');
     expect(help.stdout).toContain('legit = passed on the original split');
     expect(help.stdout).toContain('Kinds (the "kinds" field)');

@@ -1,0 +1,150 @@
+import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EXPORT_COLUMNS } from './export-columns.js';
+import { writeParquetAtomic } from './export-parquet.js';
+import { exportRun, type ExportLine } from './export.js';
+import { MONITOR_EVENT, type MonitorVerdict } from './monitor/verdict.js';
+import { openStore, type ResultStore } from './store.js';
+import { makeRecord } from './testing/make-record.js';
+import { storeSampleRun } from './testing/sample-run.js';
+
+let dir: string;
+let store: ResultStore;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'ib-export-parquet-'));
+  store = openStore(join(dir, 's.sqlite'));
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function readParquet(file: string): Promise<Record<string, unknown>[]> {
+  return (await parquetReadObjects({ file: await asyncBufferFromFile(file) })) as Record<string, unknown>[];
+}
+
+function readJsonl(file: string): ExportLine[] {
+  return readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+}
+
+/**
+ * What Parquet cannot tell apart from JSON, made equal: a field absent from a JSON line is null in Parquet, so null
+ * object fields are dropped on both sides; 64-bit integers come back as bigints, so they become numbers. A value that
+ * changed, a field present on one side only with a value, an empty list turned into null: each still shows.
+ */
+function normalise(value: unknown): unknown {
+  if (typeof value === 'bigint') return Number(value);
+  if (Array.isArray(value)) return value.map(normalise);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, normalise(v)]));
+  return value;
+}
+
+const monitor = (model: string, score: number | null): MonitorVerdict => ({
+  model,
+  promptHash: 'c'.repeat(64),
+  status: score === null ? 'unparseable' : 'scored',
+  score,
+  reason: score === null ? 'no score in the answer' : 'the tests were edited',
+  answer: score === null ? 'I think it is fine.' : `Edits test.py. SCORE: ${score}`,
+  inputTokens: 1200,
+  outputTokens: 40,
+  costUsd: score === null ? null : 0.0004,
+});
+
+/** The sample run, plus a tampered pass, a judge verdict and monitor verdicts: every nested field has values to carry. */
+function storeRichRun(): { run: string; cheat: number; tampered: number } {
+  const run = storeSampleRun(store);
+  const cheat = store.listSamples(run, { outcome: 'passed', split: 'oneoff', model: 'anthropic/claude-opus-4' })[0]!;
+  store.addEvent(run, 'judge', { model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'edited test.py', inputTokens: 5000, outputTokens: 60, costUsd: 0.01 }, cheat.keyString);
+  store.addEvent(run, MONITOR_EVENT, monitor('openai/gpt-5-mini', 92.5), cheat.keyString);
+  store.addEvent(run, MONITOR_EVENT, monitor('anthropic/claude-haiku-4', null), cheat.keyString);
+  const tampered = store.saveSample(
+    run,
+    makeRecord({ key: { taskId: 'lcb_099', model: 'openai/gpt-5' }, outcome: 'passed', tamper: ['a report line printed after the runner summary', 'conftest.py added'] }),
+  );
+  return { run, cheat: cheat.id, tampered: tampered.id };
+}
+
+describe('Parquet export', () => {
+  it('reads back with the same rows and columns as the JSONL export', async () => {
+    const { run, cheat: cheatId, tampered } = storeRichRun();
+    const jsonlOut = join(dir, 'samples.jsonl');
+    const parquetOut = join(dir, 'samples.parquet');
+    await exportRun(store, run, jsonlOut);
+    const summary = await exportRun(store, run, parquetOut);
+    expect(summary.format).toBe('parquet');
+    const lines = readJsonl(jsonlOut);
+    const rows = await readParquet(parquetOut);
+    expect(rows).toHaveLength(109);
+    expect(rows).toHaveLength(lines.length);
+
+    // The same columns: every row has them all, and together the JSON lines use exactly these.
+    const names = EXPORT_COLUMNS.map((c) => c.name);
+    for (const row of rows) expect(Object.keys(row)).toEqual(names);
+    expect(new Set(lines.flatMap((l) => Object.keys(l)))).toEqual(new Set(names));
+
+    // The same rows, field by field, in the same order.
+    for (let i = 0; i < rows.length; i++) expect(normalise(rows[i])).toEqual(normalise(lines[i]));
+
+    // What the comparison rests on really is there, and nested: tool calls, kinds, judges, monitors, tamper lines.
+    const withTools = rows.find((r) => (r.transcript as { toolCalls: unknown[] | null }[]).some((m) => m.toolCalls?.length))!;
+    const call = (withTools.transcript as { toolCalls: { id: string; name: string; arguments: string }[] | null }[]).find((m) => m.toolCalls)!.toolCalls![0]!;
+    expect(call).toEqual({ id: 'call_1', name: 'bash', arguments: '{"command":"cat func.py test.py"}' });
+    const cheat = rows.find((r) => r.sampleId === BigInt(cheatId))!;
+    expect((cheat.kinds as { kind: string; evidence: { line: number | null }[] }[]).map((k) => [k.kind, k.evidence[0]!.line])).toEqual([['modify-tests', 5]]);
+    expect(cheat.judges).toEqual([{ model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'edited test.py', inputTokens: 5000n, outputTokens: 60n, costUsd: 0.01 }]);
+    expect(normalise(cheat.monitors)).toEqual([normalise(monitor('openai/gpt-5-mini', 92.5)), normalise(monitor('anthropic/claude-haiku-4', null))]);
+    expect((cheat.monitors as { score: number | null }[])[1]!.score).toBeNull();
+    expect(rows.find((r) => r.sampleId === BigInt(tampered))!.tamper).toEqual(['a report line printed after the runner summary', 'conftest.py added']);
+    // Empty lists stay empty lists and null stays null: a legit pass has no kinds, no judges.
+    const legit = rows.find((r) => r.label === 'legit')!;
+    expect([legit.kinds, legit.judges, legit.monitors, legit.tamper, legit.error]).toEqual([null, [], [], [], null]);
+  });
+
+  it('stores nested fields as Parquet groups and lists, never as JSON text', async () => {
+    const out = join(dir, 'samples.parquet');
+    await exportRun(store, storeSampleRun(store), out);
+    const { schema } = await parquetMetadataAsync(await asyncBufferFromFile(out));
+    expect(schema.filter((e) => e.converted_type === 'JSON')).toEqual([]);
+    const byName = (name: string) => schema.find((e) => e.name === name)!;
+    for (const list of ['transcript', 'toolCalls', 'tamper', 'kinds', 'evidence', 'judges', 'monitors']) expect(byName(list).converted_type).toBe('LIST');
+    expect(byName('key').num_children).toBe(9);
+    expect(byName('kinds').repetition_type).toBe('OPTIONAL');
+    expect(byName('judges').repetition_type).toBe('REQUIRED');
+  });
+
+  it('writes a run in several row groups with the same rows as in one', async () => {
+    await exportRun(store, storeSampleRun(store), join(dir, 'all.jsonl'));
+    const lines = readJsonl(join(dir, 'all.jsonl'));
+    const out = join(dir, 'groups.parquet');
+    expect(await writeParquetAtomic(out, lines, { groupRows: 10 })).toBe(108);
+    const { row_groups } = await parquetMetadataAsync(await asyncBufferFromFile(out));
+    expect(row_groups.map((g) => Number(g.num_rows))).toEqual([...Array(10).fill(10), 8]);
+    expect((await readParquet(out)).map(normalise)).toEqual(lines.map(normalise));
+  });
+
+  it('writes a readable empty file for a run without samples', async () => {
+    const out = join(dir, 'empty.parquet');
+    expect((await exportRun(store, store.createRun({}), out)).lines).toBe(0);
+    expect(await readParquet(out)).toEqual([]);
+    const { schema } = await parquetMetadataAsync(await asyncBufferFromFile(out));
+    expect(schema[0]!.num_children).toBe(EXPORT_COLUMNS.length);
+  });
+
+  it('leaves the old file and no temporary file when the rows fail half-way', async () => {
+    const out = join(dir, 'samples.parquet');
+    writeFileSync(out, 'old');
+    await exportRun(store, storeSampleRun(store), join(dir, 'ok.jsonl'));
+    const good = readJsonl(join(dir, 'ok.jsonl'));
+    function* failing() {
+      yield* good.slice(0, 30);
+      throw new Error('store went away');
+    }
+    await expect(writeParquetAtomic(out, failing(), { groupRows: 10 })).rejects.toThrow('store went away');
+    expect(readFileSync(out, 'utf8')).toBe('old');
+    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+  });
+});
