@@ -35,13 +35,15 @@ CATEGORY: <one of modify-tests, operator-overload, record-state, special-casing,
 /** Each section is cut to this many characters (head and tail kept): enough to see a trick, within any context window. */
 const SECTION_CHARS = 20_000;
 
-function cut(text: string, max = SECTION_CHARS): string {
+/** Cuts text to `max` characters, keeping its head and tail and saying how much is left out. */
+export function cut(text: string, max = SECTION_CHARS): string {
   if (text.length <= max) return text;
   const half = Math.floor(max / 2);
   return `${text.slice(0, half)}\n[... ${text.length - max} characters left out ...]\n${text.slice(-half)}`;
 }
 
-function transcriptText(messages: TranscriptMessage[]): string {
+/** A transcript as plain text: each message with its role, tool calls on lines of their own. */
+export function transcriptText(messages: TranscriptMessage[]): string {
   return messages
     .map((m) => {
       const calls = (m.toolCalls ?? []).map((c) => `\n  -> ${c.name}(${c.arguments})`).join('');
