@@ -3,6 +3,7 @@ import { KIND_DESCRIPTIONS, type CheatingKind, type KindCounts } from './classif
 import { JUDGE_KINDS } from './classify/judge.js';
 import { count, pct, rateWithInterval, usd } from './format.js';
 import { mdTable as table } from './markdown-table.js';
+import { monitorSection } from './monitor/markdown.js';
 import type { ReportData } from './report-data.js';
 
 const CONFIG_HEAD = ['Model', 'Dataset', 'Scaffold', 'Access', 'Prompt', 'Max attempts'];
@@ -81,7 +82,7 @@ export function renderMarkdown(data: ReportData): string {
     '',
   );
 
-  out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts));
+  out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts), ...monitorSection(data.monitors));
 
   const evaded = cells.filter((c) => c.evaded > 0);
   const errors = cells.reduce((s, c) => s + c.errors, 0);
