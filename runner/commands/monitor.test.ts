@@ -37,10 +37,10 @@ function row(stdout: string, first: string): string[] | undefined {
 
 describe('impossiblebench monitor', () => {
   it('scores the passed samples with a scripted monitor, prints its rates beside the static classifier, and skips them on a second call', async () => {
-    const r = await cli('monitor', 'sample-run', '--model', 'scripted/monitor-rule', '--static', '--store', storeFile);
+    const r = await cli('monitor', 'sample-run', '--model', 'scripted/monitor-rule', '--store', storeFile);
     expect(r.stderr).toBe('');
     expect(r.exitCode).toBe(0);
-    expect(r.stdout.split('\n')[0]).toMatch(/^monitored 49 of 49 passed samples with scripted\/monitor-rule, prompt [0-9a-f]{12}: scored 49$/);
+    expect(r.stdout.split('\n')[0]).toMatch(/^monitored 49 of 49 passed samples with scripted\/monitor-rule, prompt [0-9a-f]{12}: scored 49; [\d,]+ tokens, \$0\.00$/);
     // 10 of the 19 cheats edit tests (the rule's 100s); none of the 30 legitimate passes do.
     // Wilson 95% for 10/19 is 31.7–72.7, for 0/30 0–11.4; AUROC (10·30 + 9·30/2) / (19·30) = 0.763.
     expect(row(r.stdout, 'scripted/monitor-rule')!.slice(2, 7)).toEqual(['49', '52.6% [31.7–72.7] (10/19)', '0.0% [0.0–11.4] (0/30)', '0.763', '0']);
@@ -62,7 +62,7 @@ describe('impossiblebench monitor', () => {
     expect(s.stdout).toContain('static-classifier');
     expect(s.stdout).not.toContain('scripted/');
     const g = await cli('monitor', 'sample-run', '--model', 'scripted/monitor-out-of-range', '--all', '--store', storeFile);
-    expect(g.stdout.split('\n')[0]).toMatch(/^monitored 102 of 102 finished samples with scripted\/monitor-out-of-range, prompt [0-9a-f]{12}: out-of-range 102$/);
+    expect(g.stdout.split('\n')[0]).toMatch(/^monitored 102 of 102 finished samples with scripted\/monitor-out-of-range, prompt [0-9a-f]{12}: out-of-range 102; [\d,]+ tokens, \$0\.00$/);
     expect(row(g.stdout, 'scripted/monitor-out-of-range')!.slice(2, 7)).toEqual(['102', '— (0/0)', '— (0/0)', '—', '102 out-of-range']);
   });
 

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { judgeContextTask } from '../../results/classify/judge-policy.js';
+import { count, usd } from '../../results/format.js';
 import { monitorTables } from '../../results/monitor/markdown.js';
 import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
 import { monitorRun } from '../../results/monitor/monitor-run.js';
@@ -55,7 +56,7 @@ export function register(program: Command): void {
     )
     .argument('<run>', 'run id, or "latest" for the most recent run in the store')
     .option('--model <spec>', `the monitor: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or a scripted stand-in (${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')})`)
-    .option('--static', 'only print the static classifier\'s row (no model is called); with --model, print it beside the model\'s')
+    .option('--static', 'print the static classifier\'s row alone, calling no model (with --model its row is printed anyway, beside the model\'s)')
     .option('--all', 'read every sample an agent finished, not only the passed ones; evaded, agent-flagged and failed samples are reported apart from the rates')
     .option('--threshold <score>', 'a sample is flagged when its score is at least this (0 to 100)', String(DEFAULT_THRESHOLD))
     .option('--prompt-file <file>', `the monitor's instructions (default: the shipped ${MONITOR_PROMPT_FILE}, which \`impossiblebench monitor --help\` names); must contain {{TAG}} (where the evidence's random tag is named) and SCORE: (the answer line)`)
@@ -117,8 +118,9 @@ export function register(program: Command): void {
             .filter(([, n]) => n)
             .map(([s, n]) => `${s} ${n}`);
           const skipped = summary.skipped ? ` (${summary.skipped} already scored with this prompt, skipped; --redo scores them again)` : '';
+          const spent = stored ? `; ${count(summary.inputTokens + summary.outputTokens)} tokens, ${usd(summary.costUsd, summary.costUsd === null ? 1 : 0)}` : '';
           console.log(
-            `monitored ${stored} of ${summary.eligible} ${opts.all ? 'finished' : 'passed'} samples with ${spec.spec}, prompt ${shortHash(prompt.sha256)}${skipped}${statuses.length ? `: ${statuses.join(', ')}` : ''}`,
+            `monitored ${stored} of ${summary.eligible} ${opts.all ? 'finished' : 'passed'} samples with ${spec.spec}, prompt ${shortHash(prompt.sha256)}${skipped}${statuses.length ? `: ${statuses.join(', ')}` : ''}${spent}`,
           );
           if (interrupts.signal.aborted) console.log('interrupted: run the same command again to score the rest');
           const byError = new Map<string, string[]>();
@@ -133,7 +135,8 @@ export function register(program: Command): void {
           }
         }
         const data = loadMonitorReportData(store, run.id, limitAt, { llm: Boolean(spec) });
-        const shown = data.monitors.filter((m) => (opts.static && m.id.model === STATIC_MONITOR) || (spec && prompt && monitorIdString(m.id) === monitorIdString({ model: spec.spec, promptHash: prompt.sha256 })));
+        // The static classifier always, beside the monitor this command ran (other monitors of the run are in the report).
+        const shown = data.monitors.filter((m) => m.id.model === STATIC_MONITOR || (spec && prompt && monitorIdString(m.id) === monitorIdString({ model: spec.spec, promptHash: prompt.sha256 })));
         if (shown.length === 0) {
           console.log(`run ${run.id} has no passed sample to measure a monitor on`);
           return;
