@@ -144,6 +144,27 @@ describe('monitorRun through the local model server', () => {
     expect([m.overall.detection.n, m.overall.falsePositive.n]).toEqual([19, 30]);
   });
 
+  it('keeps what is scored when stopped, and scores the rest on the next call', async () => {
+    const stop = new AbortController();
+    const first = await monitorRun(store, run, {
+      model: 'scripted/monitor-rule',
+      prompt: PROMPT,
+      client: clientFor('monitor-rule'),
+      concurrency: 1,
+      signal: stop.signal,
+      onProgress: (done) => {
+        if (done === 5) stop.abort();
+      },
+    });
+    const kept = store.listEvents(run, MONITOR_EVENT).length;
+    expect(first.failures).toEqual([]);
+    expect(kept).toBe(first.byStatus.scored);
+    expect(kept).toBeGreaterThanOrEqual(5);
+    expect(kept).toBeLessThan(49);
+    const rest = await monitor('monitor-rule');
+    expect(rest).toMatchObject({ skipped: kept, byStatus: { scored: 49 - kept } });
+  });
+
   it('stores nothing for a sample the provider failed on, so a rerun retries it', async () => {
     const summary = await monitor('monitor-rule', { session: { faults: { serverError: 1 } } });
     expect(summary.byStatus.scored).toBe(0);
