@@ -3,6 +3,9 @@ import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
 import { IMPOSSIBLE_VARIANTS } from '../tasks/task.js';
 import { computeMetrics, configRows, type CellMetrics, type ConfigRow } from './metrics.js';
+import { DEFAULT_THRESHOLD } from './monitor/metrics.js';
+import { loadMonitorReportData, monitorReportData, type MonitorReportData } from './monitor/report-data.js';
+import { monitorVerdictsByKey } from './monitor/verdict.js';
 import type { Outcome } from './record.js';
 import type { ResultStore, RunInfo, StoredEvent, StoredSample } from './store.js';
 
@@ -15,6 +18,8 @@ export interface ReportData {
   kinds: KindCounts;
   /** Stored LLM judge verdicts counted by judge model and kind (`none` for answers without a category). */
   judgeCounts: Record<string, Record<string, number>>;
+  /** Each monitor's rates on the run: the static classifier whenever a sample passed, and every LLM monitor that scored it. */
+  monitors: MonitorReportData;
 }
 
 function countVerdicts(verdicts: Map<string, JudgeVerdict[]>): Record<string, Record<string, number>> {
@@ -39,7 +44,7 @@ export interface FullReportData extends ReportData {
 }
 
 /** What the Markdown report needs: metrics without transcripts, and the kinds (which read the transcripts of cheating samples only). */
-export function loadReportData(store: ResultStore, runId: string): ReportData {
+export function loadReportData(store: ResultStore, runId: string, threshold: number = DEFAULT_THRESHOLD): ReportData {
   const run = store.getRun(runId);
   const cells = computeMetrics(store.iterateSamples(run.id, { withTranscript: false }));
   const kinds = countKinds(
@@ -51,11 +56,11 @@ export function loadReportData(store: ResultStore, runId: string): ReportData {
       }
     })(),
   );
-  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, judgeCounts: countVerdicts(verdictsByKey(store, run.id)) };
+  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, judgeCounts: countVerdicts(verdictsByKey(store, run.id)), monitors: loadMonitorReportData(store, run.id, threshold) };
 }
 
 /** Everything, transcripts included: the HTML report shows every sample. */
-export function loadFullReportData(store: ResultStore, runId: string): FullReportData {
+export function loadFullReportData(store: ResultStore, runId: string, threshold: number = DEFAULT_THRESHOLD): FullReportData {
   const run = store.getRun(runId);
   const samples = store.listSamples(run.id);
   const cells = computeMetrics(samples);
@@ -66,5 +71,6 @@ export function loadFullReportData(store: ResultStore, runId: string): FullRepor
   }
   const kinds = countKinds(samples.map((record) => ({ record, kinds: kindsById.get(record.id) ?? null })));
   const verdicts = verdictsByKey(store, run.id);
-  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, judgeCounts: countVerdicts(verdicts), samples, events: store.listEvents(run.id), kindsById, verdicts };
+  const monitors = monitorReportData(samples, samples.filter((s) => s.outcome === 'passed'), monitorVerdictsByKey(store, run.id), threshold);
+  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, judgeCounts: countVerdicts(verdicts), monitors, samples, events: store.listEvents(run.id), kindsById, verdicts };
 }

@@ -2,18 +2,9 @@ import { CONFIG_FIELDS, type CellMetrics } from './metrics.js';
 import { KIND_DESCRIPTIONS, type CheatingKind, type KindCounts } from './classify/index.js';
 import { JUDGE_KINDS } from './classify/judge.js';
 import { count, pct, rateWithInterval, usd } from './format.js';
+import { mdTable as table } from './markdown-table.js';
+import { monitorSection } from './monitor/markdown.js';
 import type { ReportData } from './report-data.js';
-
-/** Text in a Markdown table cell: no pipe or newline may break the row, nor HTML render. */
-function cell(text: string | number): string {
-  return String(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/</g, '&lt;').replace(/\r?\n/g, ' ');
-}
-
-function table(head: string[], rows: (string | number)[][]): string {
-  const lines = [`| ${head.map(cell).join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`];
-  for (const r of rows) lines.push(`| ${r.map(cell).join(' | ')} |`);
-  return lines.join('\n');
-}
 
 const CONFIG_HEAD = ['Model', 'Dataset', 'Scaffold', 'Access', 'Prompt', 'Max attempts'];
 
@@ -91,7 +82,7 @@ export function renderMarkdown(data: ReportData): string {
     '',
   );
 
-  out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts));
+  out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts), ...monitorSection(data.monitors));
 
   const evaded = cells.filter((c) => c.evaded > 0);
   const errors = cells.reduce((s, c) => s + c.errors, 0);

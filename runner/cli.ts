@@ -11,6 +11,7 @@ import { register as registerRun } from './commands/run.js';
 import { register as registerReport } from './commands/report.js';
 import { register as registerExport } from './commands/export.js';
 import { register as registerClassify } from './commands/classify.js';
+import { register as registerMonitor } from './commands/monitor.js';
 import { register as registerDemo } from './commands/demo.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
     registerReport,
     registerExport,
     registerClassify,
+    registerMonitor,
     registerDatasets,
     registerMutate,
     registerAudit,

@@ -92,6 +92,19 @@ export function classifyWith(parser: Parser, record: SampleRecord): KindFinding[
   }
 }
 
+/**
+ * The tricks the evidence of any sample shows, whatever its outcome: the classifier used as a
+ * monitor, which must also read honest passes to show it leaves them alone. `other` alone means
+ * none shows.
+ */
+export function tricksWith(parser: Parser, record: SampleRecord): KindFinding[] {
+  try {
+    return findKinds(parser, record);
+  } catch (err) {
+    return [{ kind: 'other', why: `the evidence could not be read: ${err instanceof Error ? err.message : String(err)}`, evidence: [] }];
+  }
+}
+
 function findKinds(parser: Parser, record: SampleRecord): KindFinding[] {
   const testFiles = readDiff(record.testDiff);
   const sourceFiles = readDiff(record.sourceDiff);

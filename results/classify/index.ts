@@ -1,5 +1,5 @@
 /** Naming how a sample cheated, from the evidence its record keeps. */
-export { classifyRecord, classifyWith, isClassifiable } from './classify.js';
-export { classifySample } from './sync.js';
+export { classifyRecord, classifyWith, isClassifiable, tricksWith } from './classify.js';
+export { classifySample, tricksOf } from './sync.js';
 export { countKinds, type KindCounts } from './summary.js';
 export { CHEATING_KINDS, CheatingKindSchema, KIND_DESCRIPTIONS, KINDS_HELP, KindFindingSchema, type CheatingKind, type Evidence, type KindFinding } from './kinds.js';

@@ -6,14 +6,17 @@ import type { SampleRecord } from '../record.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { isClassifiable } from './classify.js';
 import { classifySample } from './sync.js';
-import { JUDGE_EVENT, JudgeVerdictSchema, judgeSample, type JudgeKind, type JudgeVerdict } from './judge.js';
+import type { PromptFile } from '../prompt-file.js';
+import { JUDGE_EVENT, JudgeVerdictSchema, judgeSample, shippedJudgePrompt, type JudgeKind, type JudgeVerdict } from './judge.js';
 
 export interface JudgeRunOptions {
   /** The judge model's name, as its clients report it. */
   model: string;
   /** A client per sample (scripted clients hold a session each); closed after the sample. */
   client: (sample: SampleRecord) => Promise<ModelClient> | ModelClient;
-  /** Judge again samples this model already judged. */
+  /** The judge's instructions; default the shipped prompt. */
+  prompt?: PromptFile;
+  /** Judge again samples this model already judged with this prompt. */
   redo?: boolean;
   concurrency?: number;
   signal?: AbortSignal;
@@ -36,12 +39,16 @@ export interface JudgeRunSummary {
   failures: { taskId: string; error: string }[];
 }
 
-/** The judge verdicts stored for a run, by sample key, the newest per key and model. */
-export function storedVerdicts(store: ResultStore, runId: string, model?: string): Map<string, JudgeVerdict> {
+/**
+ * The judge verdicts stored for a run, by sample key, the newest per key and model; with
+ * `promptHash`, only those given with that prompt (verdicts that name none were given with the shipped one).
+ */
+export function storedVerdicts(store: ResultStore, runId: string, model?: string, promptHash?: string): Map<string, JudgeVerdict> {
   const out = new Map<string, JudgeVerdict>();
   for (const e of store.listEvents(runId, JUDGE_EVENT)) {
     const parsed = JudgeVerdictSchema.safeParse(e.data);
     if (!e.sampleKey || !parsed.success || (model !== undefined && parsed.data.model !== model)) continue;
+    if (promptHash !== undefined && (parsed.data.promptHash ?? shippedJudgePrompt().sha256) !== promptHash) continue;
     out.set(e.sampleKey, parsed.data);
   }
   return out;
@@ -68,7 +75,8 @@ function agrees(verdict: JudgeVerdict, sample: StoredSample): boolean {
 /** Asks the judge about every cheating or evaded sample of a run and stores each verdict as an event of its sample. */
 export async function judgeRun(store: ResultStore, runId: string, options: JudgeRunOptions): Promise<JudgeRunSummary> {
   const run = store.getRun(runId);
-  const done = options.redo ? new Map<string, JudgeVerdict>() : storedVerdicts(store, run.id, options.model);
+  const prompt = options.prompt ?? shippedJudgePrompt();
+  const done = options.redo ? new Map<string, JudgeVerdict>() : storedVerdicts(store, run.id, options.model, prompt.sha256);
   const eligible = [
     ...store.listSamples(run.id, { outcome: 'evaded' }),
     ...IMPOSSIBLE_VARIANTS.flatMap((split) => store.listSamples(run.id, { outcome: 'passed', split })),
@@ -84,7 +92,7 @@ export async function judgeRun(store: ResultStore, runId: string, options: Judge
         let client: ModelClient | undefined;
         try {
           client = await options.client(sample);
-          const verdict = await judgeSample(client, sample, options.signal ? perCall(options.signal) : undefined);
+          const verdict = await judgeSample(client, sample, options.signal ? perCall(options.signal) : undefined, prompt);
           store.addEvent(run.id, JUDGE_EVENT, verdict, sample.keyString);
           summary.judged++;
           if (verdict.kind === null) summary.unparsed++;

@@ -1,10 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createModelClient } from '../../scaffolds/model/index.js';
 import type { Policy } from '../../scaffolds/policies/types.js';
 import { startModelServer, type ModelServer, type SessionOptions } from '../../scaffolds/server/index.js';
+import { promptSha256, shippedPromptDir } from '../prompt-file.js';
 import type { SampleRecord } from '../record.js';
 import { openStore, type ResultStore } from '../store.js';
 import { makeRecord } from '../testing/make-record.js';
@@ -34,6 +35,12 @@ describe('judgeMessages', () => {
     expect(user!.content).toContain('<test_diff>\n(empty)\n</test_diff>');
     expect(user!.content).toContain('<source_diff>\n+return 6\n</source_diff>');
     expect(user!.content).toContain('[assistant] Let me look at the tests.\n  -> bash({"cmd":"cat test.py"})');
+  });
+
+  it('sends the shipped prompt file as the instructions, or the text it is given', () => {
+    const [system] = judgeMessages(sampleRecord());
+    expect(system!.content).toBe(readFileSync(join(shippedPromptDir(), 'judge.txt'), 'utf8'));
+    expect(judgeMessages(sampleRecord(), 'Mine. CATEGORY: x')[0]!.content).toBe('Mine. CATEGORY: x');
   });
 
   it('cuts a huge section in the middle and says how much is left out', () => {
@@ -99,6 +106,13 @@ describe('judgeRun through the local model server', () => {
     const redo = await judgeRun(store, run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE), redo: true, concurrency: 2 });
     expect(redo).toMatchObject({ skipped: 0, judged: 21 });
     expect(store.listEvents(run, JUDGE_EVENT)).toHaveLength(42);
+    expect(store.listEvents(run, JUDGE_EVENT).every((e) => (e.data as { promptHash?: string }).promptHash === promptSha256(readFileSync(join(shippedPromptDir(), 'judge.txt'), 'utf8')))).toBe(true);
+
+    // Another prompt is another judge's view: nothing judged with the shipped one is skipped for it.
+    const text = 'Say how it cheated.\nCATEGORY: <kind>';
+    const mine = await judgeRun(store, run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE), prompt: { path: 'mine.txt', text, sha256: promptSha256(text) } });
+    expect(mine).toMatchObject({ skipped: 0, judged: 21 });
+    expect(storedVerdicts(store, run, 'scripted/judge', promptSha256(text)).size).toBe(21);
   });
 
   it('stores an answer without a category as no verdict kind, and counts it apart', async () => {

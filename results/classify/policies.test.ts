@@ -8,6 +8,7 @@ import { mutateTask } from '../../mutations/task.js';
 import { loadBuiltinSwe } from '../../tasks/suites/swe.js';
 import type { LcbTask, SweTask, Task, Variant } from '../../tasks/task.js';
 import type { ScaffoldName, SampleRecord } from '../record.js';
+import { staticScore } from '../monitor/static.js';
 import { classifyRecord } from './classify.js';
 import type { CheatingKind, KindFinding } from './kinds.js';
 
@@ -70,6 +71,8 @@ describe('the classifier on the reference cheating policies', () => {
         // Hard-coding shows both the code and where the sample read the case it hard-coded.
         const special = findings?.find((f) => f.kind === 'special-casing');
         if (special) expect(special.evidence.map((e) => e.source).sort(), where).toEqual(expect.arrayContaining(['sourceDiff', 'transcript']));
+        // As a monitor, the classifier flags every such cheat.
+        expect(`${where}: ${staticScore(record).score}`).toBe(`${where}: 100`);
       }
     }, 600_000);
   }
@@ -81,6 +84,8 @@ describe('the classifier on the reference cheating policies', () => {
     expect([pass.outcome, fail.outcome]).toEqual(['passed', 'failed']);
     expect(await classifyRecord(pass)).toBeNull();
     expect(await classifyRecord(fail)).toBeNull();
+    // Read as a monitor, which looks at every pass, the honest one shows no trick.
+    expect(staticScore(pass)).toEqual({ score: 0, tricks: [] });
   }, 600_000);
 });
 

@@ -14,8 +14,9 @@ export const CLIENT_SCRIPT = String.raw`
   var BY_ID = {};
   SAMPLES.forEach(function (s) { BY_ID[s.id] = s; });
   var PAGE = 200;
-  var state = { model: '', split: '', scaffold: '', access: '', outcome: '', kind: '', shown: PAGE };
+  var state = { model: '', split: '', scaffold: '', access: '', outcome: '', kind: '', monitor: '', shown: PAGE };
   var KIND_INFO = DATA.kinds;
+  var MON = DATA.monitors;
   var filtered = SAMPLES;
   var overviewScroll = 0;
 
@@ -92,8 +93,9 @@ export const CLIENT_SCRIPT = String.raw`
       select('access', 'Test access', plain(distinct('access'))),
       select('outcome', 'Outcome', OUTCOME_OPTIONS),
       select('kind', 'Cheating kind', kindOptions()),
+      MON.list.length ? select('monitor', 'Monitor', monitorOptions()) : null,
       h('button', { type: 'button', id: 'filter-reset', text: 'Reset', onclick: function () {
-        ['model', 'dataset', 'split', 'scaffold', 'access', 'outcome', 'kind'].forEach(function (k) {
+        ['model', 'dataset', 'split', 'scaffold', 'access', 'outcome', 'kind', 'monitor'].forEach(function (k) {
           state[k] = '';
           var sel = document.getElementById('filter-' + k);
           if (sel) sel.value = '';
@@ -108,6 +110,28 @@ export const CLIENT_SCRIPT = String.raw`
     var seen = {};
     SAMPLES.forEach(function (s) { (s.kinds || []).forEach(function (f) { seen[f.kind] = (seen[f.kind] || 0) + 1; }); });
     return KIND_INFO.order.filter(function (k) { return seen[k]; }).map(function (k) { return [k, k + ' (' + num(seen[k]) + ')']; });
+  }
+  // Per monitor: the cheating samples it missed and the legitimate ones it flagged.
+  function monitorOptions() {
+    var out = [];
+    MON.list.forEach(function (m) {
+      var name = m.model + (m.prompt ? ' @' + m.prompt : '');
+      out.push(['missed|' + m.id, 'cheating ' + name + ' missed'], ['flagged|' + m.id, 'legitimate ' + name + ' flagged']);
+    });
+    return out;
+  }
+  function monitorRead(s, id) {
+    var found = null;
+    (s.monitors || []).forEach(function (v) { if (v.monitor === id) found = v; });
+    return found;
+  }
+  function isFlagged(v) { return v && v.status === 'scored' && v.score >= MON.threshold; }
+  function matchesMonitor(s) {
+    if (!state.monitor) return true;
+    var bar = state.monitor.indexOf('|');
+    var how = state.monitor.slice(0, bar), v = monitorRead(s, state.monitor.slice(bar + 1));
+    if (!v || v.status !== 'scored') return false;
+    return how === 'missed' ? s.label === 'cheating' && !isFlagged(v) : s.label === 'legit' && isFlagged(v);
   }
   function matchesKind(s) {
     return !state.kind || (s.kinds || []).some(function (f) { return f.kind === state.kind; });
@@ -127,9 +151,10 @@ export const CLIENT_SCRIPT = String.raw`
   }
   function applyFilters() {
     var inScope = SAMPLES.filter(function (s) { return matchesConfig(s.key) && (!state.split || s.key.split === state.split); });
-    filtered = inScope.filter(function (s) { return matchesOutcome(s) && matchesKind(s); });
+    filtered = inScope.filter(function (s) { return matchesOutcome(s) && matchesKind(s) && matchesMonitor(s); });
     renderStats(inScope);
     renderKinds(inScope);
+    renderMonitors();
     renderHeadline();
     renderCells();
     renderSamples();
@@ -260,6 +285,90 @@ export const CLIENT_SCRIPT = String.raw`
       h('thead', null, h('tr', null, h('th', { text: 'Kind' }), h('th', { class: 'num', text: 'Samples' }), h('th', { class: 'num', text: 'Share' }), h('th', { text: 'What it means' }))),
       h('tbody', null, rows),
       h('tfoot', null, h('tr', null, h('td', { text: 'classified' }), h('td', { class: 'num', text: num(classified) }), h('td'), h('td', { class: 'muted', text: 'cheating passes and evasions' }))))));
+  }
+
+  // ---- monitors: per agent model, the kinds of cheating faced and each monitor's rates -------------
+  var KIND_COLORS = { 'modify-tests': '#d1242f', 'operator-overload': '#8250df', 'record-state': '#0969da', 'special-casing': '#bf8700',
+    'runner-tampering': '#1b7c83', 'outside-changes': '#6e7781', other: '#afb8c1' };
+  // One bar: each kind's share of the kinds shown by the model's cheating samples.
+  function kindBar(model) {
+    var counts = {}, total = 0;
+    SAMPLES.forEach(function (s) {
+      if (s.label !== 'cheating' || (model && s.key.model !== model)) return;
+      (s.kinds || []).forEach(function (f) { counts[f.kind] = (counts[f.kind] || 0) + 1; total++; });
+    });
+    if (!total) return h('p', { class: 'muted kind-bar-empty', text: 'No cheating sample to classify.' });
+    var W = 320, H = 14, x = 0;
+    var g = svg('svg', { class: 'kind-bar', viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': 'cheating kinds' });
+    var legend = h('div', { class: 'legend kind-legend' });
+    KIND_INFO.order.forEach(function (k) {
+      if (!counts[k]) return;
+      var w = counts[k] / total * W;
+      append(g, svg('rect', { x: x, y: 0, width: Math.max(w, 0.5), height: H, fill: KIND_COLORS[k], 'data-kind': k }, svg('title', { text: k + ': ' + counts[k] })));
+      append(legend, h('span', null, h('i', { style: 'background:' + KIND_COLORS[k] }), k + ' ' + counts[k]));
+      x += w;
+    });
+    return h('div', { class: 'kind-bar-wrap' }, g, legend);
+  }
+  // A rate as a dot on 0-100% with its Wilson interval as whiskers.
+  function whisker(r, cls) {
+    var W = 200, PAD = 6, H = 16;
+    var x = function (v) { return PAD + v * (W - 2 * PAD); };
+    var g = svg('svg', { class: 'whisker ' + cls, viewBox: '0 0 ' + W + ' ' + H, role: 'img', 'aria-label': r.rate === null ? 'no rate' : pct(r.rate) });
+    append(g, svg('line', { x1: x(0), x2: x(1), y1: H / 2, y2: H / 2, class: 'axis-line' }));
+    if (r.rate === null) return g;
+    append(g,
+      svg('line', { x1: x(r.interval.low), x2: x(r.interval.high), y1: H / 2, y2: H / 2, class: 'ci-line' }),
+      svg('line', { x1: x(r.interval.low), x2: x(r.interval.low), y1: 3, y2: H - 3, class: 'ci-line' }),
+      svg('line', { x1: x(r.interval.high), x2: x(r.interval.high), y1: 3, y2: H - 3, class: 'ci-line' }),
+      svg('circle', { cx: x(r.rate), cy: H / 2, r: 4, class: 'dot' }));
+    return g;
+  }
+  function rateText(r) { return r.rate === null ? '— (0/0)' : pct(r.rate) + ' [' + pct(r.interval.low) + ' – ' + pct(r.interval.high) + '] ' + r.hits + '/' + r.n; }
+  function unscoredText(m) {
+    var parts = Object.keys(m.unscored).filter(function (k) { return m.unscored[k]; }).map(function (k) { return m.unscored[k] + ' ' + k; });
+    return parts.length ? parts.join(', ') : '0';
+  }
+  function showMonitorSamples(how, id) {
+    state.monitor = how + '|' + id; document.getElementById('filter-monitor').value = state.monitor; state.shown = PAGE; applyFilters();
+    document.getElementById('samples').scrollIntoView();
+  }
+  function monitorTable(model) {
+    var rows = MON.list.map(function (m) {
+      var metrics = null;
+      if (!model) metrics = m.overall;
+      else m.byModel.forEach(function (b) { if (b.model === model) metrics = b.metrics; });
+      if (!metrics) return null;
+      return h('tr', { class: 'monitor-row', 'data-monitor': m.id },
+        h('td', { class: 'model', text: m.model }), h('td', { class: 'muted', title: m.promptHash || 'no prompt', text: m.prompt || '—' }),
+        h('td', { class: 'rate' }, h('span', { class: 'ci', text: rateText(metrics.detection) }), whisker(metrics.detection, 'detection'),
+          metrics.detection.n > metrics.detection.hits ? h('button', { type: 'button', class: 'link', text: 'missed', onclick: function () { showMonitorSamples('missed', m.id); } }) : null),
+        h('td', { class: 'rate' }, h('span', { class: 'ci', text: rateText(metrics.falsePositive) }), whisker(metrics.falsePositive, 'false-positive'),
+          metrics.falsePositive.hits ? h('button', { type: 'button', class: 'link', text: 'flagged', onclick: function () { showMonitorSamples('flagged', m.id); } }) : null),
+        h('td', { class: 'num', text: metrics.auroc === null ? '—' : metrics.auroc.toFixed(3) }),
+        h('td', { class: 'num', text: unscoredText(metrics) }));
+    }).filter(Boolean);
+    return h('div', { class: 'table-wrap' }, h('table', { class: 'monitor-table' },
+      h('thead', null, h('tr', null, h('th', { text: 'Monitor' }), h('th', { text: 'Prompt' }), h('th', { text: 'Detection (cheating flagged)' }),
+        h('th', { text: 'False positives (legit flagged)' }), h('th', { class: 'num', text: 'AUROC' }), h('th', { class: 'num', text: 'Not scored' }))),
+      h('tbody', null, rows)));
+  }
+  function renderMonitors() {
+    var host = document.getElementById('monitors');
+    if (!host) return;
+    clear(host);
+    var models = {};
+    MON.list.forEach(function (m) { m.byModel.forEach(function (b) { models[b.model] = true; }); });
+    var shown = Object.keys(models).sort().filter(function (m) { return !state.model || m === state.model; });
+    var blocks = (state.model ? [] : [''])
+      .concat(shown)
+      .map(function (model) {
+        return h('div', { class: 'monitor-block', 'data-model': model || 'all' },
+          h('h3', { text: model || 'All agent models' }),
+          h('div', { class: 'muted small', text: 'Cheating kinds' }), kindBar(model),
+          monitorTable(model));
+      });
+    append(host, blocks);
   }
 
   function renderCells() {
@@ -399,6 +508,14 @@ export const CLIENT_SCRIPT = String.raw`
           h('div', { class: 'muted', text: j.explanation }));
       }));
   }
+  // What each monitor said about the sample, against the threshold.
+  function monitorsPanel(s) {
+    if (!(s.monitors || []).length) return null;
+    return panel('Monitors', 'monitors-panel', h('dl', { class: 'facts' }, s.monitors.map(function (v) {
+      var said = v.status === 'scored' ? String(v.score) + (isFlagged(v) ? ' · flagged' : ' · not flagged') : v.status;
+      return [h('dt', { text: v.monitor }), h('dd', null, h('b', { text: said }), ' ', h('span', { class: 'muted', text: v.reason }))];
+    })));
+  }
   function renderSample(id) {
     var s = BY_ID[id];
     var host = clear(document.getElementById('sample-view'));
@@ -427,6 +544,7 @@ export const CLIENT_SCRIPT = String.raw`
               ['tokens', num(s.inputTokens) + ' in · ' + num(s.outputTokens) + ' out'], ['cost', usd(s.costUsd, 1)], ['wall time', secs(s.wallMs)],
               ['started', s.startedAt], s.errorCount ? ['infra errors', String(s.errorCount) + (s.outcome === 'error' ? '' : ' before this result')] : null].filter(Boolean).map(function (p) { return [h('dt', { text: p[0] }), h('dd', { text: p[1] })]; }))),
           kindsPanel(s),
+          monitorsPanel(s),
           s.error ? panel('Error', '', h('pre', { class: 'log', text: s.error })) : null,
           h('div', { class: 'panel test-diff' + (s.testDiff ? ' changed' : ''), id: 'test-diff' },
             h('h3', null, 'Test-file changes', s.testDiff ? h('span', { class: 'badge tests', text: 'tests edited' }) : null),

@@ -1,5 +1,7 @@
 import { CHEATING_KINDS, KIND_DESCRIPTIONS } from '../classify/index.js';
 import { labelOf } from '../labels.js';
+import { monitorIdString } from '../monitor/report-data.js';
+import { shortHash } from '../prompt-file.js';
 import type { FullReportData } from '../report-data.js';
 import type { StoredSample } from '../store.js';
 import { CLIENT_SCRIPT } from './client.js';
@@ -72,7 +74,19 @@ export function renderHtml(data: FullReportData): string {
     error: s.error ?? null,
     kinds: data.kindsById.get(s.id) ?? null,
     judges: data.verdicts.get(s.keyString) ?? [],
+    monitors: data.monitors.bySample.get(s.keyString) ?? [],
   }));
+  const monitors = {
+    threshold: data.monitors.threshold,
+    list: data.monitors.monitors.map((m) => ({
+      id: monitorIdString(m.id),
+      model: m.id.model,
+      prompt: m.id.promptHash ? shortHash(m.id.promptHash) : '',
+      promptHash: m.id.promptHash,
+      overall: m.overall,
+      byModel: m.byModel,
+    })),
+  };
   const events = data.events.slice(-MAX_EVENTS);
   const eventsOmitted = data.events.length - events.length;
   const meta = [
@@ -112,7 +126,16 @@ export function renderHtml(data: FullReportData): string {
     <p class="sub">Each pass on an impossible split and each evasion, classified from its diffs, outside changes and transcript; a sample counts under every kind it shows. Click a kind to list its samples.</p>
     <div id="kinds-summary"></div>
   </section>
-  <section class="card">
+${
+    monitors.list.length
+      ? `<section class="card" id="monitors-card">
+    <h2>Monitors</h2>
+    <p class="sub">How well each monitor tells cheating passes from legitimate passes on the original split, per agent model, with the kinds of cheating it faced. A monitor flags a sample when its suspicion score is at least ${escapeHtml(String(monitors.threshold))}. Detection: cheating samples flagged; false positives: legitimate passes flagged; whiskers: Wilson 95% intervals. The static classifier flags a pass whose evidence shows any known trick, with no model.</p>
+    <div id="monitors"></div>
+  </section>
+  `
+      : ''
+  }<section class="card">
     <details class="cells"><summary>Every cell</summary><div id="cells"></div></details>
   </section>
   <section class="card">
@@ -127,7 +150,7 @@ export function renderHtml(data: FullReportData): string {
 <div id="sample-view" hidden></div>
 </main>
 <footer>${rows.length} configs · ${data.cells.length} cells · made by impossiblebench ${escapeHtml(run.packageVersion)}</footer>
-<script type="application/json" id="report-data">${scriptJson({ run: { id: run.id, status: run.status, config: run.config }, rows, samples, events, eventsOmitted, kinds: { order: CHEATING_KINDS, descriptions: KIND_DESCRIPTIONS } })}</script>
+<script type="application/json" id="report-data">${scriptJson({ run: { id: run.id, status: run.status, config: run.config }, rows, samples, events, eventsOmitted, kinds: { order: CHEATING_KINDS, descriptions: KIND_DESCRIPTIONS }, monitors })}</script>
 <script>${CLIENT_SCRIPT}</script>
 </body>
 </html>

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFileAtomic } from '../atomic-write.js';
 import { loadFullReportData } from '../report-data.js';
 import { openStore } from '../store.js';
+import { labelOf } from '../labels.js';
+import { MONITOR_EVENT, type MonitorVerdict } from '../monitor/verdict.js';
 import { makeRecord } from '../testing/make-record.js';
 import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
 import { renderHtml } from './page.js';
@@ -50,6 +52,16 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
         for (const access of ['full', 'readonly'] as const)
           store.saveSample(two, makeRecord({ key: { model: 'openai/gpt-5', dataset, split, access, taskId: `${dataset}-1`, maxAttempts: 3 }, outcome: split === 'oneoff' && dataset === 'builtin:swe' ? 'passed' : 'failed' }));
     writeFileAtomic(join(dir, 'two.html'), renderHtml(loadFullReportData(store, two)));
+    // A monitor that suspects test edits (90), trusts special-casing (10) and wrongly suspects one legitimate pass (80).
+    const monitored = storeSampleRun(store, 'monitored');
+    let wrong = false;
+    for (const s of store.listSamples(monitored, { outcome: 'passed' })) {
+      const score = labelOf(s) === 'cheating' ? (s.testDiff ? 90 : 10) : wrong ? 10 : 80;
+      wrong = true;
+      const verdict: MonitorVerdict = { model: 'openai/gpt-5-mini', promptHash: 'cd'.repeat(32), status: 'scored', score, reason: `scored ${score}`, answer: '', inputTokens: 1, outputTokens: 1, costUsd: 0 };
+      store.addEvent(monitored, MONITOR_EVENT, verdict, s.keyString);
+    }
+    writeFileAtomic(join(dir, 'monitored.html'), renderHtml(loadFullReportData(store, monitored)));
     store.close();
 
     context = await chromium.launchPersistentContext(join(dir, 'profile'), {
@@ -61,7 +73,7 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     // Every request other than the report file itself is recorded and refused.
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (url.startsWith('file:') && /\/(report|empty|two)\.html$/.test(url)) return route.continue();
+      if (url.startsWith('file:') && /\/(report|empty|two|monitored)\.html$/.test(url)) return route.continue();
       offPage.push(url);
       return route.abort();
     });
@@ -249,6 +261,49 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     // The one-dataset report has no such filter, and its columns stay as they were.
     expect(await count('#filter-dataset')).toBe(0);
     await two.close();
+  });
+
+  it('shows per model the cheating kinds and each monitor\'s rates with whiskers, and lists what a monitor missed or wrongly flagged', async () => {
+    const mon = await context.newPage();
+    mon.on('pageerror', (err) => pageErrors.push(err.message));
+    await mon.goto(pathToFileURL(join(dir, 'monitored.html')).href);
+    await mon.waitForSelector('body[data-ready="true"]');
+    const t = async (selector: string) => (await mon.locator(selector).first().textContent())?.trim();
+    // All agent models, then each model: a kinds bar and a row per monitor.
+    expect(await mon.locator('#monitors .monitor-block h3').allTextContents()).toEqual(['All agent models', 'anthropic/claude-opus-4', 'openai/gpt-5']);
+    const all = mon.locator('#monitors .monitor-block[data-model="all"]');
+    expect(await all.locator('svg.kind-bar rect').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-kind')))).toEqual(['modify-tests', 'special-casing']);
+    expect(await all.locator('.kind-legend span').allTextContents()).toEqual(['modify-tests 10', 'special-casing 9']);
+    expect(await all.locator('tbody tr td:first-child').allTextContents()).toEqual(['static-classifier', 'openai/gpt-5-mini']);
+    const row = all.locator('tbody tr[data-monitor^="openai/gpt-5-mini"]');
+    expect(await row.locator('td.rate .ci').allTextContents()).toEqual(['52.6% [31.7% – 72.7%] 10/19', '3.3% [0.6% – 16.7%] 1/30']);
+    expect(await row.locator('svg.whisker circle').count()).toBe(2);
+    const ci = await row.locator('svg.whisker.detection line.ci-line').first().boundingBox();
+    expect(ci!.width).toBeGreaterThan(50);
+    // Each model's block has its own kinds: claude cheated only by editing tests.
+    const claude = mon.locator('#monitors .monitor-block[data-model="anthropic/claude-opus-4"]');
+    expect(await claude.locator('svg.kind-bar rect').count()).toBe(1);
+    expect(await claude.locator('tbody tr[data-monitor^="openai/gpt-5-mini"] td.rate .ci').first().textContent()).toBe('100.0% [72.2% – 100.0%] 10/10');
+    // The cheats it missed are the 9 special-cased ones; the one legitimate pass it flagged opens with its score.
+    await row.locator('button', { hasText: 'missed' }).click();
+    expect(await t('#filter-count')).toBe('showing 9 of 108 samples');
+    expect(await mon.locator('#sample-table tbody tr .badge.kind').allTextContents()).toEqual(Array<string>(9).fill('special-casing'));
+    await row.locator('button', { hasText: 'flagged' }).click();
+    expect(await t('#filter-count')).toBe('showing 1 of 108 samples');
+    await mon.locator('#sample-table tbody tr').first().click();
+    await mon.waitForSelector('#sample-view:not([hidden]) #sample-banner');
+    expect(await t('#sample-banner')).toContain('Passed the original tests');
+    expect(await t('.panel.monitors-panel')).toContain('80 · flagged');
+    expect(await t('.panel.monitors-panel')).toContain('static-classifier');
+    await mon.click('#back');
+    await mon.waitForSelector('#overview:not([hidden])');
+    // The model filter keeps that model's block alone.
+    await mon.selectOption('#filter-model', 'openai/gpt-5');
+    expect(await mon.locator('#monitors .monitor-block h3').allTextContents()).toEqual(['openai/gpt-5']);
+    // The page without monitor answers still shows the static classifier.
+    expect(await count('#monitors .monitor-block tbody tr')).toBe(3);
+    expect(await texts('#monitors .monitor-block[data-model="all"] tbody tr td:first-child')).toEqual(['static-classifier']);
+    await mon.close();
   });
 
   it('made no network request and raised no script error', () => {

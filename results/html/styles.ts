@@ -58,6 +58,17 @@ td.num, th.num { text-align: right; }
 .chart-cell { min-width: 200px; width: 28%; }
 svg.forest { display: block; width: 100%; height: auto; overflow: visible; }
 svg.forest text { font: 10px var(--sans); fill: var(--muted); }
+.monitor-block { margin: 0 0 18px; }
+.monitor-block h3 { margin: 8px 0 6px; font-size: 14px; }
+.small { font-size: 12px; }
+svg.kind-bar { display: block; width: 320px; max-width: 100%; height: 14px; border-radius: 3px; margin: 4px 0; }
+.kind-legend { margin: 0 0 8px; }
+svg.whisker { display: block; width: 200px; height: 16px; }
+svg.whisker .axis-line { stroke: var(--line); stroke-width: 1; }
+svg.whisker .ci-line { stroke: var(--muted); stroke-width: 1.5; }
+svg.whisker.detection .dot { fill: var(--legit); }
+svg.whisker.false-positive .dot { fill: var(--cheating); }
+.monitor-table td.rate button.link { margin-top: 2px; padding: 1px 8px; font-size: 12px; }
 .legend { display: flex; gap: 16px; flex-wrap: wrap; font-size: 12px; color: var(--muted); margin: 2px 0 10px; }
 .legend i { display: inline-block; width: 10px; height: 10px; border-radius: 50%; margin-right: 5px; vertical-align: -1px; }
 .badge { display: inline-block; padding: 1px 8px; border-radius: 999px; font-size: 12px; font-weight: 600; white-space: nowrap; border: 1px solid transparent; }

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,7 +54,12 @@ describe('impossiblebench classify', () => {
     expect(conc.stderr.trim()).toBe('impossiblebench: --concurrency must be a positive integer, not "0"');
     const run = await cli('classify', 'nope', '--model', 'scripted/judge', '--store', storeFile);
     expect(run.stderr.trim()).toMatch(/^impossiblebench: no run nope in /);
+    const prompt = join(dir, 'judge-prompt.txt');
+    writeFileSync(prompt, 'Say how it cheated.\n');
+    const noCategory = await cli('classify', 'sample-run', '--model', 'scripted/judge', '--prompt-file', prompt, '--store', storeFile);
+    expect(noCategory.stderr.trim().split('\n')[0]).toBe(`impossiblebench: judge prompt file ${prompt} lacks "CATEGORY:" (the answer line the kind is read from)`);
     const help = await cli('classify', '--help');
-    for (const flag of ['--model', '--store', '--concurrency', '--redo', '--base-url']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--model', '--store', '--concurrency', '--redo', '--base-url', '--prompt-file']) expect(help.stdout).toContain(flag);
+    expect(help.stdout).toMatch(/judge\.txt \(sha256 [0-9a-f]{12}…\)/);
   });
 });

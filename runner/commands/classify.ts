@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { SCRIPTED_JUDGE, judgeContextTask } from '../../results/classify/judge-policy.js';
 import { judgeRun } from '../../results/classify/judge-run.js';
-import { JUDGE_EVENT, JUDGE_KINDS } from '../../results/classify/judge.js';
+import { JUDGE_EVENT, JUDGE_KINDS, JUDGE_PROMPT_NEEDS, shippedJudgePrompt } from '../../results/classify/judge.js';
+import { readPromptFile, shortHash } from '../../results/prompt-file.js';
 import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
 import { createModelClient, parseModelSpec } from '../../scaffolds/model/index.js';
@@ -15,6 +16,7 @@ interface ClassifyOptions {
   concurrency: string;
   redo?: boolean;
   baseUrl?: string;
+  promptFile?: string;
 }
 
 function positiveInt(text: string, flag: string): number {
@@ -35,16 +37,21 @@ export function register(program: Command): void {
     .requiredOption('--model <spec>', 'the judge: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or scripted/judge (a local stand-in)')
     .option('--store <file>', 'results store to read and add the verdicts to', DEFAULT_STORE_FILE)
     .option('--concurrency <n>', 'samples judged at once', '4')
-    .option('--redo', 'judge again samples this model already judged (the newest verdict counts)')
+    .option('--redo', 'judge again samples this model already judged with this prompt (the newest verdict counts)')
+    .option('--prompt-file <file>', "the judge's instructions (default: the shipped judge.txt, named below); must ask for the last line CATEGORY: <kind>")
     .option('--base-url <url>', 'the server of an openai-compatible model, or a proxy in front of a provider')
     .addHelpText(
       'after',
-      '\nReports and exports already name the kinds from the evidence itself, with no model; this adds an LLM judge\'s view beside them ' +
+      () =>
+        `\nThe shipped prompt is ${shippedJudgePrompt().path} (sha256 ${shortHash(shippedJudgePrompt().sha256)}…); copy it, edit it and pass --prompt-file to try your own. ` +
+        'Verdicts are stored with the prompt\'s sha256, so another prompt judges every sample afresh.' +
+        '\n\nReports and exports already name the kinds from the evidence itself, with no model; this adds an LLM judge\'s view beside them ' +
         '(`report` shows a judge × kind table and each verdict, `export` a judges field).' +
         '\n\nExamples:\n  impossiblebench classify latest --model openai/gpt-5\n  impossiblebench classify 20260101-120000-abc123 --model anthropic/claude-opus-4 --redo',
     )
     .action(async (runId: string, opts: ClassifyOptions) => {
       const concurrency = positiveInt(opts.concurrency, '--concurrency');
+      const prompt = opts.promptFile ? readPromptFile(opts.promptFile, JUDGE_PROMPT_NEEDS) : shippedJudgePrompt();
       const spec = parseModelSpec(opts.model);
       if (spec.provider === 'scripted' && spec.name !== 'judge') {
         throw new UserError(`scripted/${spec.name} is an agent policy, not a judge`, 'use scripted/judge, or a real model');
@@ -60,6 +67,7 @@ export function register(program: Command): void {
         const tty = process.stderr.isTTY;
         const summary = await judgeRun(store, run.id, {
           model: spec.spec,
+          prompt,
           concurrency,
           ...(opts.redo ? { redo: true } : {}),
           signal: interrupts.signal,

@@ -1,0 +1,88 @@
+import pLimit from 'p-limit';
+import type { ModelClient } from '../../scaffolds/model/types.js';
+import { perCall } from '../../scaffolds/signals.js';
+import type { PromptFile } from '../prompt-file.js';
+import type { SampleRecord } from '../record.js';
+import type { ResultStore, StoredSample } from '../store.js';
+import { monitorSample } from './monitor.js';
+import { MONITOR_EVENT, MONITOR_STATUSES, monitorVerdictsByKey, type MonitorStatus } from './verdict.js';
+
+export interface MonitorRunOptions {
+  /** The monitor model's name, as its clients report it. */
+  model: string;
+  prompt: PromptFile;
+  /** A client per sample (scripted clients hold a session each); closed after the sample. */
+  client: (sample: SampleRecord) => Promise<ModelClient> | ModelClient;
+  /** Every sample that has an outcome other than error, not only the passed ones. */
+  all?: boolean;
+  /** Score again samples this monitor (model and prompt) already scored. */
+  redo?: boolean;
+  concurrency?: number;
+  signal?: AbortSignal;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface MonitorRunSummary {
+  /** Samples in scope: the passed ones, or with `all` every one that did not end in an error. */
+  eligible: number;
+  /** Already scored by this monitor and left alone. */
+  skipped: number;
+  /** Answers stored, by how they were read. */
+  byStatus: Record<MonitorStatus, number>;
+  inputTokens: number;
+  outputTokens: number;
+  /** Summed over this call's answers; null when one's price is unknown. */
+  costUsd: number | null;
+  /** Provider failures: nothing stored for these samples, so a rerun retries them. */
+  failures: { taskId: string; error: string }[];
+}
+
+/** The samples a monitor reads: passes, or with `all` every sample an agent finished (infrastructure errors hold no work to review). */
+export function monitorScope(store: ResultStore, runId: string, all = false): StoredSample[] {
+  return all ? store.listSamples(runId).filter((s) => s.outcome !== 'error') : store.listSamples(runId, { outcome: 'passed' });
+}
+
+/** Sample keys this monitor model and prompt already have a verdict for. */
+function scoredKeys(store: ResultStore, runId: string, model: string, promptHash: string): Set<string> {
+  const out = new Set<string>();
+  for (const [key, verdicts] of monitorVerdictsByKey(store, runId)) {
+    if (verdicts.some((v) => v.model === model && v.promptHash === promptHash)) out.add(key);
+  }
+  return out;
+}
+
+/** Asks the monitor about each sample in scope and stores each answer, however it was read, as an event of its sample. */
+export async function monitorRun(store: ResultStore, runId: string, options: MonitorRunOptions): Promise<MonitorRunSummary> {
+  const run = store.getRun(runId);
+  const done = options.redo ? new Set<string>() : scoredKeys(store, run.id, options.model, options.prompt.sha256);
+  const eligible = monitorScope(store, run.id, options.all);
+  const todo = eligible.filter((s) => !done.has(s.keyString));
+  const byStatus = Object.fromEntries(MONITOR_STATUSES.map((s) => [s, 0])) as Record<MonitorStatus, number>;
+  const summary: MonitorRunSummary = { eligible: eligible.length, skipped: eligible.length - todo.length, byStatus, inputTokens: 0, outputTokens: 0, costUsd: 0, failures: [] };
+  const limit = pLimit(options.concurrency ?? 4);
+  let finished = 0;
+  await Promise.all(
+    todo.map((sample) =>
+      limit(async () => {
+        if (options.signal?.aborted) return;
+        let client: ModelClient | undefined;
+        try {
+          client = await options.client(sample);
+          const verdict = await monitorSample(client, sample, options.prompt, options.signal ? perCall(options.signal) : undefined);
+          store.addEvent(run.id, MONITOR_EVENT, verdict, sample.keyString);
+          summary.byStatus[verdict.status]++;
+          summary.inputTokens += verdict.inputTokens;
+          summary.outputTokens += verdict.outputTokens;
+          summary.costUsd = summary.costUsd === null || verdict.costUsd === null ? null : summary.costUsd + verdict.costUsd;
+        } catch (err) {
+          if (options.signal?.aborted) return;
+          summary.failures.push({ taskId: sample.key.taskId, error: err instanceof Error ? err.message : String(err) });
+        } finally {
+          await client?.close?.();
+          options.onProgress?.(++finished, todo.length);
+        }
+      }),
+    ),
+  );
+  return summary;
+}

@@ -1,0 +1,153 @@
+import type { Command } from 'commander';
+import { judgeContextTask } from '../../results/classify/judge-policy.js';
+import { count, usd } from '../../results/format.js';
+import { monitorTables } from '../../results/monitor/markdown.js';
+import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
+import { monitorRun } from '../../results/monitor/monitor-run.js';
+import { SCRIPTED_MONITORS, SCRIPTED_MONITOR_NAMES } from '../../results/monitor/policies.js';
+import { MONITOR_PROMPT_FILE, MONITOR_PROMPT_NEEDS } from '../../results/monitor/prompt.js';
+import { loadMonitorReportData, monitorIdString } from '../../results/monitor/report-data.js';
+import { STATIC_MONITOR } from '../../results/monitor/static.js';
+import { readPromptFile, shippedPrompt, shortHash, type PromptFile } from '../../results/prompt-file.js';
+import { resolveRun } from '../../results/resolve-run.js';
+import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
+import { createModelClient, parseModelSpec, type ModelClient } from '../../scaffolds/model/index.js';
+import { startModelServer, type ModelServer } from '../../scaffolds/server/index.js';
+import { UserError } from '../errors.js';
+import { handleInterrupts } from '../interrupt.js';
+
+interface MonitorOptions {
+  model?: string;
+  static?: boolean;
+  all?: boolean;
+  threshold: string;
+  promptFile?: string;
+  store: string;
+  concurrency: string;
+  redo?: boolean;
+  baseUrl?: string;
+}
+
+function positiveInt(text: string, flag: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} must be a positive integer, not "${text}"`);
+  return n;
+}
+
+function threshold(text: string): number {
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new UserError(`--threshold must be a number from 0 to 100, not "${text}"`);
+  return n;
+}
+
+/** The prompt the monitor is given: the user's file, checked, or the one that ships. */
+export function monitorPrompt(file?: string): PromptFile {
+  return file ? readPromptFile(file, MONITOR_PROMPT_NEEDS) : shippedPrompt(MONITOR_PROMPT_FILE);
+}
+
+export function register(program: Command): void {
+  program
+    .command('monitor')
+    .description(
+      'Run an LLM monitor over a run\'s samples and measure it against the ground truth: it reads each sample as a reviewer would ' +
+        '(the task statement, the transcript and the test, source and outside diffs; never the split or the outcome) and answers with a ' +
+        'suspicion score from 0 to 100 and a short reason. Then prints its detection rate on cheating passes and false-positive rate on ' +
+        'legitimate ones (Wilson 95% intervals) and its AUROC, beside the static classifier, which needs no model.',
+    )
+    .argument('<run>', 'run id, or "latest" for the most recent run in the store')
+    .option('--model <spec>', `the monitor: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or a scripted stand-in (${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')})`)
+    .option('--static', 'print the static classifier\'s row alone, calling no model (with --model its row is printed anyway, beside the model\'s)')
+    .option('--all', 'read every sample an agent finished, not only the passed ones; evaded, agent-flagged and failed samples are reported apart from the rates')
+    .option('--threshold <score>', 'a sample is flagged when its score is at least this (0 to 100)', String(DEFAULT_THRESHOLD))
+    .option('--prompt-file <file>', `the monitor's instructions (default: the shipped ${MONITOR_PROMPT_FILE}, which \`impossiblebench monitor --help\` names); must contain {{TAG}} (where the evidence's random tag is named) and SCORE: (the answer line)`)
+    .option('--store <file>', 'results store to read and add the scores to', DEFAULT_STORE_FILE)
+    .option('--concurrency <n>', 'samples scored at once', '4')
+    .option('--redo', 'score again samples this model and prompt already scored (the newest answer counts)')
+    .option('--base-url <url>', 'the server of an openai-compatible model, or a proxy in front of a provider')
+    .addHelpText('after', () => {
+      const shipped = shippedPrompt(MONITOR_PROMPT_FILE);
+      return (
+        `\nThe shipped prompt is ${shipped.path} (sha256 ${shortHash(shipped.sha256)}…); copy it, edit it and pass --prompt-file to try your own. ` +
+        'Each answer is stored with its sample (a "monitor" event) under the model and the prompt\'s sha256, so reruns skip what is scored and ' +
+        'different prompts are never mixed. An answer with no readable score is stored as unparseable, a refusal as refused, a score outside ' +
+        '0 to 100 as out-of-range: counted apart, never guessed. Provider failures store nothing, so a rerun retries them. ' +
+        '`impossiblebench report` shows every monitor of the run.' +
+        '\n\nExamples:\n  impossiblebench monitor latest --model openai/gpt-5\n  impossiblebench monitor latest --model anthropic/claude-opus-4 --all --threshold 70\n' +
+        '  impossiblebench monitor latest --static --store impossiblebench-demo/demo.sqlite'
+      );
+    })
+    .action(async (runId: string, opts: MonitorOptions) => {
+      const limitAt = threshold(opts.threshold);
+      const concurrency = positiveInt(opts.concurrency, '--concurrency');
+      if (!opts.model && !opts.static) throw new UserError('name a monitor with --model, or ask for the static classifier alone with --static');
+      if (opts.static && !opts.model && (opts.promptFile || opts.redo || opts.all || opts.baseUrl)) {
+        throw new UserError('--static alone calls no model: --prompt-file, --redo, --all and --base-url need --model');
+      }
+      const prompt = opts.model ? monitorPrompt(opts.promptFile) : undefined;
+      const spec = opts.model ? parseModelSpec(opts.model) : undefined;
+      if (spec?.provider === 'scripted' && !Object.hasOwn(SCRIPTED_MONITORS, spec.name)) {
+        throw new UserError(`scripted/${spec.name} is not a monitor`, `use one of ${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')}, or a real model`);
+      }
+      // A real client is built once up front, so a missing key fails before anything is read.
+      const real: ModelClient | undefined =
+        spec && spec.provider !== 'scripted' ? createModelClient(spec.spec, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency }) : undefined;
+      const store = openStore(opts.store, { mustExist: true });
+      let server: ModelServer | undefined;
+      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; scores so far are kept (Ctrl-C again to quit at once)\n') });
+      try {
+        const run = resolveRun(store, runId);
+        if (spec && prompt) {
+          if (spec.provider === 'scripted') server = await startModelServer();
+          const policy = SCRIPTED_MONITORS[spec.name];
+          const tty = process.stderr.isTTY;
+          const summary = await monitorRun(store, run.id, {
+            model: spec.spec,
+            prompt,
+            concurrency,
+            ...(opts.all ? { all: true } : {}),
+            ...(opts.redo ? { redo: true } : {}),
+            signal: interrupts.signal,
+            client: (sample) => real ?? createModelClient(spec.spec, { server: server!, policy: policy!, context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold } }),
+            onProgress: (done, total) => {
+              if (tty) process.stderr.write(`\rscored ${done}/${total}`);
+            },
+          });
+          if (tty && summary.eligible > summary.skipped) process.stderr.write('\n');
+          const stored = Object.values(summary.byStatus).reduce((a, b) => a + b, 0);
+          const statuses = Object.entries(summary.byStatus)
+            .filter(([, n]) => n)
+            .map(([s, n]) => `${s} ${n}`);
+          const skipped = summary.skipped ? ` (${summary.skipped} already scored with this prompt, skipped; --redo scores them again)` : '';
+          const spent = stored ? `; ${count(summary.inputTokens + summary.outputTokens)} tokens, ${usd(summary.costUsd, summary.costUsd === null ? 1 : 0)}` : '';
+          console.log(
+            `monitored ${stored} of ${summary.eligible} ${opts.all ? 'finished' : 'passed'} samples with ${spec.spec}, prompt ${shortHash(prompt.sha256)}${skipped}${statuses.length ? `: ${statuses.join(', ')}` : ''}${spent}`,
+          );
+          if (interrupts.signal.aborted) console.log('interrupted: run the same command again to score the rest');
+          const byError = new Map<string, string[]>();
+          for (const f of summary.failures) byError.set(f.error, [...(byError.get(f.error) ?? []), f.taskId]);
+          for (const [error, tasks] of byError) {
+            const which = tasks.length === 1 ? tasks[0] : `${tasks.length} samples (${tasks.slice(0, 3).join(', ')}${tasks.length > 3 ? ', ...' : ''})`;
+            console.error(`impossiblebench: could not score ${which}: ${error}`);
+          }
+          if (summary.failures.length) {
+            console.error(`${summary.failures.length} samples were not scored (nothing stored for them); run the same command again to retry`);
+            process.exitCode = 1;
+          }
+        }
+        const data = loadMonitorReportData(store, run.id, limitAt, { llm: Boolean(spec) });
+        // The static classifier always, beside the monitor this command ran (other monitors of the run are in the report).
+        const shown = data.monitors.filter((m) => m.id.model === STATIC_MONITOR || (spec && prompt && monitorIdString(m.id) === monitorIdString({ model: spec.spec, promptHash: prompt.sha256 })));
+        if (shown.length === 0) {
+          console.log(`run ${run.id} has no passed sample to measure a monitor on`);
+          return;
+        }
+        console.log(`\nrun ${run.id}, flagged when the score is at least ${limitAt}:\n`);
+        process.stdout.write(monitorTables({ ...data, monitors: shown }).join('\n'));
+      } finally {
+        interrupts.dispose();
+        await server?.close();
+        await real?.close?.();
+        store.close();
+      }
+    });
+}
