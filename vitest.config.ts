@@ -1,13 +1,65 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The unit lane (`npm run test:unit`): tests that need no container engine, no built dist/ and no shared data, and
+ * run in seconds. Every other test file belongs to the engine lane. `npm test` runs both.
+ */
+const UNIT = [
+  'docker/build/mirror.test.ts',
+  'docker/fs-changes.test.ts',
+  'docker/output.test.ts',
+  'mutations/lcb/mutate.test.ts',
+  'mutations/python/check.test.ts',
+  'mutations/swe/patch.test.ts',
+  'mutations/swe/test-id.test.ts',
+  'results/classify/classify.test.ts',
+  'results/classify/judge.test.ts',
+  'results/dataset-card.test.ts',
+  'results/export-parquet.test.ts',
+  'results/export.test.ts',
+  'results/html/page.test.ts',
+  'results/metrics.test.ts',
+  'results/monitor/metrics.test.ts',
+  'results/monitor/parse.test.ts',
+  'results/monitor/prompt.test.ts',
+  'results/report-markdown.test.ts',
+  'runner/config.test.ts',
+  'runner/known-answers.test.ts',
+  'runner/matrix.test.ts',
+  'runner/progress.test.ts',
+  'runner/scheduler.test.ts',
+  'runner/table.test.ts',
+  'scaffolds/evidence.test.ts',
+  'scaffolds/model/anthropic-client.test.ts',
+  'scaffolds/model/factory.test.ts',
+  'scaffolds/model/prices.test.ts',
+  'scaffolds/model/retry.test.ts',
+  'scaffolds/policies/swe-locations.test.ts',
+  'scaffolds/prompts.test.ts',
+  'scaffolds/python.test.ts',
+  'scaffolds/server/faults.test.ts',
+  'scaffolds/server/server.test.ts',
+  'tasks/env/log-parsers.test.ts',
+  'tasks/env/swe-specs.test.ts',
+  'tasks/hub.test.ts',
+  'tasks/load.test.ts',
+];
+
+const OUTSIDE = ['node_modules/**', 'dist/**'];
+
 export default defineConfig({
   test: {
-    include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', 'dist/**'],
     pool: 'forks',
     // Sandbox tests start real containers: give them time, and keep two files in flight on two cores.
     maxWorkers: 2,
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    projects: [
+      { extends: true, test: { name: 'unit', include: UNIT, exclude: OUTSIDE } },
+      {
+        extends: true,
+        test: { name: 'engine', include: ['**/*.test.ts'], exclude: [...OUTSIDE, ...UNIT], globalSetup: ['runner/testing/fresh-dist.ts'] },
+      },
+    ],
   },
 });

@@ -1,17 +1,16 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../../docker/images.js';
+import { sharedDataFile } from '../../mutations/testing/shared-data.js';
 import { createSandbox } from '../../docker/sandbox.js';
 import type { Sandbox } from '../../docker/types.js';
 import { loadDataset } from '../load.js';
 import type { LcbTask } from '../task.js';
 import { gradeLcbTask } from './lcb.js';
 
-const SAMPLE = resolve(import.meta.dirname, '..', '..', '..', 'shared', 'data', 'impossible-lcb-sample', 'tasks.jsonl');
-const haveSample = existsSync(SAMPLE);
-if (!haveSample) console.warn(`skipping: ${SAMPLE} is absent (the shared data sets live in ../shared/data beside the project)`);
+// Under CI a missing sample is an error, not a skip.
+const SAMPLE = sharedDataFile('impossible-lcb-sample/tasks.jsonl');
+const haveSample = SAMPLE !== undefined;
 
 let sandbox: Sandbox;
 
@@ -25,7 +24,7 @@ afterAll(async () => {
 
 describe.runIf(haveSample)('grading the real Impossible-LiveCodeBench sample', () => {
   it('passes each known solution on the original test and fails it on the published impossible one', async () => {
-    const tasks = (await loadDataset(SAMPLE)) as LcbTask[];
+    const tasks = (await loadDataset(SAMPLE!)) as LcbTask[];
     const solved = tasks.filter((t) => t.solution);
     expect(solved).toHaveLength(12);
     const limit = pLimit(3);
