@@ -2,6 +2,9 @@ import type Docker from 'dockerode';
 import { getDocker } from './engine.js';
 import { engineStatus } from './errors.js';
 import { RECIPE_LABEL } from './labels.js';
+import type { ImageStatus } from './types.js';
+
+export type { ImageState, ImageStatus } from './types.js';
 
 /** The LiveCodeBench sandbox image: Debian bookworm, python3.11, pytest, git, user `agent` (uid 1000). */
 export const PYTHON_IMAGE = 'impossiblebench/python:3.11';
@@ -14,18 +17,6 @@ export const PYTHON_RECIPE = 'python3.11-pytest-git-agent.1';
 
 /** The sandbox images this build provides, for `doctor` and `images list`. */
 export const SANDBOX_IMAGES = [{ name: PYTHON_IMAGE, recipe: PYTHON_RECIPE, purpose: 'LiveCodeBench tasks (python3.11, pytest, git)' }] as const;
-
-export type ImageState = 'present' | 'missing' | 'stale';
-
-export interface ImageStatus {
-  name: string;
-  state: ImageState;
-  /** The recipe label on the image, if any (images made by hand carry none). */
-  recipe?: string;
-  id?: string;
-  sizeBytes?: number;
-  created?: string;
-}
 
 /** Whether an image is present, and whether an older recipe made it. */
 export async function imageStatus(name: string, recipe?: string, docker?: Docker): Promise<ImageStatus> {
@@ -52,4 +43,11 @@ export async function missingImages(names: Iterable<string>, docker?: Docker): P
     for (const s of states) if (s.state === 'missing') missing.push(s.name);
   }
   return missing;
+}
+
+/** Names of the present images matching any of these references (`*` wildcards). */
+export async function listImages(references: string[], docker?: Docker): Promise<string[]> {
+  const engine = docker ?? (await getDocker());
+  const found = await engine.listImages({ filters: { reference: references } });
+  return found.flatMap((i) => i.RepoTags ?? []);
 }
