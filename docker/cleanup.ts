@@ -4,11 +4,12 @@ import { engineMessage, engineStatus } from './errors.js';
 import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
 import type { RemoveResult, SandboxInfo } from './types.js';
 
-/** Every sandbox container on the engine (running or not), optionally of one run only. */
-export async function listSandboxContainers(runId?: string, docker?: Docker): Promise<SandboxInfo[]> {
+/** Every sandbox container on the engine (running or not), optionally of one run only, optionally with its layer's size. */
+export async function listSandboxContainers(runId?: string, docker?: Docker, diskUsage = false): Promise<SandboxInfo[]> {
   const engine = docker ?? (await getDocker());
   const list = await engine.listContainers({
     all: true,
+    ...(diskUsage ? { size: true } : {}),
     filters: { label: [runId === undefined ? RUN_LABEL : `${RUN_LABEL}=${runId}`] },
   });
   return list.map((c) => ({
@@ -17,6 +18,7 @@ export async function listSandboxContainers(runId?: string, docker?: Docker): Pr
     sampleId: c.Labels[SAMPLE_LABEL] ?? '',
     state: c.State,
     created: new Date(c.Created * 1000),
+    ...(diskUsage ? { diskBytes: (c as { SizeRw?: number }).SizeRw ?? 0 } : {}),
   }));
 }
 

@@ -12,7 +12,7 @@ export function dockerBackend(): SandboxBackend {
   return {
     name: 'docker',
     create: createSandbox,
-    list: (filter = {}) => listSandboxContainers(filter.runId),
+    list: (filter = {}) => listSandboxContainers(filter.runId, undefined, filter.diskUsage),
     remove: (sandboxes) => removeContainers(sandboxes),
     cleanup: (filter = {}) => removeSandboxContainers(filter),
     connect: async () => {

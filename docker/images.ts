@@ -45,9 +45,9 @@ export async function missingImages(names: Iterable<string>, docker?: Docker): P
   return missing;
 }
 
-/** Names of the present images matching any of these references (`*` wildcards). */
+/** The present images matching any of these references (`*` wildcards): one name each (its first tag, else its id). */
 export async function listImages(references: string[], docker?: Docker): Promise<string[]> {
   const engine = docker ?? (await getDocker());
   const found = await engine.listImages({ filters: { reference: references } });
-  return found.flatMap((i) => i.RepoTags ?? []);
+  return found.map((i) => i.RepoTags?.[0] ?? i.Id);
 }

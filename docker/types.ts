@@ -115,6 +115,8 @@ export interface SandboxInfo {
   /** The backend's own word: `running`, `exited`, `created`, … */
   state: string;
   created: Date;
+  /** Bytes written to the sandbox's own layer; only when the listing asked for it (it costs the engine a walk). */
+  diskBytes?: number;
 }
 
 export interface RemoveResult {
@@ -171,8 +173,8 @@ export interface SandboxImages {
 export interface SandboxBackend {
   readonly name: string;
   create(options: SandboxOptions): Promise<Sandbox>;
-  /** Every sandbox of any run (running or not), or of one run. */
-  list(filter?: { runId?: string }): Promise<SandboxInfo[]>;
+  /** Every sandbox of any run (running or not), or of one run; with each one's disk use when `diskUsage`. */
+  list(filter?: { runId?: string; diskUsage?: boolean }): Promise<SandboxInfo[]>;
   /** Force-removes these sandboxes (as `list` found them); one already gone counts as removed. */
   remove(sandboxes: SandboxInfo[]): Promise<RemoveResult>;
   /** Removes every sandbox of a run (or of every run), optionally only those created before a time. */
