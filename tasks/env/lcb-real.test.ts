@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../../docker/images.js';
-import { createSandbox } from '../../docker/sandbox.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import type { Sandbox } from '../../docker/types.js';
 import { loadDataset } from '../load.js';
 import type { LcbTask } from '../task.js';
@@ -16,7 +16,7 @@ if (!haveSample) console.warn(`skipping: ${SAMPLE} is absent (the shared data se
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  if (haveSample) sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-real' });
+  if (haveSample) sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-real' });
 });
 
 afterAll(async () => {
