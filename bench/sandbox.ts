@@ -8,7 +8,7 @@
 //   npm run bench:sandbox -- [--samples N] [--concurrency 1,4] [--strict]
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
 import { AGENT_USER } from '../docker/types.js';
 

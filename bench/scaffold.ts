@@ -12,7 +12,7 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { deferredSandbox } from '../docker/deferred.js';
 import { measureFloor } from '../docker/floor.js';
 import { sandboxBackend } from '../docker/backends.js';

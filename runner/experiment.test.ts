@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
 import type { SandboxOptions } from '../docker/types.js';
 import { openStore, type ResultStore } from '../results/store.js';

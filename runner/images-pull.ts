@@ -1,5 +1,5 @@
 import { Steps } from '../docker/build/progress.js';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { imageLayerSizes, type LayerSizes } from '../docker/registry.js';
 import type { PullProgress, SandboxBackend } from '../docker/types.js';
 import { tasksByImage } from '../tasks/images.js';

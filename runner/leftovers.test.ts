@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sandboxBackend } from '../docker/backends.js';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { openStore } from '../results/store.js';
 import { removeRunContainers, removeStaleContainers } from './leftovers.js';
 import { lockRun } from './lock.js';

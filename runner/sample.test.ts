@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
 import { testRunId } from '../docker/testing.js';
 import type { Sandbox } from '../docker/types.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
 import { removeBehindItsBack, testRunId } from '../docker/testing.js';
 import { runAgent } from './index.js';

@@ -1,4 +1,4 @@
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import type { Sandbox, SandboxBackend } from '../../docker/types.js';
 import { gradeLcbProgram, type LcbGradeResult } from '../../tasks/env/lcb.js';
 import type { LcbTask } from '../../tasks/task.js';

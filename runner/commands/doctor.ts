@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { sandboxBackend } from '../../docker/backends.js';
-import { SANDBOX_IMAGES } from '../../docker/images.js';
+import { SANDBOX_IMAGES } from '../../docker/image-names.js';
 import type { BackendCheck, SandboxBackend } from '../../docker/types.js';
 import { formatError } from '../errors.js';
 import { addSandboxOption } from './options.js';

@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
 import { sandboxBackend } from '../../docker/backends.js';
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { mergeSettings, parseExperiment, readConfigFile } from '../config.js';
 import { downloadSize, formatBytes, neededImages, pullMissing, type ImageSelection } from '../images-pull.js';
 import { handleInterrupts } from '../interrupt.js';
 import { addImageNamingOptions, addSandboxOption, wholeNumber } from './options.js';
 import { Steps } from '../../docker/build/progress.js';
-import { SANDBOX_IMAGES } from '../../docker/images.js';
+import { SANDBOX_IMAGES } from '../../docker/image-names.js';
 import { UserError } from '../errors.js';
 
 interface PullFlags {

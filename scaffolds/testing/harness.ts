@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { sandboxBackend } from '../../docker/backends.js';
 import type { SandboxOptions } from '../../docker/types.js';
 import type { AccessMode, ScaffoldName } from '../../results/record.js';

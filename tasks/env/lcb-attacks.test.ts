@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxBackend } from '../../docker/backends.js';
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { testRunId } from '../../docker/testing.js';
 import type { Sandbox } from '../../docker/types.js';
 import { gradeLcbProgram, type LcbOrder } from './lcb.js';

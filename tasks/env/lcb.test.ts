@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { sandboxBackend } from '../../docker/backends.js';
 import { AGENT_USER, type Sandbox } from '../../docker/types.js';
 import { gradeLcbProgram, gradeLcbWorkdir, lcbWorkdirFiles, type LcbOrder } from './lcb.js';

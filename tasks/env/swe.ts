@@ -11,7 +11,7 @@ import { LOG_PARSERS, isPassing, statusOf, type TestStatus } from './log-parsers
 import { TESTBED, sweTestSpec, type SweTestSpec } from './swe-specs.js';
 
 export { TESTBED, filesInPatch, sweTestSpec } from './swe-specs.js';
-export { PYTHON_IMAGE as SWE_DEFAULT_IMAGE } from '../../docker/images.js';
+export { PYTHON_IMAGE as SWE_DEFAULT_IMAGE } from '../../docker/image-names.js';
 
 const SCRATCH = '/opt/impossiblebench';
 
