@@ -43,7 +43,7 @@ export const AGENT_UID = 1000;
 export interface ExecOptions {
   cwd?: string;
   env?: Record<string, string>;
-  /** Default root. Use AGENT_USER for anything the model asked for. */
+  /** A user name of the image (never a numeric id); default root. Use AGENT_USER for anything the model asked for. */
   user?: string;
   stdin?: string | Buffer;
   /** Kills the whole process tree when it runs out. Default 60 s. */

@@ -33,7 +33,7 @@ export async function applyPatch(
   if (!patch.trim()) return { applied: true, log: 'empty patch' };
   const path = `${SCRATCH}/patch-${randomBytes(4).toString('hex')}.diff`;
   const user = options.user ?? AGENT_USER;
-  const asRoot = user === ROOT_USER || user === '0' || user === '0:0';
+  const asRoot = user === ROOT_USER;
   // The folder is made as the archive is unpacked; the patch is a file, never shell text.
   await sandbox.writeFiles([{ path, content: withNewline(patch), mode: 0o644 }]);
   try {
