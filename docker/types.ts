@@ -1,9 +1,17 @@
 /**
- * The sandbox contract every other room codes against: a backend (`SandboxBackend`, chosen by name in
- * `docker/backends.ts`) creates, lists and removes sandboxes and provides their images; a `Sandbox` runs commands and
- * moves files. Docker is the one backend (`docker/docker-backend.ts`, its sandbox in `docker/sandbox.ts`).
- * One sandbox per sample; root is for setup and grading, `agent` for whatever the model runs. Commands run as a user
- * named here, never a numeric id, so a backend needs only the image's user database.
+ * The sandbox contract every other room codes against: a backend (`SandboxBackend`) creates, lists and removes
+ * sandboxes and provides their images; a `Sandbox` runs commands and moves files. One sandbox per sample; root is for
+ * setup and grading, `agent` for whatever the model runs. Commands run as a user named here, never a numeric id, so a
+ * backend needs only the image's user database.
+ *
+ * What lives where in docker/:
+ * - the contract: `types.ts`; choosing a backend by name: `backends.ts`; backend-neutral parts: `image-names.ts`,
+ *   `deferred.ts`, `floor.ts`, `user-cleanup.ts`, `registry.ts` (layer sizes over HTTP), `errors.ts`, `testing.ts`.
+ * - the Docker backend, the only one: `docker-backend.ts` (the interface over the rest); the engine connection
+ *   (`engine.ts`); one container per sandbox (`sandbox.ts`, `launch.ts`, `kill.ts`, `output.ts`, `demux.ts`); its
+ *   command channel (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`);
+ *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`).
+ * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
  */
 import type { BuildOptions, BuildOutcome } from './build/python.js';
 export interface SandboxOptions {
