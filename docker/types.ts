@@ -110,7 +110,7 @@ export interface Sandbox {
    * the sandbox has no command channel.
    */
   changes(): Promise<FsChange[]>;
-  /** Bytes written to the container's own layer (what it adds to the host's disk). */
+  /** Bytes written to the sandbox's own layer (what it adds to the host's disk). */
   diskUsage(): Promise<number>;
   destroy(): Promise<void>;
 }
