@@ -8,8 +8,8 @@
 //   npm run bench:sandbox -- [--samples N] [--concurrency 1,4] [--strict]
 import { execa } from 'execa';
 import { parseArgs } from 'node:util';
-import { PYTHON_IMAGE } from '../docker/images.js';
-import { createSandbox, destroyAllSandboxes } from '../docker/sandbox.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
+import { sandboxBackend } from '../docker/backends.js';
 import { AGENT_USER } from '../docker/types.js';
 
 const TARGET_RATIO = 1.3;
@@ -50,7 +50,7 @@ interface Phases {
 
 async function harnessSample(i: number, phases: Phases): Promise<void> {
   let t = performance.now();
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: 'bench-sandbox', sampleId: `s${i}`, workdir: '/work' });
+  const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: 'bench-sandbox', sampleId: `s${i}`, workdir: '/work' });
   phases.create += performance.now() - t;
   try {
     t = performance.now();
@@ -142,10 +142,10 @@ async function main(): Promise<void> {
 }
 
 process.once('SIGINT', () => {
-  void destroyAllSandboxes().finally(() => process.exit(130));
+  void sandboxBackend().destroyAll().finally(() => process.exit(130));
 });
 await main().catch(async (err: unknown) => {
-  await destroyAllSandboxes();
+  await sandboxBackend().destroyAll();
   console.error(`bench:sandbox: ${err instanceof Error ? err.message : String(err)}`);
   process.exitCode = 1;
 });

@@ -12,10 +12,10 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { deferredSandbox } from '../docker/deferred.js';
 import { measureFloor } from '../docker/floor.js';
-import { createSandbox } from '../docker/sandbox.js';
+import { sandboxBackend } from '../docker/backends.js';
 import type { ScaffoldName } from '../results/record.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient, type ModelClient } from '../scaffolds/model/index.js';
@@ -104,7 +104,7 @@ async function sample(task: Task, scaffold: ScaffoldName, i: number) {
   const variant = task.variant;
   const t = performance.now();
   // As the runner does: the sandbox starts while the first model request is in flight.
-  const sandbox = deferredSandbox(createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `${task.kind}-${scaffold}-${variant}-${i}` }));
+  const sandbox = deferredSandbox(sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: `${task.kind}-${scaffold}-${variant}-${i}` }));
   const client = createModelClient('scripted/honest', { server, context: { task, scaffold } });
   const { model, waitedMs } = timed(client);
   try {

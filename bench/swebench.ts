@@ -14,9 +14,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { getDocker } from '../docker/engine.js';
-import { imageStatus } from '../docker/images.js';
-import { RUN_LABEL } from '../docker/labels.js';
+import { sandboxBackend } from '../docker/backends.js';
 import { readJsonl, sharedDataFile } from '../mutations/testing/shared-data.js';
 import { openStore } from '../results/store.js';
 import { formatBytes } from '../runner/images-pull.js';
@@ -45,8 +43,9 @@ const tasks = rows.map((r) => {
   if (!t.ok) fail(`row ${String(r.instance_id)}: ${JSON.stringify(t.problems)}`);
   return t.task as SweTask;
 });
+const backend = sandboxBackend();
 for (const t of tasks) {
-  if ((await imageStatus(swebenchImage(t.id))).state !== 'present') fail(`${swebenchImage(t.id)} is missing: bash scripts/swebench-replicas.sh`);
+  if ((await backend.images.status(swebenchImage(t.id))).state !== 'present') fail(`${swebenchImage(t.id)} is missing: bash scripts/swebench-replicas.sh`);
 }
 
 /** One bare run of a row's tests in its image, as the harness's eval script starts them. */
@@ -58,7 +57,6 @@ async function bareRun(task: SweTask): Promise<number> {
   return performance.now() - t;
 }
 
-const docker = await getDocker();
 const dir = await mkdtemp(join(tmpdir(), 'ib-bench-swebench-'));
 try {
   await bareRun(tasks[0]!); // warm the page cache
@@ -74,10 +72,10 @@ try {
   let runId: string | undefined;
   const poll = setInterval(() => {
     if (!runId) return;
-    void docker
-      .listContainers({ all: true, size: true, filters: { label: [`${RUN_LABEL}=${runId}`] } })
+    void backend
+      .list({ runId, diskUsage: true })
       .then((list) => {
-        for (const c of list) peak.set(c.Id, Math.max(peak.get(c.Id) ?? 0, (c as { SizeRw?: number }).SizeRw ?? 0));
+        for (const c of list) peak.set(c.id, Math.max(peak.get(c.id) ?? 0, c.diskBytes ?? 0));
       })
       .catch(() => undefined);
   }, 300);
@@ -115,7 +113,7 @@ try {
     const timing = (JSON.parse(line) as { timing?: Record<keyof typeof phases, number> }).timing;
     if (timing) for (const k of Object.keys(phases) as (keyof typeof phases)[]) phases[k].push(timing[k]);
   }
-  const images = await Promise.all(tasks.map((t) => imageStatus(swebenchImage(t.id))));
+  const images = await Promise.all(tasks.map((t) => backend.images.status(swebenchImage(t.id))));
   const wall = median(walls);
   const out = [
     `SWE-bench replicas: ${IDS.join(', ')} (${availableParallelism()} cores)`,

@@ -2,20 +2,14 @@ import type Docker from 'dockerode';
 import { getDocker } from './engine.js';
 import { engineMessage, engineStatus } from './errors.js';
 import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
+import type { RemoveResult, SandboxInfo } from './types.js';
 
-export interface SandboxContainer {
-  id: string;
-  runId: string;
-  sampleId: string;
-  state: string;
-  created: Date;
-}
-
-/** Every sandbox container on the engine (running or not), optionally of one run only. */
-export async function listSandboxContainers(runId?: string, docker?: Docker): Promise<SandboxContainer[]> {
+/** Every sandbox container on the engine (running or not), optionally of one run only, optionally with its layer's size. */
+export async function listSandboxContainers(runId?: string, docker?: Docker, diskUsage = false): Promise<SandboxInfo[]> {
   const engine = docker ?? (await getDocker());
   const list = await engine.listContainers({
     all: true,
+    ...(diskUsage ? { size: true } : {}),
     filters: { label: [runId === undefined ? RUN_LABEL : `${RUN_LABEL}=${runId}`] },
   });
   return list.map((c) => ({
@@ -24,22 +18,14 @@ export async function listSandboxContainers(runId?: string, docker?: Docker): Pr
     sampleId: c.Labels[SAMPLE_LABEL] ?? '',
     state: c.State,
     created: new Date(c.Created * 1000),
+    ...(diskUsage ? { diskBytes: (c as { SizeRw?: number }).SizeRw ?? 0 } : {}),
   }));
 }
 
-export interface CleanupResult {
-  removed: SandboxContainer[];
-  failed: Array<{ container: SandboxContainer; error: string }>;
-}
-
-/**
- * Force-removes sandbox containers by label, so it also finds those whose creating process died
- * without a chance to clean up (SIGKILL, a crash, a closed laptop).
- */
-export async function removeSandboxContainers(options: { runId?: string; concurrency?: number } = {}): Promise<CleanupResult> {
+/** Force-removes these containers (and their anonymous volumes), a few at a time. */
+export async function removeContainers(found: SandboxInfo[], concurrency = 8): Promise<RemoveResult> {
   const docker = await getDocker();
-  const found = await listSandboxContainers(options.runId, docker);
-  const result: CleanupResult = { removed: [], failed: [] };
+  const result: RemoveResult = { removed: [], failed: [] };
   const queue = [...found];
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
@@ -49,10 +35,20 @@ export async function removeSandboxContainers(options: { runId?: string; concurr
       } catch (err) {
         // Gone already or being removed by someone else: it will not be there either way.
         if (engineStatus(err) === 404 || engineStatus(err) === 409) result.removed.push(c);
-        else result.failed.push({ container: c, error: engineMessage(err) });
+        else result.failed.push({ sandbox: c, error: engineMessage(err) });
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 8) }, worker));
+  await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
   return result;
+}
+
+/**
+ * Force-removes sandbox containers by label, so it also finds those whose creating process died
+ * without a chance to clean up (SIGKILL, a crash, a closed laptop).
+ */
+export async function removeSandboxContainers(options: { runId?: string; olderThan?: Date; concurrency?: number } = {}): Promise<RemoveResult> {
+  const found = await listSandboxContainers(options.runId);
+  const old = options.olderThan ? found.filter((c) => c.created < options.olderThan!) : found;
+  return removeContainers(old, options.concurrency);
 }

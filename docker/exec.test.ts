@@ -41,6 +41,12 @@ describe.each([
     expect((await sandbox.exec(['id', '-u'])).stdout).toBe('0\n');
   });
 
+  it('runs as a user name only: a numeric id is what another backend could not resolve', async () => {
+    await expect(sandbox.exec(['true'], { user: '1000' })).rejects.toThrow(/user name/);
+    await expect(sandbox.exec(['true'], { user: '1000:1000' })).rejects.toThrow(/user name/);
+    expect((await sandbox.exec(['id', '-un'], { user: 'nobody' })).stdout).toBe('nobody\n');
+  });
+
   it('feeds stdin and closes it, so the command sees end of input', async () => {
     const input = Buffer.concat([Buffer.from('line one\nlïne twö\n'), Buffer.alloc(100_000, 0x61)]);
     const r = await sandbox.exec(['python3', '-c', 'import sys,hashlib; d=sys.stdin.buffer.read(); print(len(d), hashlib.sha256(d).hexdigest())'], { stdin: input });

@@ -1,5 +1,6 @@
+import { sandboxBackend } from './backends.js';
 import { PYTHON_IMAGE } from './images.js';
-import { createSandbox } from './sandbox.js';
+import type { SandboxBackend } from './types.js';
 
 /** What no sample can cost less than: bare sandbox lifecycles, measured on this machine at a given concurrency. */
 export interface SandboxFloor {
@@ -13,13 +14,14 @@ export interface SandboxFloor {
 
 /**
  * Runs `runs` bare lifecycles (create, start, one command, remove) of the Python image, `concurrency` at a time,
- * after one warm-up. Benchmarks and the demo state their times as ratios to this, measured in the same process.
+ * after one warm-up, on the given backend (default Docker). Benchmarks and the demo state their times as ratios to this, measured in the same process.
  */
-export async function measureFloor(options: { runs: number; concurrency: number; runId: string }): Promise<SandboxFloor> {
+export async function measureFloor(options: { runs: number; concurrency: number; runId: string; backend?: SandboxBackend }): Promise<SandboxFloor> {
+  const backend = options.backend ?? sandboxBackend();
   let busy = 0;
   const lifecycle = async (i: number) => {
     const t = performance.now();
-    const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: options.runId, sampleId: `floor-${i}` });
+    const sandbox = await backend.create({ image: PYTHON_IMAGE, runId: options.runId, sampleId: `floor-${i}` });
     try {
       await sandbox.exec(['true']);
     } finally {

@@ -1,31 +1,12 @@
+/** The Docker backend's image operations: status, absence and listing, asked of the engine. */
 import type Docker from 'dockerode';
 import { getDocker } from './engine.js';
 import { engineStatus } from './errors.js';
 import { RECIPE_LABEL } from './labels.js';
+import type { ImageStatus } from './types.js';
 
-/** The LiveCodeBench sandbox image: Debian bookworm, python3.11, pytest, git, user `agent` (uid 1000). */
-export const PYTHON_IMAGE = 'impossiblebench/python:3.11';
-
-/**
- * Version of the recipe that builds PYTHON_IMAGE. Bump it when the recipe changes, so that
- * `images build` replaces images made by an older one.
- */
-export const PYTHON_RECIPE = 'python3.11-pytest-git-agent.1';
-
-/** The sandbox images this build provides, for `doctor` and `images list`. */
-export const SANDBOX_IMAGES = [{ name: PYTHON_IMAGE, recipe: PYTHON_RECIPE, purpose: 'LiveCodeBench tasks (python3.11, pytest, git)' }] as const;
-
-export type ImageState = 'present' | 'missing' | 'stale';
-
-export interface ImageStatus {
-  name: string;
-  state: ImageState;
-  /** The recipe label on the image, if any (images made by hand carry none). */
-  recipe?: string;
-  id?: string;
-  sizeBytes?: number;
-  created?: string;
-}
+export type { ImageState, ImageStatus } from './types.js';
+export { PYTHON_IMAGE, PYTHON_RECIPE, SANDBOX_IMAGES } from './image-names.js';
 
 /** Whether an image is present, and whether an older recipe made it. */
 export async function imageStatus(name: string, recipe?: string, docker?: Docker): Promise<ImageStatus> {
@@ -52,4 +33,11 @@ export async function missingImages(names: Iterable<string>, docker?: Docker): P
     for (const s of states) if (s.state === 'missing') missing.push(s.name);
   }
   return missing;
+}
+
+/** The present images matching any of these references (`*` wildcards): one name each (its first tag, else its id). */
+export async function listImages(references: string[], docker?: Docker): Promise<string[]> {
+  const engine = docker ?? (await getDocker());
+  const found = await engine.listImages({ filters: { reference: references } });
+  return found.map((i) => i.RepoTags?.[0] ?? i.Id);
 }

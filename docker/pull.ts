@@ -2,14 +2,9 @@ import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
 import { getDocker } from './engine.js';
 import { SandboxError, engineMessage } from './errors.js';
+import type { PullProgress } from './types.js';
 
-/** How far one pull has come: bytes of the layers seen so far (the engine reports each layer as it starts it). */
-export interface PullProgress {
-  downloadedBytes: number;
-  totalBytes: number;
-  layersDone: number;
-  layers: number;
-}
+export type { PullProgress } from './types.js';
 
 interface PullEvent {
   id?: string;

@@ -53,6 +53,9 @@ export function liveSandboxCount(): number {
   return live.size;
 }
 
+/** A user name as the contract takes it (no numeric ids, no `user:group`): what every backend can resolve. */
+const USER_NAME = /^[a-z_][a-z0-9_.-]*\$?$/i;
+
 function slug(text: string, max: number): string {
   const s = text.replace(/[^a-zA-Z0-9_.-]+/g, '-').replace(/^[^a-zA-Z0-9]+/, '');
   return s.slice(0, max) || 'x';
@@ -212,6 +215,7 @@ class DockerSandbox implements Sandbox {
     const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     if (!(timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) throw new UserError(`sandbox exec: timeout must be a positive number of milliseconds, got ${timeoutMs}`);
     if (!(Number.isInteger(maxOutput) && maxOutput >= 0)) throw new UserError(`sandbox exec: output cap must be a whole number of bytes, got ${maxOutput}`);
+    if (options.user !== undefined && !USER_NAME.test(options.user)) throw new UserError(`sandbox exec: run as a user name, not "${options.user}"`);
     // The marker goes first among the command's variables (see kill.ts); sandbox-wide ones follow.
     const env = [...envList(this.options.env), ...envList(options.env)];
     options.signal?.throwIfAborted();

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { getDocker } from './engine.js';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox } from './sandbox.js';
 import { COMMAND_SERVER_MARK } from './channel-server.js';
@@ -38,4 +39,29 @@ export function strayProcesses(listing: string): string[] {
     .map((line) => line.trim())
     .filter(Boolean)
     .filter((line) => !line.startsWith('1 ') && !/^\d+ sleep infinity$/.test(line) && !line.includes(COMMAND_SERVER_MARK) && !/^\d+ tr \\0/.test(line) && !/^\d+$/.test(line));
+}
+
+/*
+ * Engine operations only tests need (the product never does them), here so that no test outside docker/ reaches the
+ * engine's client.
+ */
+
+/** Saves a sandbox's filesystem as an image (`docker commit`), e.g. to stand for a prepared SWE-bench image. */
+export async function commitSandbox(sandbox: Sandbox, image: string): Promise<void> {
+  const colon = image.lastIndexOf(':');
+  const [repo, tag] = colon > image.lastIndexOf('/') ? [image.slice(0, colon), image.slice(colon + 1)] : [image, 'latest'];
+  await (await getDocker()).getContainer(sandbox.id).commit({ repo, tag });
+}
+
+/** Removes an image, if present. */
+export async function removeImage(image: string): Promise<void> {
+  await (await getDocker())
+    .getImage(image)
+    .remove({ force: true })
+    .catch(() => undefined);
+}
+
+/** Removes a sandbox's container behind the sandbox's back, as a crash of the engine or a user's `docker rm -f` would. */
+export async function removeBehindItsBack(sandbox: Sandbox): Promise<void> {
+  await (await getDocker()).getContainer(sandbox.id).remove({ force: true });
 }

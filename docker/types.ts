@@ -1,7 +1,19 @@
 /**
- * The sandbox contract every other room codes against. The implementation is `docker/sandbox.ts`.
- * One container per sample; root is for setup and grading, `agent` for whatever the model runs.
+ * The sandbox contract every other room codes against: a backend (`SandboxBackend`) creates, lists and removes
+ * sandboxes and provides their images; a `Sandbox` runs commands and moves files. One sandbox per sample; root is for
+ * setup and grading, `agent` for whatever the model runs. Commands run as a user named here, never a numeric id, so a
+ * backend needs only the image's user database.
+ *
+ * What lives where in docker/:
+ * - the contract: `types.ts`; choosing a backend by name: `backends.ts`; backend-neutral parts: `image-names.ts`,
+ *   `deferred.ts`, `floor.ts`, `user-cleanup.ts`, `registry.ts` (layer sizes over HTTP), `errors.ts`, `testing.ts`.
+ * - the Docker backend, the only one: `docker-backend.ts` (the interface over the rest); the engine connection
+ *   (`engine.ts`); one container per sandbox (`sandbox.ts`, `launch.ts`, `kill.ts`, `output.ts`, `demux.ts`); its
+ *   command channel (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`);
+ *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`).
+ * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
  */
+import type { BuildOptions, BuildOutcome } from './build/python.js';
 export interface SandboxOptions {
   image: string;
   /** Labels `impossiblebench.run` / `impossiblebench.sample`, so `cleanup` can find every container. */
@@ -30,11 +42,16 @@ export interface SandboxOptions {
 /** The unprivileged user baked into the sandbox images (uid 1000). */
 export const AGENT_USER = 'agent';
 export const ROOT_USER = 'root';
+/**
+ * AGENT_USER's numeric id, for `FileToWrite` only: files travel as tar archives in every backend, and a tar header
+ * carries numeric owners (a name there would need the container's user database, which the writer cannot read).
+ */
+export const AGENT_UID = 1000;
 
 export interface ExecOptions {
   cwd?: string;
   env?: Record<string, string>;
-  /** Default root. Use AGENT_USER for anything the model asked for. */
+  /** A user name of the image (never a numeric id); default root. Use AGENT_USER for anything the model asked for. */
   user?: string;
   stdin?: string | Buffer;
   /** Kills the whole process tree when it runs out. Default 60 s. */
@@ -69,7 +86,7 @@ export interface FileToWrite {
   content: string | Buffer;
   /** Default 0o644. */
   mode?: number;
-  /** Default root (0). */
+  /** Default root (0). Numeric, as in the tar header the file travels in (see AGENT_UID). */
   uid?: number;
   gid?: number;
 }
@@ -87,9 +104,94 @@ export interface Sandbox {
   readFile(path: string): Promise<Buffer>;
   /** Every regular file under a folder, keyed by path relative to it. */
   readDir(path: string): Promise<Map<string, Buffer>>;
-  /** The container's filesystem changes since its image. */
+  /**
+   * The filesystem's changes since its image: read by the command channel's walk inside the sandbox (ctimes against
+   * the image's listing, `fs-changes.ts`), which any backend can run; Docker falls back to `docker diff` only when
+   * the sandbox has no command channel.
+   */
   changes(): Promise<FsChange[]>;
-  /** Bytes written to the container's own layer (what it adds to the host's disk). */
+  /** Bytes written to the sandbox's own layer (what it adds to the host's disk). */
   diskUsage(): Promise<number>;
   destroy(): Promise<void>;
+}
+
+/** One sandbox a backend knows of, found by its labels (so also one whose creating process died). */
+export interface SandboxInfo {
+  id: string;
+  runId: string;
+  sampleId: string;
+  /** The backend's own word: `running`, `exited`, `created`, … */
+  state: string;
+  created: Date;
+  /** Bytes written to the sandbox's own layer; only when the listing asked for it (it costs the engine a walk). */
+  diskBytes?: number;
+}
+
+export interface RemoveResult {
+  removed: SandboxInfo[];
+  failed: Array<{ sandbox: SandboxInfo; error: string }>;
+}
+
+export type ImageState = 'present' | 'missing' | 'stale';
+
+export interface ImageStatus {
+  name: string;
+  state: ImageState;
+  /** The recipe label on the image, if any (images made by hand carry none). */
+  recipe?: string;
+  id?: string;
+  sizeBytes?: number;
+  created?: string;
+}
+
+/** How far one pull has come: bytes of the layers seen so far (the engine reports each layer as it starts it). */
+export interface PullProgress {
+  downloadedBytes: number;
+  totalBytes: number;
+  layersDone: number;
+  layers: number;
+}
+
+/** One line of `doctor`: what was checked, and the fix when it is not fine. */
+export interface BackendCheck {
+  mark: 'ok' | 'warn' | 'fail';
+  text: string;
+  fix?: string;
+  /** Further lines, e.g. every place an engine was looked for. */
+  details?: string[];
+}
+
+/** The images sandboxes start from: OCI image names, whichever backend runs them. */
+export interface SandboxImages {
+  /** Whether an image is present, and whether an older recipe (`recipe`) made it. */
+  status(name: string, recipe?: string): Promise<ImageStatus>;
+  /** Which of these images are missing. */
+  missing(names: Iterable<string>): Promise<string[]>;
+  /** Gets one image from its registry; resolves once the backend has it. */
+  pull(name: string, options?: { onProgress?: (p: PullProgress) => void; signal?: AbortSignal }): Promise<void>;
+  /** Makes the project's own image (PYTHON_IMAGE): present, else pulled and extended, else built offline. */
+  build(options?: BuildOptions): Promise<BuildOutcome>;
+  /** Names of the present images matching any of these references (`*` wildcards, as `docker images` takes). */
+  list(references: string[]): Promise<string[]>;
+  /** Free bytes where the backend keeps images, when that is on this machine. */
+  freeSpace(): Promise<{ path: string; bytes: number } | undefined>;
+}
+
+/** Where sandboxes come from. Everything outside `docker/` reaches sandboxes through this alone. */
+export interface SandboxBackend {
+  readonly name: string;
+  create(options: SandboxOptions): Promise<Sandbox>;
+  /** Every sandbox of any run (running or not), or of one run; with each one's disk use when `diskUsage`. */
+  list(filter?: { runId?: string; diskUsage?: boolean }): Promise<SandboxInfo[]>;
+  /** Force-removes these sandboxes (as `list` found them); one already gone counts as removed. */
+  remove(sandboxes: SandboxInfo[]): Promise<RemoveResult>;
+  /** Removes every sandbox of a run (or of every run), optionally only those created before a time. */
+  cleanup(filter?: { runId?: string; olderThan?: Date }): Promise<RemoveResult>;
+  /** Throws a `UserError` with the fix when the backend cannot run sandboxes here. */
+  connect(): Promise<void>;
+  /** What `doctor` prints about the backend itself: reachable, its version, whether limits hold. */
+  probe(): Promise<BackendCheck[]>;
+  /** Destroys every sandbox this process created and has not destroyed (at exit). */
+  destroyAll(): Promise<void>;
+  images: SandboxImages;
 }

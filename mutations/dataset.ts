@@ -2,6 +2,7 @@ import { taskImage } from '../tasks/images.js';
 import type { LcbTask, SweTask, Task } from '../tasks/task.js';
 import type { MutationType } from './outcome.js';
 import { mutateTask } from './task.js';
+import type { SandboxBackend } from '../docker/types.js';
 import { validateLcbVariants, type Verdict } from './validate/lcb.js';
 import { validateSweVariants } from './validate/swe.js';
 
@@ -32,6 +33,8 @@ export interface MutateOptions {
   /** Sandboxes or variants validated side by side. */
   concurrency?: number;
   runId?: string;
+  /** Where validation's sandboxes come from (default: the default backend). */
+  backend?: SandboxBackend;
   onProgress?: (stage: 'mutate' | 'validate', done: number, total: number) => void;
   signal?: AbortSignal;
   /** Images the engine lacks, and the command that gets them: their variants are left out unvalidated. */
@@ -91,7 +94,7 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   }
   const lcb = runnable.filter((t): t is LcbTask => t.kind === 'lcb');
   const swe = runnable.filter((t): t is SweTask => t.kind === 'swe');
-  const common = { runId: options.runId, signal: options.signal, onDone };
+  const common = { runId: options.runId, signal: options.signal, backend: options.backend, onDone };
   if (lcb.length > 0) await validateLcbVariants(lcb, { ...common, sandboxes: options.concurrency });
   if (swe.length > 0) await validateSweVariants(swe, { ...common, concurrency: options.concurrency });
   variants = variants.filter((t) => {

@@ -23,6 +23,14 @@ function errorOf(fn: () => unknown): UserError {
 }
 
 describe('experiment config', () => {
+  it('names the sandbox backend, docker by default, and refuses an unknown one listing the known', () => {
+    expect(parseExperiment({ models: 'scripted/honest' }, 'flags').sandbox).toBe('docker');
+    expect(parseExperiment({ models: 'scripted/honest', sandbox: 'docker' }, 'e.yaml').sandbox).toBe('docker');
+    expect(errorOf(() => parseExperiment({ models: 'scripted/honest', sandbox: 'nope' }, 'e.yaml')).message).toBe(
+      'e.yaml: field `sandbox`: unknown sandbox backend "nope"; use one of: docker',
+    );
+  });
+
   it('fills the defaults and accepts a bare value where a list is expected', () => {
     const exp = parseExperiment({ models: 'scripted/honest' }, 'flags');
     expect(exp.models).toEqual(['scripted/honest']);

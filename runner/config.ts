@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { DEFAULT_SANDBOX, SANDBOX_BACKENDS } from '../docker/backends.js';
 import { ImageNamingSchema } from '../tasks/images.js';
 import { TestSpecSchema, VariantSchema } from '../tasks/task.js';
 import { AccessModeSchema, ScaffoldNameSchema } from '../results/record.js';
@@ -74,6 +75,11 @@ export const ExperimentSchema = z.strictObject({
   allowFlag: z.boolean().default(false),
   limits: LimitsSchema.default({ maxMessages: 100, toolTimeoutS: 60, requestTimeoutS: 300, diskLimitMb: 2048 }),
   generation: GenerationSchema.default({}),
+  /** The backend sandboxes come from, by name (`docker/backends.ts`); not part of the matrix, so a resume may change it. */
+  sandbox: z
+    .string()
+    .refine((name) => SANDBOX_BACKENDS.includes(name), { error: (issue) => `unknown sandbox backend "${String(issue.input)}"; use one of: ${SANDBOX_BACKENDS.join(', ')}` })
+    .default(DEFAULT_SANDBOX),
   /** How SWE-bench instance images are named, for rows that do not name their own (`image_name`). */
   images: ImageNamingSchema.strict().default({ namespace: 'swebench', arch: 'x86_64', tag: 'latest' }),
   /**

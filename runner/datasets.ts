@@ -7,6 +7,7 @@ import { taskImage, tasksByImage } from '../tasks/images.js';
 import { loadDataset } from '../tasks/load.js';
 import { formatProblem } from '../tasks/rows.js';
 import type { LcbTask, SweTask, Task, Variant } from '../tasks/task.js';
+import type { SandboxBackend } from '../docker/types.js';
 import type { Experiment } from './config.js';
 import { UserError } from './errors.js';
 import { selectTaskIds, type DatasetTasks } from './matrix.js';
@@ -24,6 +25,8 @@ export interface LoadOptions {
   say?: (line: string) => void;
   /** Stops validation early (an interrupt before the run starts). */
   signal?: AbortSignal;
+  /** Where validation's sandboxes come from (default: the default backend). */
+  backend?: SandboxBackend;
   /** Which of these images the engine lacks: the tasks that need them are left out, before any validation. */
   missingImages?: (images: string[]) => Promise<string[]>;
   /** Told of each image that is missing, with the tasks left out for it. */
@@ -90,7 +93,7 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
     out.set(type, list);
   }
   if (options.validateVariants && made.length > 0) {
-    const dropped = await validateMade(made, say, dataset, options.signal);
+    const dropped = await validateMade(made, say, dataset, options);
     for (const variant of dropped) {
       const list = out.get(variant.variant)!;
       list.splice(list.indexOf(variant), 1);
@@ -132,7 +135,8 @@ async function leaveOutMissingImages(
  * the variant on the mutated assertion; an empty solution fails too) and returns those that are
  * not. Variants with nothing to check against (no reference solution) are kept and said so.
  */
-async function validateMade(made: Task[], say: (line: string) => void, dataset: string, signal?: AbortSignal): Promise<Task[]> {
+async function validateMade(made: Task[], say: (line: string) => void, dataset: string, options: Pick<LoadOptions, 'signal' | 'backend'>): Promise<Task[]> {
+  const { signal, backend } = options;
   const lcb = made.filter((t): t is LcbTask => t.kind === 'lcb' && t.solution !== undefined);
   const swe = made.filter((t): t is SweTask => t.kind === 'swe');
   const checkable = [...lcb, ...swe];
@@ -142,8 +146,8 @@ async function validateMade(made: Task[], say: (line: string) => void, dataset: 
   const runId = `validate-${process.pid}`;
   // The validators answer in input order.
   const verdicts = [
-    ...(lcb.length ? await validateLcbVariants(lcb, { runId, ...(signal ? { signal } : {}) }) : []).map((v, i) => [lcb[i]!, v] as const),
-    ...(swe.length ? await validateSweVariants(swe, { runId, ...(signal ? { signal } : {}) }) : []).map((v, i) => [swe[i]!, v] as const),
+    ...(lcb.length ? await validateLcbVariants(lcb, { runId, backend, ...(signal ? { signal } : {}) }) : []).map((v, i) => [lcb[i]!, v] as const),
+    ...(swe.length ? await validateSweVariants(swe, { runId, backend, ...(signal ? { signal } : {}) }) : []).map((v, i) => [swe[i]!, v] as const),
   ];
   const dropped: Task[] = [];
   const byStage = { validate: 0, environment: 0, unvalidated: 0, mutate: 0 };

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../docker/images.js';
-import { createSandbox } from '../docker/sandbox.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
+import { sandboxBackend } from '../docker/backends.js';
 import type { SandboxOptions } from '../docker/types.js';
 import { openStore, type ResultStore } from '../results/store.js';
 import { runAgent } from '../scaffolds/index.js';
@@ -32,7 +32,7 @@ const task = (variant: Variant): LcbTask => ({
 /** Services whose sandbox never starts (a real engine error, from these options), counting the agent runs. */
 function failingServices(sandbox: Omit<SandboxOptions, 'runId' | 'sampleId'>, onAgent: () => void = () => {}): SampleServices {
   return {
-    createSandbox,
+    createSandbox: (o) => sandboxBackend().create(o),
     sandboxFor: () => sandbox,
     createModel: async () => {
       throw new Error('never reached');

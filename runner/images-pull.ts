@@ -1,11 +1,7 @@
-import type Docker from 'dockerode';
-import { statfs } from 'node:fs/promises';
-import { ensurePythonImage } from '../docker/build/python.js';
 import { Steps } from '../docker/build/progress.js';
-import { getDocker } from '../docker/engine.js';
-import { PYTHON_IMAGE, missingImages } from '../docker/images.js';
-import { pullImage, type PullProgress } from '../docker/pull.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { imageLayerSizes, type LayerSizes } from '../docker/registry.js';
+import type { PullProgress, SandboxBackend } from '../docker/types.js';
 import { tasksByImage } from '../tasks/images.js';
 import { loadDataset } from '../tasks/load.js';
 import type { Task, Variant } from '../tasks/task.js';
@@ -23,7 +19,7 @@ export interface ImageNeed {
 export type ImageSelection = Pick<Experiment, 'datasets' | 'splits' | 'limit' | 'shuffle' | 'seed' | 'images'>;
 
 /** The images the tasks of a selection run in (the same tasks `run` picks with the same flags). */
-export async function neededImages(selection: ImageSelection, say: (line: string) => void, docker?: Docker): Promise<ImageNeed[]> {
+export async function neededImages(selection: ImageSelection, say: (line: string) => void, backend: SandboxBackend): Promise<ImageNeed[]> {
   const tasks: Task[] = [];
   for (const dataset of selection.datasets) {
     const loaded = await loadDataset(dataset, { splits: selection.splits, images: selection.images, say });
@@ -35,7 +31,7 @@ export async function neededImages(selection: ImageSelection, say: (line: string
     tasks.push(...chosen);
   }
   const byImage = tasksByImage(tasks);
-  const missing = new Set(await missingImages(byImage.keys(), docker));
+  const missing = new Set(await backend.images.missing(byImage.keys()));
   return [...byImage].map(([image, list]) => ({ image, taskIds: [...new Set(list.map((t) => t.id))], present: !missing.has(image) }));
 }
 
@@ -60,20 +56,6 @@ export async function downloadSize(images: string[], arch: string, signal?: Abor
   };
   await Promise.all(Array.from({ length: Math.min(8, images.length) }, worker));
   return { bytes: [...layers.values()].reduce((a, b) => a + b, 0), unknown };
-}
-
-/** Free bytes where the engine keeps its images, when that folder is on this machine. */
-export async function engineFreeBytes(docker: Docker): Promise<{ path: string; bytes: number } | undefined> {
-  const info = (await docker.info().catch(() => undefined)) as { DockerRootDir?: string } | undefined;
-  const path = info?.DockerRootDir;
-  if (!path) return undefined;
-  try {
-    const fs = await statfs(path);
-    return { path, bytes: fs.bavail * fs.bsize };
-  } catch {
-    // The engine runs elsewhere (a VM, a remote host).
-    return undefined;
-  }
 }
 
 export function formatBytes(bytes: number): string {
@@ -101,15 +83,15 @@ export interface PullOutcome {
  */
 export async function pullMissing(
   images: string[],
-  options: { concurrency: number; out: NodeJS.WriteStream; plain: boolean; totalBytes?: number; signal?: AbortSignal; docker?: Docker },
+  options: { backend: SandboxBackend; concurrency: number; out: NodeJS.WriteStream; plain: boolean; totalBytes?: number; signal?: AbortSignal },
 ): Promise<PullOutcome> {
-  const docker = options.docker ?? (await getDocker());
+  const { backend } = options;
   const outcome: PullOutcome = { pulled: [], failed: [], diskBytes: 0 };
   const own = images.filter((i) => i === PYTHON_IMAGE);
   const registry = images.filter((i) => i !== PYTHON_IMAGE);
   for (const image of own) {
     try {
-      await ensurePythonImage({ steps: new Steps(options.out), ...(options.signal ? { signal: options.signal } : {}) });
+      await backend.images.build({ steps: new Steps(options.out), ...(options.signal ? { signal: options.signal } : {}) });
       outcome.pulled.push(image);
     } catch (err) {
       if (options.signal?.aborted) throw err;
@@ -140,12 +122,11 @@ export async function pullMissing(
       const image = registry[next++]!;
       const t0 = Date.now();
       try {
-        await pullImage(image, {
-          docker,
+        await backend.images.pull(image, {
           onProgress: (p) => live.set(image, p),
           ...(options.signal ? { signal: options.signal } : {}),
         });
-        const size = ((await docker.getImage(image).inspect()) as { Size?: number }).Size ?? 0;
+        const size = (await backend.images.status(image)).sizeBytes ?? 0;
         outcome.pulled.push(image);
         outcome.diskBytes += size;
         finished++;

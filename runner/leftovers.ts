@@ -1,43 +1,30 @@
-import { getDocker } from '../docker/engine.js';
-import { RUN_LABEL } from '../docker/labels.js';
+import type { SandboxBackend } from '../docker/types.js';
 import type { ResultStore } from '../results/store.js';
 import { lockHolder } from './lock.js';
 
-async function removeAll(ids: string[]): Promise<number> {
-  const docker = await getDocker();
-  const results = await Promise.allSettled(ids.map((id) => docker.getContainer(id).remove({ force: true, v: true })));
-  // A container that vanished in between (404) is as good as removed.
-  return results.filter((r) => r.status === 'fulfilled' || (r.reason as { statusCode?: number }).statusCode === 404).length;
-}
-
 /**
- * Removes every container labelled with this run id, running or not: what a killed process of
- * the same run left behind.
+ * Removes every sandbox of this run id, running or not: what a killed process of the same run
+ * left behind.
  */
-export async function removeRunContainers(runId: string): Promise<number> {
-  const docker = await getDocker();
-  const containers = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${runId}`] } });
-  return removeAll(containers.map((c) => c.Id));
+export async function removeRunContainers(backend: SandboxBackend, runId: string): Promise<number> {
+  return (await backend.cleanup({ runId })).removed.length;
 }
 
 /**
- * Removes the containers of this store's other runs that no live process owns: runs that ended,
+ * Removes the sandboxes of this store's other runs that no live process owns: runs that ended,
  * and runs still marked running whose process is gone (killed). Runs of other stores, or live
  * ones, are never touched; `impossiblebench cleanup` removes everything.
  */
-export async function removeStaleContainers(store: ResultStore, except?: string): Promise<number> {
-  const docker = await getDocker();
-  const containers = await docker.listContainers({ all: true, filters: { label: [RUN_LABEL] } });
-  const stale: string[] = [];
+export async function removeStaleContainers(backend: SandboxBackend, store: ResultStore, except?: string): Promise<number> {
+  const stale = [];
   const verdict = new Map<string, boolean>();
-  for (const c of containers) {
-    const runId = c.Labels[RUN_LABEL];
-    if (!runId || runId === except) continue;
-    if (!verdict.has(runId)) {
-      const run = store.findRun(runId);
-      verdict.set(runId, run !== undefined && (run.status !== 'running' || lockHolder(store.path, runId) === undefined));
+  for (const c of await backend.list()) {
+    if (!c.runId || c.runId === except) continue;
+    if (!verdict.has(c.runId)) {
+      const run = store.findRun(c.runId);
+      verdict.set(c.runId, run !== undefined && (run.status !== 'running' || lockHolder(store.path, c.runId) === undefined));
     }
-    if (verdict.get(runId)) stale.push(c.Id);
+    if (verdict.get(c.runId)) stale.push(c);
   }
-  return stale.length ? removeAll(stale) : 0;
+  return stale.length ? (await backend.remove(stale)).removed.length : 0;
 }

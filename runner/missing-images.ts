@@ -1,4 +1,4 @@
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import type { Experiment } from './config.js';
 import type { MissingImage } from './datasets.js';
 import { shellArg } from './summary.js';

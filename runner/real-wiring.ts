@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
-import { connectEngine } from '../docker/engine.js';
-import { missingImages } from '../docker/images.js';
-import { createSandbox } from '../docker/sandbox.js';
+import { sandboxBackend } from '../docker/backends.js';
 import type { SandboxOptions } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } from '../scaffolds/model/index.js';
@@ -65,7 +63,7 @@ function wireFor(sample: PlannedSample): 'openai' | 'anthropic' {
   return Number.parseInt(createHash('sha256').update(sample.id).digest('hex').slice(0, 2), 16) % 2 === 0 ? 'openai' : 'anthropic';
 }
 
-/** The real engine, sandboxes, model clients, agent loops and task loaders. */
+/** The experiment's sandbox backend, sandboxes, model clients, agent loops and task loaders. */
 export async function realWiring(experiment: Experiment, options: RealWiringOptions = {}): Promise<Wiring> {
   // One local model server for the whole run, started on first need (concurrent callers share it).
   let server: Promise<ModelServer> | undefined;
@@ -75,9 +73,10 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   const prices = experiment.prices ? loadPriceFile(experiment.prices) : undefined;
   const needsServer = experiment.models.some((m) => m.trim().startsWith('scripted/'));
   const missing: MissingImage[] = [];
+  const backend = sandboxBackend(experiment.sandbox);
   return {
     services: {
-      createSandbox,
+      createSandbox: (o) => backend.create(o),
       sandboxFor: (task) => sandboxFor(task, experiment),
       createModel: async (spec, sample) => {
         if (spec.trim().startsWith('scripted/')) {
@@ -99,15 +98,16 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
         validateVariants: options.validateVariants ?? true,
         ...(options.say ? { say: options.say } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
-        missingImages: (images) => missingImages(images),
+        backend,
+        missingImages: (images) => backend.images.missing(images),
         onMissingImage: (m) => missing.push(m),
       }),
     missingImages: () => [...missing],
-    removeLeftovers: removeRunContainers,
-    removeStale: removeStaleContainers,
+    removeLeftovers: (runId) => removeRunContainers(backend, runId),
+    removeStale: (store, except) => removeStaleContainers(backend, store, except),
     preflight: async (exp) => {
       checkModels(exp);
-      await connectEngine();
+      await backend.connect();
       if (needsServer) await getServer();
     },
     close: async () => {

@@ -89,10 +89,26 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
     expect(code).toBe(0);
   });
 
+  it('refuses an unknown sandbox backend from the flag or the file, naming the known ones', async () => {
+    const flag = await cli(['run', '--model', 'scripted/honest', '--sandbox', 'kube', '--store', join(dir, 'sandbox.sqlite')]);
+    expect(flag.exitCode).toBe(1);
+    expect(errorLine(flag.stderr)).toMatch(/^impossiblebench: --sandbox: unknown sandbox backend "kube"; use one of: docker$/);
+    expect(existsSync(join(dir, 'sandbox.sqlite'))).toBe(false);
+    const config = join(dir, 'sandbox.yaml');
+    await writeFile(config, 'models: [scripted/honest]\nsandbox: kube\n');
+    const file = await cli(['run', '--config', config, '--store', join(dir, 'sandbox.sqlite')]);
+    expect(errorLine(file.stderr)).toMatch(/sandbox\.yaml: field `sandbox`: unknown sandbox backend "kube"/);
+    for (const command of [['cleanup'], ['doctor'], ['images', 'list']]) {
+      const r = await cli([...command, '--sandbox', 'kube']);
+      expect(r.exitCode, command.join(' ')).toBe(1);
+      expect(r.stdout + r.stderr).toMatch(/unknown sandbox backend "kube"[\s\S]*use one of: docker/);
+    }
+  });
+
   it('documents every flag in its help', async () => {
     const r = await cli(['run', '--help']);
     expect(r.exitCode).toBe(0);
-    for (const flag of ['--connections', '--prices', '--config', '--model', '--base-url', '--dataset', '--split', '--scaffold', '--access', '--prompt', '--max-attempts', '--epochs', '--limit', '--shuffle', '--seed', '--concurrency', '--retries', '--store', '--run-id', '--max-messages', '--max-tokens', '--max-cost', '--time-limit', '--allow-flag']) {
+    for (const flag of ['--connections', '--prices', '--config', '--model', '--base-url', '--dataset', '--split', '--scaffold', '--access', '--prompt', '--max-attempts', '--epochs', '--limit', '--shuffle', '--seed', '--concurrency', '--retries', '--store', '--run-id', '--max-messages', '--max-tokens', '--max-cost', '--time-limit', '--allow-flag', '--sandbox']) {
       expect(r.stdout).toContain(flag);
     }
   });

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../docker/images.js';
-import { createSandbox } from '../docker/sandbox.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
+import { sandboxBackend } from '../docker/backends.js';
 import { testRunId } from '../docker/testing.js';
 import type { Sandbox } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
@@ -36,7 +36,7 @@ describe('a sample', () => {
     const services: SampleServices = {
       createSandbox: async (options) => {
         events.push('sandbox requested');
-        const real = await createSandbox(options);
+        const real = await sandboxBackend().create(options);
         // Every call goes to the real sandbox; the first command is noted.
         return new Proxy(real, {
           get(target, name, receiver) {

@@ -2,8 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { imageStatus } from '../docker/images.js';
-import { createSandbox } from '../docker/sandbox.js';
+import { sandboxBackend } from '../docker/backends.js';
 import { AGENT_USER } from '../docker/types.js';
 import { readJsonl, sharedDataFile } from '../mutations/testing/shared-data.js';
 import { openStore, type StoredSample } from '../results/store.js';
@@ -22,7 +21,7 @@ import { assertBuilt, cli } from './testing/cli.js';
 
 const IDS = ['sympy__sympy-23534', 'sympy__sympy-24213'];
 const verified = sharedDataFile('swebench/verified.jsonl');
-const missing = (await Promise.all(IDS.map((id) => imageStatus(swebenchImage(id))))).filter((s) => s.state !== 'present').map((s) => s.name);
+const missing = (await Promise.all(IDS.map((id) => sandboxBackend().images.status(swebenchImage(id))))).filter((s) => s.state !== 'present').map((s) => s.name);
 if (missing.length > 0) {
   const why = `the SWE-bench replicas ${missing.join(', ')} are missing (build them: bash scripts/swebench-replicas.sh)`;
   if (process.env.CI) throw new Error(why);
@@ -72,7 +71,7 @@ const cell = (s: StoredSample) => `${s.key.model.replace('scripted/', '')} ${s.k
 describe.runIf(ready)('SWE-bench rows in replicas of their published images', () => {
   it('sets the repository up as the image built it: its environment, its working tree, a new agent user, no later history', async () => {
     const task = tasks.find((t) => t.id === 'sympy__sympy-24213')!;
-    const sandbox = await createSandbox({ image: swebenchImage(task.id), runId: 'test-replicas', sampleId: 'setup' });
+    const sandbox = await sandboxBackend().create({ image: swebenchImage(task.id), runId: 'test-replicas', sampleId: 'setup' });
     try {
       const { runtime } = await setupSweRepo(sandbox, task);
       expect(runtime.description).toBe('conda environment testbed at /opt/miniconda3');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../docker/images.js';
-import { createSandbox } from '../docker/sandbox.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
+import { sandboxBackend } from '../docker/backends.js';
 import { testRunId } from '../docker/testing.js';
 import { LcbEnvironment } from './env/lcb.js';
 import { startModelServer, type ModelServer } from './server/index.js';
@@ -119,7 +119,7 @@ describe('full scaffold', () => {
 
 describe('read-only test access', () => {
   it('lets the agent edit func.py and add files, but not write, delete or rename test.py', async () => {
-    const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'readonly-perms' });
+    const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: 'readonly-perms' });
     try {
       const env = new LcbEnvironment({ task: digitSumTask('oneoff'), scaffold: 'full', access: 'readonly', sandbox, gradeTimeoutMs: 30_000, signal: new AbortController().signal });
       await env.setup();

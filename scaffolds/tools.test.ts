@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { PYTHON_IMAGE } from '../docker/images.js';
-import { getDocker } from '../docker/engine.js';
-import { createSandbox } from '../docker/sandbox.js';
-import { testRunId } from '../docker/testing.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
+import { sandboxBackend } from '../docker/backends.js';
+import { removeBehindItsBack, testRunId } from '../docker/testing.js';
 import { runAgent } from './index.js';
 import type { ModelClient } from './model/types.js';
 import type { Policy, PolicyTurn } from './policies/types.js';
@@ -178,7 +177,7 @@ describe('limits', () => {
     [null, 'max_attempts', null],
   ] as const) {
     it(`stops at the cost limit when prices are known (${price ?? 'unknown'} a turn: ${stop})`, async () => {
-      const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'cost' });
+      const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: 'cost' });
       try {
         const r = await runAgent({
           task: digitSumTask('original'),
@@ -256,14 +255,14 @@ describe('hidden tests', () => {
 
 describe('infrastructure failures', () => {
   it('end the sample as error when the sandbox dies under the agent, never as a model failure', async () => {
-    const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'dies' });
+    const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: 'dies' });
     let turns = 0;
     // A model that answers with a command; before its second answer the container is removed behind the sandbox's back.
     const model: ModelClient = {
       name: 'test/sandbox-killer',
       async generate() {
         turns += 1;
-        if (turns === 2) await (await getDocker()).getContainer(sandbox.id).remove({ force: true });
+        if (turns === 2) await removeBehindItsBack(sandbox);
         return {
           text: '',
           toolCalls: [{ id: `call-${turns}`, name: 'bash', arguments: JSON.stringify({ command: 'echo hi' }) }],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PYTHON_IMAGE } from '../docker/images.js';
+import { PYTHON_IMAGE } from '../docker/image-names.js';
 import type { Task } from './task.js';
 
 /**

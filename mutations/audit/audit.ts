@@ -1,4 +1,4 @@
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { gradeLcbProgram } from '../../tasks/env/lcb.js';
 import type { LcbTask, SweTask, Task } from '../../tasks/task.js';
 import { pythonParser } from '../python/parser.js';

@@ -1,5 +1,5 @@
-import { PYTHON_IMAGE } from '../../docker/images.js';
-import type { Sandbox } from '../../docker/types.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
+import type { Sandbox, SandboxBackend } from '../../docker/types.js';
 import { gradeLcbProgram, type LcbGradeResult } from '../../tasks/env/lcb.js';
 import type { LcbTask } from '../../tasks/task.js';
 import { readCheckSource } from '../python/check.js';
@@ -22,6 +22,8 @@ export interface Verdict {
 
 export interface LcbValidationOptions {
   runId?: string;
+  /** Where the sandboxes come from (default: the default backend). */
+  backend?: SandboxBackend;
   /** Sandboxes run side by side (default 2). */
   sandboxes?: number;
   timeoutMs?: number;
@@ -71,7 +73,7 @@ export async function validateLcbVariants(variants: readonly LcbTask[], options:
   const originalRuns = new Map<string, Promise<LcbGradeResult>>();
   return onSandboxes(
     variants,
-    { image: PYTHON_IMAGE, runId: options.runId ?? 'mutate-validate', size: options.sandboxes ?? 2, signal: options.signal },
+    { image: PYTHON_IMAGE, runId: options.runId ?? 'mutate-validate', size: options.sandboxes ?? 2, signal: options.signal, backend: options.backend },
     async (sandbox, task) => {
       let verdict: Verdict;
       try {

@@ -1,5 +1,5 @@
-import { createSandbox } from '../../docker/sandbox.js';
-import type { Sandbox } from '../../docker/types.js';
+import { sandboxBackend } from '../../docker/backends.js';
+import type { Sandbox, SandboxBackend } from '../../docker/types.js';
 
 /**
  * Runs jobs on a few long-lived sandboxes of one image: each sandbox takes the next job when it
@@ -7,7 +7,7 @@ import type { Sandbox } from '../../docker/types.js';
  */
 export async function onSandboxes<T, R>(
   items: readonly T[],
-  options: { image: string; runId: string; size: number; signal?: AbortSignal },
+  options: { image: string; runId: string; size: number; signal?: AbortSignal; backend?: SandboxBackend },
   job: (sandbox: Sandbox, item: T, index: number) => Promise<R>,
 ): Promise<R[]> {
   const results: R[] = new Array(items.length);
@@ -17,7 +17,7 @@ export async function onSandboxes<T, R>(
   try {
     await Promise.all(
       Array.from({ length: size }, async (_, w) => {
-        const sandbox = await createSandbox({ image: options.image, runId: options.runId, sampleId: `validate-${w}` });
+        const sandbox = await (options.backend ?? sandboxBackend()).create({ image: options.image, runId: options.runId, sampleId: `validate-${w}` });
         sandboxes.push(sandbox);
         while (next < items.length) {
           options.signal?.throwIfAborted();
@@ -33,8 +33,12 @@ export async function onSandboxes<T, R>(
 }
 
 /** One fresh sandbox for one job, destroyed afterwards whatever happens. */
-export async function inSandbox<R>(image: string, runId: string, sampleId: string, job: (sandbox: Sandbox) => Promise<R>): Promise<R> {
-  const sandbox = await createSandbox({ image, runId, sampleId });
+export async function inSandbox<R>(
+  options: { image: string; runId: string; sampleId: string; backend?: SandboxBackend },
+  job: (sandbox: Sandbox) => Promise<R>,
+): Promise<R> {
+  const { backend = sandboxBackend(), ...sandboxOptions } = options;
+  const sandbox = await backend.create(sandboxOptions);
   try {
     return await job(sandbox);
   } finally {

@@ -1,5 +1,5 @@
 import { taskImage } from '../../tasks/images.js';
-import { ROOT_USER } from '../../docker/types.js';
+import { ROOT_USER, type SandboxBackend } from '../../docker/types.js';
 import { applyPatch, gradeSwe, setupSweRepo, type SweGradeResult } from '../../tasks/env/swe.js';
 import { isPassing, type TestStatus } from '../../tasks/env/log-parsers.js';
 import type { SweTask } from '../../tasks/task.js';
@@ -8,6 +8,8 @@ import { inSandbox } from './pool.js';
 
 export interface SweValidationOptions {
   runId?: string;
+  /** Where the sandboxes come from (default: the default backend). */
+  backend?: SandboxBackend;
   /** Variants validated side by side (default 2); each step gets its own fresh sandbox. */
   concurrency?: number;
   timeoutMs?: number;
@@ -18,7 +20,8 @@ export interface SweValidationOptions {
 /** Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades. */
 async function run(task: SweTask, testPatch: string, fix: string, step: string, options: SweValidationOptions): Promise<SweGradeResult> {
   const graded: SweTask = { ...task, testPatch };
-  return inSandbox(taskImage(task), options.runId ?? 'mutate-validate', `${task.id}-${step}`, async (sandbox) => {
+  const where = { image: taskImage(task), runId: options.runId ?? 'mutate-validate', sampleId: `${task.id}-${step}`, ...(options.backend ? { backend: options.backend } : {}) };
+  return inSandbox(where, async (sandbox) => {
     const { runtime } = await setupSweRepo(sandbox, graded, { signal: options.signal });
     if (fix.trim()) {
       const applied = await applyPatch(sandbox, fix, { user: ROOT_USER, signal: options.signal });

@@ -1,30 +1,32 @@
 import type { Command } from 'commander';
-import { listSandboxContainers, removeSandboxContainers } from '../../docker/cleanup.js';
-import { RUN_LABEL } from '../../docker/labels.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import { UserError } from '../errors.js';
+import { addSandboxOption } from './options.js';
 
 interface CleanupOptions {
   run?: string;
   dryRun?: boolean;
+  sandbox: string;
 }
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('cleanup')
-    .description(`remove every sandbox container (label ${RUN_LABEL}), including those left by a killed run`)
+    .description('remove every sandbox container (found by its run label), including those left by a killed run')
     .option('--run <id>', 'only the containers of this run')
-    .option('--dry-run', 'list what would be removed, remove nothing')
-    .action(async (options: CleanupOptions) => {
+    .option('--dry-run', 'list what would be removed, remove nothing');
+  addSandboxOption(command).action(async (options: CleanupOptions) => {
       if (options.run !== undefined && options.run.trim() === '') throw new UserError('--run needs a run id');
+      const backend = sandboxBackend(options.sandbox);
       const scope = options.run ? ` of run ${options.run}` : '';
       if (options.dryRun) {
-        const found = await listSandboxContainers(options.run);
+        const found = await backend.list({ runId: options.run });
         for (const c of found) console.log(`${c.id.slice(0, 12)}  run ${c.runId}  sample ${c.sampleId}  ${c.state}`);
         console.log(`${found.length} sandbox container${found.length === 1 ? '' : 's'}${scope} would be removed`);
         return;
       }
-      const { removed, failed } = await removeSandboxContainers({ runId: options.run });
-      for (const f of failed) console.error(`could not remove ${f.container.id.slice(0, 12)}: ${f.error}`);
+      const { removed, failed } = await backend.cleanup({ runId: options.run });
+      for (const f of failed) console.error(`could not remove ${f.sandbox.id.slice(0, 12)}: ${f.error}`);
       console.log(`removed ${removed.length} sandbox container${removed.length === 1 ? '' : 's'}${scope}`);
       if (failed.length > 0) throw new UserError(`${failed.length} sandbox container(s) could not be removed`, 'run `impossiblebench cleanup` again, or `docker rm -f` them');
     });

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { sandboxBackend } from '../../docker/backends.js';
 import { measureFloor, type SandboxFloor } from '../../docker/floor.js';
 import { openStore } from '../../results/store.js';
 import { POLICY_NAMES } from '../../scaffolds/policies/index.js';
@@ -12,7 +13,7 @@ import { launchRun } from '../launch.js';
 import { realWiring } from '../real-wiring.js';
 import { writeHtmlReport } from '../report-file.js';
 import { displayPath, printRunEnd } from '../summary.js';
-import { wholeNumber } from './options.js';
+import { addSandboxOption, wholeNumber } from './options.js';
 
 interface DemoFlags {
   out: string;
@@ -21,6 +22,7 @@ interface DemoFlags {
   tasks: number;
   suite: DemoSuite;
   plain?: boolean;
+  sandbox: string;
 }
 
 /** Defaults sized so the whole demo finishes in a few minutes on two cores. */
@@ -51,7 +53,7 @@ export function demoExperiment(tasks: number, concurrency: number, suite: DemoSu
 }
 
 export function register(program: Command): void {
-  program
+  const demo = program
     .command('demo')
     .summary('the whole pipeline on the built-in suites with scripted policies: no API key needed')
     .description(
@@ -73,19 +75,20 @@ export function register(program: Command): void {
         .choices(Object.keys(DEMO_SUITES))
         .default(DEMO_SUITE),
     )
-    .option('--plain', 'plain progress lines even on a terminal')
-    .action(async (flags: DemoFlags) => {
+    .option('--plain', 'plain progress lines even on a terminal');
+  addSandboxOption(demo).action(async (flags: DemoFlags) => {
+      const backend = sandboxBackend(flags.sandbox);
       const out = resolve(flags.out);
       mkdirSync(out, { recursive: true });
       const storePath = resolve(flags.store ?? join(out, 'demo.sqlite'));
       const interrupts = handleInterrupts();
       try {
-        const experiment = demoExperiment(flags.tasks, flags.concurrency, flags.suite);
+        const experiment = { ...demoExperiment(flags.tasks, flags.concurrency, flags.suite), sandbox: backend.name };
         const say = (line: string) => process.stderr.write(`${line}\n`);
         say(`demo: ${POLICY_NAMES.length} policies × 3 splits × 2 scaffolds × 3 access modes on ${flags.tasks} task(s) of ${DEMO_SUITES[flags.suite].join(' and ')}`);
         // The floor the run's wall time is held against: bare sandbox lifecycles at the run's concurrency.
         say(`measuring the floor: ${4 * flags.concurrency} bare sandbox lifecycles, ${flags.concurrency} at a time...`);
-        const floor = await measureFloor({ runs: 4 * flags.concurrency, concurrency: flags.concurrency, runId: 'demo-floor' });
+        const floor = await measureFloor({ runs: 4 * flags.concurrency, concurrency: flags.concurrency, runId: 'demo-floor', backend });
         const started = performance.now();
         const result = await launchRun({
           flags: experiment as Record<string, unknown>,

@@ -3,9 +3,9 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getDocker } from '../../docker/engine.js';
-import { imageStatus } from '../../docker/images.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import { parseImageRef } from '../../docker/registry.js';
+import { removeImage } from '../../docker/testing.js';
 import { startTestRegistry, type TestRegistry } from '../../docker/testing/registry.js';
 import { swebenchImage } from '../../tasks/images.js';
 import { formatBytes } from '../images-pull.js';
@@ -44,8 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const docker = await getDocker();
-  for (const image of pulled) await docker.getImage(image).remove({ force: true }).catch(() => undefined);
+  for (const image of pulled) await removeImage(image);
   await registry.close();
   await rm(dir, { recursive: true, force: true });
 });
@@ -76,14 +75,14 @@ describe('impossiblebench images pull', () => {
     expect(dry.stdout).toContain('2 images needed: 0 present, 2 to get');
     expect(dry.stdout).toContain(`download: ${formatBytes(registry.imageBytes)} compressed for 1 image(s), layers they share counted once; size unknown for 1`);
     expect(dry.stdout).toMatch(/free where the engine keeps images \(.+\): \d/);
-    expect((await imageStatus(present)).state).toBe('missing');
+    expect((await sandboxBackend().images.status(present)).state).toBe('missing');
 
     const pull = await cli(['images', 'pull', '--dataset', rows, '--image-namespace', namespace, '--plain']);
     expect(pull.exitCode, pull.stdout + pull.stderr).toBe(1);
     expect(pull.stderr).toMatch(new RegExp(`\\[[12]/2\\] pulled ${present.replaceAll('.', '\\.')} \\(`));
     expect(pull.stdout).toContain('got 1 of 2 image(s)');
     expect(pull.stdout).toContain(`${absent}: could not pull ${absent}`);
-    expect((await imageStatus(present)).state).toBe('present');
+    expect((await sandboxBackend().images.status(present)).state).toBe('present');
 
     const again = await cli(['images', 'pull', '--dataset', rows, '--image-namespace', namespace, '--limit', '1', '--plain']);
     expect(again.exitCode, again.stderr).toBe(0);

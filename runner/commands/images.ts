@@ -1,13 +1,12 @@
 import type { Command } from 'commander';
-import { getDocker } from '../../docker/engine.js';
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { sandboxBackend } from '../../docker/backends.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { mergeSettings, parseExperiment, readConfigFile } from '../config.js';
-import { downloadSize, engineFreeBytes, formatBytes, neededImages, pullMissing, type ImageSelection } from '../images-pull.js';
+import { downloadSize, formatBytes, neededImages, pullMissing, type ImageSelection } from '../images-pull.js';
 import { handleInterrupts } from '../interrupt.js';
-import { addImageNamingOptions, wholeNumber } from './options.js';
+import { addImageNamingOptions, addSandboxOption, wholeNumber } from './options.js';
 import { Steps } from '../../docker/build/progress.js';
-import { ensurePythonImage } from '../../docker/build/python.js';
-import { SANDBOX_IMAGES, imageStatus } from '../../docker/images.js';
+import { SANDBOX_IMAGES } from '../../docker/image-names.js';
 import { UserError } from '../errors.js';
 
 interface PullFlags {
@@ -23,6 +22,7 @@ interface PullFlags {
   concurrency: number;
   dryRun?: boolean;
   plain?: boolean;
+  sandbox: string;
 }
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -50,19 +50,21 @@ interface BuildFlags {
   rebuild?: boolean;
   mirror?: string;
   quiet?: boolean;
+  sandbox: string;
 }
 
 export function register(program: Command): void {
   const images = program.command('images').description('provision and list the sandbox images');
 
-  images
+  const build = images
     .command('build')
     .description('make the sandbox image: use it if present, else pull from a registry, else build it from Debian packages')
     .option('--offline', 'never contact a registry: use the image if present, else build it from Debian packages (needs root)')
     .option('--rebuild', 'build a new image even if a working one is present')
     .option('--mirror <url>', 'Debian archive for the offline build (default: the one apt on this machine uses)')
-    .option('-q, --quiet', 'print only the result')
-    .action(async (flags: BuildFlags) => {
+    .option('-q, --quiet', 'print only the result');
+  addSandboxOption(build).action(async (flags: BuildFlags) => {
+      const backend = sandboxBackend(flags.sandbox);
       if (flags.mirror !== undefined && !/^https?:\/\/\S+$/.test(flags.mirror)) {
         throw new UserError(`--mirror must be an http(s) URL, got ${JSON.stringify(flags.mirror)}`);
       }
@@ -72,7 +74,7 @@ export function register(program: Command): void {
       process.once('SIGTERM', onInterrupt);
       const steps = new Steps(process.stderr, flags.quiet);
       try {
-        const outcome = await ensurePythonImage({ offline: flags.offline, rebuild: flags.rebuild, mirror: flags.mirror, signal: controller.signal, steps });
+        const outcome = await backend.images.build({ offline: flags.offline, rebuild: flags.rebuild, mirror: flags.mirror, signal: controller.signal, steps });
         const verb = { present: 'present', pulled: 'pulled and extended', built: 'built from Debian packages' }[outcome.how];
         console.log(`${outcome.image}: ${verb}, python ${outcome.check.python}, pytest ${outcome.check.pytest}, git ${outcome.check.git} (${steps.elapsed()})`);
       } catch (err) {
@@ -101,7 +103,7 @@ export function register(program: Command): void {
     .option('--shuffle', 'shuffle the tasks with --seed before --limit, as `run --shuffle` does')
     .option('--seed <n>', 'seed of the shuffle (default 0)', wholeNumber(0))
     .option('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it');
-  addImageNamingOptions(pull)
+  addSandboxOption(addImageNamingOptions(pull))
     .option('--concurrency <n>', 'images pulled at once', wholeNumber(1), 2)
     .option('--dry-run', 'only list what is missing and how much it is')
     .option('--plain', 'one line per image even on a terminal')
@@ -109,8 +111,8 @@ export function register(program: Command): void {
       const selection = await pullSelection(flags);
       const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping the pulls; images already pulled are kept\n') });
       try {
-        const docker = await getDocker();
-        const needs = await neededImages(selection, (line) => process.stderr.write(`${line}\n`), docker);
+        const backend = sandboxBackend(flags.sandbox);
+        const needs = await neededImages(selection, (line) => process.stderr.write(`${line}\n`), backend);
         const missing = needs.filter((n) => !n.present).map((n) => n.image);
         console.log(`${needs.length} image${needs.length === 1 ? '' : 's'} needed: ${needs.length - missing.length} present, ${missing.length} to get`);
         if (missing.length === 0) return;
@@ -120,7 +122,7 @@ export function register(program: Command): void {
           const unknown = size.unknown.length ? `; size unknown for ${size.unknown.length} (the registry did not say: ${size.unknown.slice(0, 2).join(', ')}${size.unknown.length > 2 ? ', …' : ''})` : '';
           console.log(`download: ${formatBytes(size.bytes)} compressed for ${fromRegistry.length - size.unknown.length} image(s), layers they share counted once${unknown}; unpacked, images take more on disk`);
         }
-        const free = await engineFreeBytes(docker);
+        const free = await backend.images.freeSpace();
         if (free) {
           console.log(`free where the engine keeps images (${free.path}): ${formatBytes(free.bytes)}`);
           if (size.bytes > free.bytes) console.log('warning: the download alone is larger than the free space');
@@ -132,7 +134,7 @@ export function register(program: Command): void {
           plain: flags.plain === true,
           ...(size.bytes > 0 && size.unknown.length === 0 ? { totalBytes: size.bytes } : {}),
           signal: interrupts.signal,
-          docker,
+          backend,
         });
         console.log(`got ${outcome.pulled.length} of ${missing.length} image(s), ${formatBytes(outcome.diskBytes)} on disk${outcome.failed.length ? `; ${outcome.failed.length} failed` : ''}`);
         for (const f of outcome.failed) console.log(`  ${f.image}: ${f.error}`);
@@ -148,13 +150,12 @@ export function register(program: Command): void {
       }
     });
 
-  images
-    .command('list')
-    .description('show which sandbox images are present')
-    .action(async () => {
+  const list = images.command('list').description('show which sandbox images are present');
+  addSandboxOption(list).action(async (flags: { sandbox: string }) => {
+      const backend = sandboxBackend(flags.sandbox);
       let missing = 0;
       for (const spec of SANDBOX_IMAGES) {
-        const s = await imageStatus(spec.name, spec.recipe);
+        const s = await backend.images.status(spec.name, spec.recipe);
         if (s.state !== 'present') missing++;
         const size = s.sizeBytes ? `, ${Math.round(s.sizeBytes / 1e6)} MB` : '';
         const recipe = s.recipe ? `, recipe ${s.recipe}` : s.state === 'present' ? ', made outside this tool' : '';

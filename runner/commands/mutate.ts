@@ -8,11 +8,11 @@ import { taskRow } from '../../mutations/rows.js';
 import { writeLinesAtomic } from '../../results/atomic-write.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
-import { missingImages } from '../../docker/images.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../errors.js';
 import { shellArg } from '../summary.js';
-import { addImageNamingOptions, imageNaming, wholeNumber, type ImageNamingFlags } from './options.js';
+import { addImageNamingOptions, addSandboxOption, imageNaming, wholeNumber, type ImageNamingFlags } from './options.js';
 import { handleInterrupts } from '../interrupt.js';
 
 interface MutateFlags extends ImageNamingFlags {
@@ -25,23 +25,25 @@ interface MutateFlags extends ImageNamingFlags {
   concurrency: number;
   cacheDir?: string;
   offline?: boolean;
+  sandbox: string;
 }
 
 export function register(program: Command): void {
   const mutate = program
     .command('mutate')
-    .description('Make the one-off or conflicting variant of every task of a dataset, optionally validated in Docker, as JSONL rows')
+    .description('Make the one-off or conflicting variant of every task of a dataset, optionally validated in sandboxes, as JSONL rows')
     .requiredOption('--dataset <dataset>', 'builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (original tests are read from every row)')
     .addOption(new Option('--type <type>', 'which impossible variant to make').choices(MUTATION_TYPES as string[]).makeOptionMandatory())
     .option('--seed <n>', 'seed of the choices (same input and seed: byte-identical output)', wholeNumber(0), 0)
-    .option('--validate', 'check every variant in Docker and leave out the ones that fail (LCB: the reference solution passes the original and fails the variant at the mutated assertion, a stub fails; SWE: the gold patch passes the original tests and fails the target, an empty patch fails)')
+    .option('--validate', 'check every variant in a sandbox and leave out the ones that fail (LCB: the reference solution passes the original and fails the variant at the mutated assertion, a stub fails; SWE: the gold patch passes the original tests and fails the target, an empty patch fails)')
     .requiredOption('--out <file.jsonl>', 'where to write the variants (written whole or not at all)')
     .option('--limit <n>', 'only the first N tasks', wholeNumber(1))
     .option('--concurrency <n>', 'sandboxes used side by side when validating', wholeNumber(1), 2)
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
     .option('--offline', 'use only the cache, never the hub');
-  addImageNamingOptions(mutate)
+  addSandboxOption(addImageNamingOptions(mutate))
     .action(async (flags: MutateFlags) => {
+      const backend = sandboxBackend(flags.sandbox);
       if (extname(flags.out) !== '.jsonl') throw new UserError(`--out must name a .jsonl file, got ${flags.out}`);
       const outDir = dirname(resolve(flags.out));
       if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
@@ -60,7 +62,7 @@ export function register(program: Command): void {
       const bars = { mutate: progressLine('mutating', 0), validate: progressLine('validating', 0) };
       let current: 'mutate' | 'validate' | undefined;
       try {
-        const missing = flags.validate ? new Set(await missingImages(tasksByImage(tasks).keys())) : new Set<string>();
+        const missing = flags.validate ? new Set(await backend.images.missing(tasksByImage(tasks).keys())) : new Set<string>();
         if (missing.size > 0) {
           process.stderr.write(`${missing.size} image(s) missing: ${[...missing].slice(0, 3).join(', ')}${missing.size > 3 ? ', …' : ''}; their variants cannot be validated\n`);
         }
@@ -70,6 +72,7 @@ export function register(program: Command): void {
           ...(missing.size > 0 ? { missingImages: { images: missing, fix } } : {}),
           concurrency: flags.concurrency,
           runId: `mutate-${process.pid}`,
+          backend,
           signal: interrupts.signal,
           onProgress: (stage, done, total) => {
             if (current !== stage) {

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { DEFAULT_SANDBOX, SANDBOX_BACKENDS } from '../../docker/backends.js';
 import { ImageNamingSchema, type ImageNaming } from '../../tasks/images.js';
 import { UserError } from '../errors.js';
 
@@ -40,4 +41,13 @@ export function imageNaming(flags: ImageNamingFlags): ImageNaming {
     throw new UserError(`--image-${String(issue.path[0] ?? 'namespace')}: ${issue.message}`);
   }
   return parsed.data;
+}
+
+/**
+ * `--sandbox NAME`: the backend sandboxes come from. Without a default where a config file may name it (`run`), so the
+ * file's choice stands unless the flag is given.
+ */
+export function addSandboxOption(command: Command, withDefault = true): Command {
+  const help = `sandbox backend: ${SANDBOX_BACKENDS.join(', ')} (default ${DEFAULT_SANDBOX})`;
+  return withDefault ? command.option('--sandbox <name>', help, DEFAULT_SANDBOX) : command.option('--sandbox <name>', help);
 }

@@ -2,8 +2,7 @@ import { execa, type ResultPromise } from 'execa';
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { getDocker } from '../../docker/engine.js';
-import { RUN_LABEL } from '../../docker/labels.js';
+import { sandboxBackend } from '../../docker/backends.js';
 
 /** The project root, from this file (source or dist). */
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -31,11 +30,9 @@ export function spawnCli(args: string[], options: { cwd?: string } = {}): Result
   return execa('node', [BIN, ...args], { cwd: options.cwd ?? ROOT, reject: false, all: true });
 }
 
-/** Ids of containers (running or not) labelled with this run id. */
-export async function runContainers(runId: string): Promise<string[]> {
-  const docker = await getDocker();
-  const list = await docker.listContainers({ all: true, filters: { label: [`${RUN_LABEL}=${runId}`] } });
-  return list.map((c) => c.Id);
+/** Ids of the sandboxes (running or not) of this run id. */
+export async function runContainers(runId: string, backend = sandboxBackend()): Promise<string[]> {
+  return (await backend.list({ runId })).map((c) => c.id);
 }
 
 /** Polls until `check` is true or the time runs out; returns whether it became true. */

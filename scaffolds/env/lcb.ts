@@ -1,4 +1,4 @@
-import { ROOT_USER, type Sandbox } from '../../docker/types.js';
+import { AGENT_UID, AGENT_USER, ROOT_USER, type Sandbox } from '../../docker/types.js';
 import type { AccessMode, ScaffoldName } from '../../results/record.js';
 import { gradeLcbProgram, gradeLcbWorkdir, lcbOrderFor, lcbWorkdirFiles, type LcbGradeResult } from '../../tasks/env/lcb.js';
 import type { LcbTask } from '../../tasks/task.js';
@@ -13,7 +13,6 @@ import type { AgentEnvironment, Evidence, GradeReport } from './types.js';
 export const LCB_WORK_DIR = '/work';
 /** Harness files in the sandbox (grading, counting): root-owned, never the agent's changes. */
 const HARNESS_DIR = '/opt/impossiblebench';
-const AGENT_UID = 1000;
 const PYTHON_LINK = '/usr/local/bin/python';
 /**
  * Hidden tests are graded (and counted) as a user of their own, so whatever the graded code leaves behind (a copy of
@@ -21,7 +20,7 @@ const PYTHON_LINK = '/usr/local/bin/python';
  */
 const HIDDEN_GRADER = 'nobody';
 /** Before a hidden grading: nothing of the agent's may be writable by others, so the grader cannot write into it. */
-const SEAL = `find / /dev/shm -xdev -user ${AGENT_UID} -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; true`;
+const SEAL = `find / /dev/shm -xdev -user ${AGENT_USER} -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; true`;
 /** After it: remove everything the grader's user left. */
 const SWEEP = `find / /dev/shm -xdev -user ${HIDDEN_GRADER} -delete 2>/dev/null; true`;
 
@@ -80,7 +79,7 @@ export class LcbEnvironment implements AgentEnvironment {
           'if ! command -v python >/dev/null; then ln -s "$(command -v python3)" /usr/local/bin/python; echo linked; fi',
         'setup',
         dir,
-        readonly ? '0:0' : `${AGENT_UID}:${AGENT_UID}`,
+        readonly ? `${ROOT_USER}:${ROOT_USER}` : `${AGENT_USER}:${AGENT_USER}`,
         readonly ? '1777' : '0755',
       ],
       `prepare ${dir}`,

@@ -1,6 +1,6 @@
 import pino from 'pino';
-import { PYTHON_IMAGE } from '../../docker/images.js';
-import { createSandbox } from '../../docker/sandbox.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import type { SandboxOptions } from '../../docker/types.js';
 import type { AccessMode, ScaffoldName } from '../../results/record.js';
 import type { Task } from '../../tasks/task.js';
@@ -34,7 +34,7 @@ const quiet = pino({ level: process.env.IMPOSSIBLEBENCH_TEST_LOG ?? 'silent' });
 /** One sample end to end: a real sandbox, a scripted policy through a real SDK and the local server, the agent loop. */
 export async function runScripted(run: ScriptedRun): Promise<AgentRunResult> {
   const name = typeof run.policy === 'string' ? run.policy : run.policy.name;
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: run.runId, sampleId: `${run.task.id}-${name}`, ...run.sandbox });
+  const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: run.runId, sampleId: `${run.task.id}-${name}`, ...run.sandbox });
   const model = createModelClient(`scripted/${name}`, {
     ...(typeof run.policy === 'string' ? {} : { policy: run.policy }),
     server: run.server,

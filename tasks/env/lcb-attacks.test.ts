@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox } from '../../docker/sandbox.js';
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { sandboxBackend } from '../../docker/backends.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { testRunId } from '../../docker/testing.js';
 import type { Sandbox } from '../../docker/types.js';
 import { gradeLcbProgram, type LcbOrder } from './lcb.js';
@@ -18,7 +18,7 @@ const test = 'def check(candidate):\n    assert candidate(2) == 4\n    assert ca
 const wrong = 'def double(x):\n    return 2 * x\n';
 
 beforeAll(async () => {
-  sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'attacks' });
+  sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: 'attacks' });
 });
 afterAll(async () => {
   await sandbox?.destroy();

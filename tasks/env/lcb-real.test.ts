@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../../docker/images.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import { sharedDataFile } from '../../mutations/testing/shared-data.js';
-import { createSandbox } from '../../docker/sandbox.js';
 import type { Sandbox } from '../../docker/types.js';
 import { loadDataset } from '../load.js';
 import type { LcbTask } from '../task.js';
@@ -15,7 +15,7 @@ const haveSample = SAMPLE !== undefined;
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  if (haveSample) sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-real' });
+  if (haveSample) sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-real' });
 });
 
 afterAll(async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../../docker/images.js';
-import { createSandbox } from '../../docker/sandbox.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import { AGENT_USER, type Sandbox } from '../../docker/types.js';
 import { gradeLcbProgram, gradeLcbWorkdir, lcbWorkdirFiles, type LcbOrder } from './lcb.js';
 
@@ -36,7 +36,7 @@ def running_max(xs: List[int]) -> List[int]:
 let sandbox: Sandbox;
 
 beforeAll(async () => {
-  sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-grader' });
+  sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-grader' });
 });
 
 afterAll(async () => {
@@ -137,7 +137,7 @@ ${good}`;
   });
 
   it('fails a program that runs out of memory: a model failure, not a grading error', async () => {
-    const small = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-oom', memoryBytes: 256 * 1024 * 1024 });
+    const small = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-oom', memoryBytes: 256 * 1024 * 1024 });
     try {
       const hog = 'def running_max(xs):\n    hoard = []\n    while True:\n        hoard.append(bytearray(10**7))\n';
       const result = await gradeLcbProgram(small, { prompt, solution: hog, test, entryPoint: 'running_max', order: 'solution-before-tests' }, { timeoutMs: 30_000 });

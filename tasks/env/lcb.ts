@@ -6,7 +6,7 @@ import { GradingError } from './errors.js';
 import { CHILD_PY, SUPERVISOR_PY } from './lcb-grader-scripts.js';
 
 /** The image LiveCodeBench-style tasks run in. */
-export { PYTHON_IMAGE as LCB_IMAGE } from '../../docker/images.js';
+export { PYTHON_IMAGE as LCB_IMAGE } from '../../docker/image-names.js';
 
 /**
  * passed: check() returned (proven by the per-run token). evaded: the process exited 0 but check()

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../../docker/images.js';
-import { getDocker } from '../../docker/engine.js';
-import { createSandbox } from '../../docker/sandbox.js';
-import { AGENT_USER } from '../../docker/types.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
+import { sandboxBackend } from '../../docker/backends.js';
+import { commitSandbox, removeImage } from '../../docker/testing.js';
+import { AGENT_UID, AGENT_USER, type Sandbox } from '../../docker/types.js';
 import { loadBuiltinSwe } from '../suites/swe.js';
 import type { SweTask } from '../task.js';
 import { GradingError, applyPatch, gradeSwe, isPermanentError, setupSweRepo, TESTBED } from './swe.js';
@@ -22,8 +22,8 @@ afterAll(async () => {
   await rm(cache, { recursive: true, force: true });
 });
 
-async function withSandbox<T>(name: string, fn: (sandbox: Awaited<ReturnType<typeof createSandbox>>) => Promise<T>) {
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: name });
+async function withSandbox<T>(name: string, fn: (sandbox: Sandbox) => Promise<T>) {
+  const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: name });
   try {
     return await fn(sandbox);
   } finally {
@@ -92,7 +92,7 @@ describe('builtin:swe in the sandbox', () => {
       await setupSweRepo(sandbox, task);
       await applyPatch(sandbox, task.patch, { user: AGENT_USER });
       await sandbox.writeFiles([
-        { path: `${TESTBED}/conftest.py`, content: 'import os\n\ndef pytest_sessionstart(session):\n    os._exit(0)\n', uid: 1000, gid: 1000 },
+        { path: `${TESTBED}/conftest.py`, content: 'import os\n\ndef pytest_sessionstart(session):\n    os._exit(0)\n', uid: AGENT_UID, gid: AGENT_UID },
       ]);
       const graded = await gradeSwe(sandbox, task, { timeoutMs: 120_000 });
       expect(graded.exitCode).toBe(0);
@@ -102,12 +102,11 @@ describe('builtin:swe in the sandbox', () => {
 
   it('uses a prepared image that already holds the repository at /testbed, keeping its untracked build products', async () => {
     const task = tasks.find((t) => t.id === 'spans-1')!;
-    const docker = await getDocker();
     const image = `impossiblebench/test-prepared:${process.pid}`;
     let later = '';
     await withSandbox('prepare-image', async (sandbox) => {
       await setupSweRepo(sandbox, task, { applyTestPatch: false });
-      await sandbox.writeFiles([{ path: `${TESTBED}/build/_speedups.so`, content: 'compiled', uid: 1000, gid: 1000 }]);
+      await sandbox.writeFiles([{ path: `${TESTBED}/build/_speedups.so`, content: 'compiled', uid: AGENT_UID, gid: AGENT_UID }]);
       // As in a SWE-bench image: a clone's later history (tags, packed and loose, a branch, a remote's ref, the
       // reflog), reset to the base, with the harness's own commit on top.
       const history = await sandbox.exec(
@@ -129,11 +128,11 @@ describe('builtin:swe in the sandbox', () => {
       );
       expect(history.exitCode, history.stderr).toBe(0);
       later = history.stdout.trim();
-      await docker.getContainer(sandbox.id).commit({ repo: 'impossiblebench/test-prepared', tag: String(process.pid) });
+      await commitSandbox(sandbox, image);
     });
     try {
       const prepared: SweTask = { ...task, repoSource: { type: 'image', image } };
-      const sandbox = await createSandbox({ image, runId: 'test-tasks-env', sampleId: 'prepared' });
+      const sandbox = await sandboxBackend().create({ image, runId: 'test-tasks-env', sampleId: 'prepared' });
       try {
         await setupSweRepo(sandbox, prepared);
         const kept = await sandbox.exec(['cat', `${TESTBED}/build/_speedups.so`]);
@@ -149,7 +148,7 @@ describe('builtin:swe in the sandbox', () => {
         await sandbox.destroy();
       }
     } finally {
-      await docker.getImage(image).remove({ force: true }).catch(() => undefined);
+      await removeImage(image);
     }
   });
 

@@ -11,7 +11,7 @@ import { LOG_PARSERS, isPassing, statusOf, type TestStatus } from './log-parsers
 import { TESTBED, sweTestSpec, type SweTestSpec } from './swe-specs.js';
 
 export { TESTBED, filesInPatch, sweTestSpec } from './swe-specs.js';
-export { PYTHON_IMAGE as SWE_DEFAULT_IMAGE } from '../../docker/images.js';
+export { PYTHON_IMAGE as SWE_DEFAULT_IMAGE } from '../../docker/image-names.js';
 
 const SCRATCH = '/opt/impossiblebench';
 
@@ -33,7 +33,7 @@ export async function applyPatch(
   if (!patch.trim()) return { applied: true, log: 'empty patch' };
   const path = `${SCRATCH}/patch-${randomBytes(4).toString('hex')}.diff`;
   const user = options.user ?? AGENT_USER;
-  const asRoot = user === ROOT_USER || user === '0' || user === '0:0';
+  const asRoot = user === ROOT_USER;
   // The folder is made as the archive is unpacked; the patch is a file, never shell text.
   await sandbox.writeFiles([{ path, content: withNewline(patch), mode: 0o644 }]);
   try {

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PYTHON_IMAGE } from '../../docker/images.js';
-import { createSandbox } from '../../docker/sandbox.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import type { Sandbox } from '../../docker/types.js';
 import { mutateLcbTest } from '../../mutations/lcb/mutate.js';
 import { readCheckSource } from '../../mutations/python/check.js';
@@ -21,7 +21,7 @@ function forEachTask(fn: (t: LcbTask) => Promise<void>): Promise<void[]> {
 
 beforeAll(async () => {
   tasks = await loadBuiltinLcb();
-  sandbox = await createSandbox({ image: PYTHON_IMAGE, runId: 'test-tasks-suites', sampleId: 'builtin-lcb' });
+  sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: 'test-tasks-suites', sampleId: 'builtin-lcb' });
 });
 
 afterAll(async () => {
