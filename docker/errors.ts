@@ -6,12 +6,23 @@
 export class SandboxError extends Error {
   /** Trying again cannot help (the image is not there): see isPermanentError. */
   readonly permanent: boolean;
+  /** No sandbox can start anywhere now (every engine of a pool is gone): see stopsRun. */
+  readonly stopsRun: boolean;
 
-  constructor(message: string, options?: { cause?: unknown; permanent?: boolean }) {
+  constructor(message: string, options?: { cause?: unknown; permanent?: boolean; stopsRun?: boolean }) {
     super(message, options);
     this.name = 'SandboxError';
     this.permanent = options?.permanent ?? false;
+    this.stopsRun = options?.stopsRun ?? false;
   }
+}
+
+/**
+ * Whether an error says no sample can run anywhere any more: the run stops at once and the sample stays unfinished
+ * (not an error that uses up its tries), so a resume runs it once engines answer again.
+ */
+export function stopsRun(err: unknown): boolean {
+  return (err as { stopsRun?: unknown } | null)?.stopsRun === true;
 }
 
 /**

@@ -113,6 +113,11 @@ export interface Sandbox {
   /** Bytes written to the sandbox's own layer (what it adds to the host's disk). */
   diskUsage(): Promise<number>;
   destroy(): Promise<void>;
+  /**
+   * Why the engine running this sandbox is gone, or undefined while it answers (only where engines can fail apart
+   * from the run, as in a pool). Whatever a sample recorded once its engine is gone is not the model's doing.
+   */
+  engineLost?(): Promise<string | undefined>;
 }
 
 /** One sandbox a backend knows of, found by its labels (so also one whose creating process died). */
@@ -125,6 +130,8 @@ export interface SandboxInfo {
   created: Date;
   /** Bytes written to the sandbox's own layer; only when the listing asked for it (it costs the engine a walk). */
   diskBytes?: number;
+  /** The engine it runs on, when the backend is a pool of several. */
+  engine?: string;
 }
 
 export interface RemoveResult {
@@ -167,6 +174,8 @@ export interface SandboxImages {
   status(name: string, recipe?: string): Promise<ImageStatus>;
   /** Which of these images are missing. */
   missing(names: Iterable<string>): Promise<string[]>;
+  /** Where (which engine of a pool) each missing image is missing; only backends of several engines have it. */
+  missingWhere?(names: Iterable<string>): Promise<Array<{ where: string; missing: string[] }>>;
   /** Gets one image from its registry; resolves once the backend has it. */
   pull(name: string, options?: { onProgress?: (p: PullProgress) => void; signal?: AbortSignal }): Promise<void>;
   /** Makes the project's own image (PYTHON_IMAGE): present, else pulled and extended, else built offline. */
