@@ -114,6 +114,8 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   const breakerLimit = Math.max(BREAKER_MIN, 2 * experiment.concurrency);
   let errorsInRow = 0;
   let lastError = '';
+  // Set when no sample can run anywhere any more (every engine gone): the run stops at once, resumable.
+  let stoppedBy: string | undefined;
   const breaker = new AbortController();
   const stopNew = AbortSignal.any([opts.signal, breaker.signal]);
   const onAbort = () => progress.note('interrupt: no new samples; cancelling the running ones (Ctrl-C again to quit at once)');
@@ -132,6 +134,14 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
           ...(opts.abortGraceMs !== undefined ? { abortGraceMs: opts.abortGraceMs } : {}),
         });
         if (end.kind === 'interrupted') return 'done';
+        if (end.kind === 'stopped') {
+          if (!breaker.signal.aborted) {
+            stoppedBy = end.reason;
+            breaker.abort();
+            progress.note(`stopping: ${end.reason}`);
+          }
+          return 'done';
+        }
         const stored = store.saveSample(runId, end.record);
         // An error another try would only repeat (a missing image, a test patch that does not apply) is recorded once.
         const permanent = end.permanent === true;
@@ -165,6 +175,15 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   }
 
   const interrupted = opts.signal.aborted;
+  if (stoppedBy !== undefined && !interrupted && failed === undefined) {
+    store.finishRun(runId, 'interrupted');
+    store.addEvent(runId, 'stopped_no_sandboxes', { reason: stoppedBy });
+    log.error({ reason: stoppedBy }, 'run stopped: no sandbox can start');
+    throw new UserError(
+      `run ${runId} stopped: ${stoppedBy}`,
+      `start the engines again (\`impossiblebench doctor\`), then resume: impossiblebench run --store ${store.path} --run-id ${runId}`,
+    );
+  }
   if (breaker.signal.aborted && !interrupted && failed === undefined) {
     store.finishRun(runId, 'interrupted');
     store.addEvent(runId, 'stopped_on_errors', { errorsInRow, lastError });
