@@ -180,13 +180,17 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       }
     },
     probe: async () => {
-      const checks: BackendCheck[] = [
-        { mark: 'ok', text: `engine pool: ${engines.length} engines, ${engines.reduce((n, e) => n + e.capacity, 0)} sandboxes at once` },
-      ];
+      const perEngine: BackendCheck[] = [];
+      let down = 0;
       for (const e of engines) {
-        for (const c of await on(e, () => inner.probe())) checks.push({ ...c, text: `[${e.endpoint.label}, capacity ${e.capacity}] ${c.text}` });
+        const checks = await on(e, () => inner.probe());
+        if (checks[0]?.mark === 'fail') down++;
+        for (const c of checks) perEngine.push({ ...c, text: `[${e.endpoint.label}, capacity ${e.capacity}] ${c.text}` });
       }
-      return checks;
+      const size = `${engines.length} engines, ${engines.reduce((n, e) => n + e.capacity, 0)} sandboxes at once`;
+      // The pool's own line leads: failed when an engine does not answer, since a run needs every one.
+      const head: BackendCheck = down > 0 ? { mark: 'fail', text: `engine pool: ${size}; ${down} of them do not answer` } : { mark: 'ok', text: `engine pool: ${size}` };
+      return [head, ...perEngine];
     },
     destroyAll: () => inner.destroyAll(),
     images: {
