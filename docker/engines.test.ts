@@ -139,6 +139,7 @@ describe('several Docker engines as one pool', () => {
       const retries = store.listEvents(runId, 'retry');
       expect(retries.length).toBeGreaterThan(0);
       expect(retries.every((e) => JSON.stringify(e.data).includes(second.url))).toBe(true);
+      expect(store.listEvents(runId, 'engine_lost').map((e) => e.data)).toEqual([{ engine: second.url }]);
     } finally {
       store.close();
     }

@@ -34,7 +34,7 @@ export interface PoolOptions {
 /** Thrown by calls of a sandbox whose engine is gone: an infrastructure error, so the sample is tried again. */
 export class EngineLostError extends SandboxError {
   constructor(engine: string, reason: string) {
-    super(`the container engine ${engine} is gone (${reason}); the sample will be tried again on another engine`);
+    super(`the container engine ${engine} is gone (${reason}); the sample will be tried again on another engine`, { lostEngine: engine });
     this.name = 'EngineLostError';
   }
 }
@@ -117,7 +117,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       readDir: (path) => guard(() => sandbox.readDir(path)),
       changes: () => guard(() => sandbox.changes()),
       diskUsage: () => guard(() => sandbox.diskUsage()),
-      engineLost: async () => ((await gone(e)) ? lostError(e).message : undefined),
+      engineLost: async () => ((await gone(e)) ? lostError(e) : undefined),
       destroy: async () => {
         try {
           // A gone engine's containers are left for `cleanup`: waiting on it would hold the slot for nothing.

@@ -117,7 +117,7 @@ export interface Sandbox {
    * Why the engine running this sandbox is gone, or undefined while it answers (only where engines can fail apart
    * from the run, as in a pool). Whatever a sample recorded once its engine is gone is not the model's doing.
    */
-  engineLost?(): Promise<string | undefined>;
+  engineLost?(): Promise<Error | undefined>;
 }
 
 /** One sandbox a backend knows of, found by its labels (so also one whose creating process died). */

@@ -146,6 +146,7 @@ describe('runExperiment', () => {
     expect(samples[0]!.errorCount).toBeLessThan(experiment.retries + 1);
     expect(store.getRun(runId).status).toBe('interrupted');
     expect(store.listEvents(runId, 'stopped_no_sandboxes')).toHaveLength(1);
+    expect(store.listEvents(runId, 'engine_lost').map((e) => e.data)).toEqual([{ engine: gone }]);
     store.close();
   });
 });

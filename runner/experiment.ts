@@ -116,6 +116,7 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   let lastError = '';
   // Set when no sample can run anywhere any more (every engine gone): the run stops at once, resumable.
   let stoppedBy: string | undefined;
+  const lostEngines = new Set<string>();
   const breaker = new AbortController();
   const stopNew = AbortSignal.any([opts.signal, breaker.signal]);
   const onAbort = () => progress.note('interrupt: no new samples; cancelling the running ones (Ctrl-C again to quit at once)');
@@ -141,6 +142,13 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
             progress.note(`stopping: ${end.reason}`);
           }
           return 'done';
+        }
+        // An engine of a pool went away: said once, in the log, the run's events and the progress line.
+        if (end.lostEngine !== undefined && !lostEngines.has(end.lostEngine)) {
+          lostEngines.add(end.lostEngine);
+          log.warn({ engine: end.lostEngine }, 'container engine gone; its samples are tried again on the other engines');
+          store.addEvent(runId, 'engine_lost', { engine: end.lostEngine });
+          progress.note(`engine ${end.lostEngine} is gone; its samples are tried again on the other engines`);
         }
         const stored = store.saveSample(runId, end.record);
         // An error another try would only repeat (a missing image, a test patch that does not apply) is recorded once.
