@@ -10,7 +10,9 @@
  * - the Docker backend, the only one: `docker-backend.ts` (the interface over the rest); the engine connection
  *   (`engine.ts`); one container per sandbox (`sandbox.ts`, `launch.ts`, `kill.ts`, `output.ts`, `demux.ts`); its
  *   command channel (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`);
- *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`).
+ *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`); several
+ *   engines as one backend (`pool.ts`, the engines' addresses and capacities in `hosts.ts`; a second engine for tests
+ *   in `testing/second-engine.ts`).
  * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
  */
 import type { BuildOptions, BuildOutcome } from './build/python.js';
