@@ -156,5 +156,10 @@ describe('a pool whose engines are all gone', () => {
     expect(stopsRun(next)).toBe(true);
     expect((next as Error).message).toContain(`every container engine of the pool is gone (${second.url}:`);
     await expect(pool.connect()).rejects.toThrow(`no container engine answers at ${second.url}`);
+    // Cleanup still cleans the engines that answer, and names the one that does not.
+    const both = enginePool([DockerHostSchema.parse({ url: first, capacity: 1 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    const cleaned = await both.cleanup({ runId: 'no-such-run-of-a-pool' });
+    expect(cleaned.removed).toEqual([]);
+    expect(cleaned.unreachable?.map((u) => u.engine)).toEqual([second.url]);
   }, 60_000);
 });

@@ -168,7 +168,13 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
     },
     list: async (filter) => (await each((e) => on(e, () => inner.list(filter)).then((l) => l.map((s) => ({ ...s, engine: e.endpoint.label }))))).flat(),
     remove: async (sandboxes) => merge(await Promise.all([...byEngine(sandboxes)].map(([e, list]) => on(e, () => inner.remove(list))))),
-    cleanup: async (filter) => merge(await each((e) => on(e, () => inner.cleanup(filter)))),
+    // One engine that does not answer must not keep the others' leftovers: each is cleaned, the silent ones named.
+    cleanup: async (filter) => {
+      const settled = await Promise.allSettled(engines.map((e) => on(e, () => inner.cleanup(filter))));
+      const result = merge(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
+      const unreachable = settled.flatMap((s, i) => (s.status === 'rejected' ? [{ engine: engines[i]!.endpoint.label, error: (s.reason as Error).message ?? String(s.reason) }] : []));
+      return unreachable.length > 0 ? { ...result, unreachable } : result;
+    },
     connect: async () => {
       const probes = await Promise.all(engines.map((e) => probeEndpoint(e.endpoint)));
       const down = probes.filter((p) => !p.ok);

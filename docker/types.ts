@@ -139,6 +139,8 @@ export interface SandboxInfo {
 export interface RemoveResult {
   removed: SandboxInfo[];
   failed: Array<{ sandbox: SandboxInfo; error: string }>;
+  /** Engines of a pool that did not answer, so whatever they hold was neither listed nor removed. */
+  unreachable?: Array<{ engine: string; error: string }>;
 }
 
 export type ImageState = 'present' | 'missing' | 'stale';

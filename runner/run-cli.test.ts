@@ -114,6 +114,10 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
     expect(down.exitCode).toBe(1);
     expect(errorLine(down.stderr)).toBe(`impossiblebench: no container engine answers at ${nowhere} (no socket there)`);
     expect(existsSync(join(dir, 'hosts.sqlite'))).toBe(false);
+    const cleanup = await cli(['cleanup', '--run', 'no-such-run-of-a-pool', '--docker-host', 'unix:///var/run/docker.sock', '--docker-host', nowhere]);
+    expect(cleanup.exitCode).toBe(1);
+    expect(cleanup.stdout).toBe('removed 0 sandbox containers of run no-such-run-of-a-pool');
+    expect(cleanup.stderr).toContain(`engine ${nowhere} did not answer, so its containers are left: no container engine answers at ${nowhere}`);
     for (const command of [['cleanup', '--dry-run'], ['images', 'list']]) {
       const r = await cli([...command, '--docker-host', nowhere]);
       expect(r.exitCode, command.join(' ')).toBe(1);

@@ -27,9 +27,12 @@ export function register(program: Command): void {
         console.log(`${found.length} sandbox container${found.length === 1 ? '' : 's'}${scope} would be removed`);
         return;
       }
-      const { removed, failed } = await backend.cleanup({ runId: options.run });
+      const result = await backend.cleanup({ runId: options.run });
+      const { removed, failed } = result;
       for (const f of failed) console.error(`could not remove ${f.sandbox.id.slice(0, 12)}: ${f.error}`);
       console.log(`removed ${removed.length} sandbox container${removed.length === 1 ? '' : 's'}${scope}`);
+      for (const u of result.unreachable ?? []) console.error(`engine ${u.engine} did not answer, so its containers are left: ${u.error}`);
+      if (result.unreachable?.length) throw new UserError(`${result.unreachable.length} engine(s) did not answer`, 'start them, then run `impossiblebench cleanup` again with the same --docker-host flags');
       if (failed.length > 0) throw new UserError(`${failed.length} sandbox container(s) could not be removed`, 'run `impossiblebench cleanup` again, or `docker rm -f` them');
     });
 }
