@@ -1,5 +1,7 @@
 import { UserError } from '../runner/errors.js';
 import { dockerBackend } from './docker-backend.js';
+import type { DockerHost } from './hosts.js';
+import { enginePool, type PoolOptions } from './pool.js';
 import type { SandboxBackend } from './types.js';
 
 /** Every backend by the name `--sandbox` and the config's `sandbox` take. */
@@ -12,11 +14,16 @@ export const DEFAULT_SANDBOX = 'docker';
 
 const made = new Map<string, SandboxBackend>();
 
-/** The backend of this name (one per process, so its connection and bookkeeping are shared). */
-export function sandboxBackend(name: string = DEFAULT_SANDBOX): SandboxBackend {
+/**
+ * The backend of this name (one per process, so its connection and bookkeeping are shared). Docker engines given by
+ * `--docker-host` / `dockerHosts` make it a pool of those engines instead of the one engine found as usual.
+ */
+export function sandboxBackend(name: string = DEFAULT_SANDBOX, hosts: DockerHost[] = [], pool: PoolOptions = {}): SandboxBackend {
   const make = Object.hasOwn(BACKENDS, name) ? BACKENDS[name] : undefined;
   if (!make) throw new UserError(`unknown sandbox backend "${name}"`, `use one of: ${SANDBOX_BACKENDS.join(', ')}`);
-  let backend = made.get(name);
-  if (!backend) made.set(name, (backend = make()));
+  if (hosts.length > 0 && name !== 'docker') throw new UserError(`--docker-host is for the docker backend, not "${name}"`);
+  const key = hosts.length > 0 ? `${name} ${JSON.stringify(hosts)}` : name;
+  let backend = made.get(key);
+  if (!backend) made.set(key, (backend = hosts.length > 0 ? enginePool(hosts, pool) : make()));
   return backend;
 }

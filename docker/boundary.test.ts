@@ -14,6 +14,7 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const OPEN = new Set([
   'docker/types', // the contract
   'docker/backends', // choosing a backend by name
+  'docker/hosts', // the engines of a pool as flags and the config give them (addresses and capacities, no client)
   'docker/image-names', // image names and recipes (OCI names, whichever backend runs them)
   'docker/registry', // layer sizes from a registry's HTTP API, not the engine
   'docker/errors', // which sandbox failures are permanent

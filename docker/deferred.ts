@@ -23,5 +23,6 @@ export function deferredSandbox(creating: Promise<Sandbox>): Sandbox & { ready: 
     changes: async () => (await creating).changes(),
     diskUsage: async () => (await creating).diskUsage(),
     destroy: async () => (await ready)?.destroy(),
+    engineLost: async () => (await ready)?.engineLost?.(),
   };
 }

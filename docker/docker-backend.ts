@@ -36,7 +36,7 @@ async function probeDocker(): Promise<BackendCheck[]> {
   const { found, tried } = await findEngine();
   if (!found) {
     const err = noEngineError(tried);
-    const details = tried[0]?.endpoint.kind === 'DOCKER_HOST' ? [] : tried.filter((t) => t.error !== 'no socket there').map((t) => `tried ${t.endpoint.label}: ${t.error}`);
+    const details = tried[0]?.endpoint.kind === 'DOCKER_HOST' || tried[0]?.endpoint.kind === 'host' ? [] : tried.filter((t) => t.error !== 'no socket there').map((t) => `tried ${t.endpoint.label}: ${t.error}`);
     return [{ mark: 'fail', text: `container engine: ${err.message}`, ...(err.fix ? { fix: err.fix } : {}), details }];
   }
   const checks: BackendCheck[] = [{ mark: 'ok', text: `container engine: ${found.product} ${found.version} (API ${found.apiVersion}) at ${found.endpoint.label}` }];

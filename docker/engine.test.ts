@@ -65,6 +65,14 @@ describe('impossiblebench doctor (the built CLI)', () => {
     expect(r.stderr).not.toMatch(/at .+\.js:\d+/); // no stack trace
   });
 
+  it('with --docker-host checks every engine given, each on its own lines', async () => {
+    const r = await execa('node', [bin, 'doctor', '--docker-host', 'unix:///var/run/docker.sock=2', '--docker-host', 'tcp://127.0.0.1:9'], { reject: false, env: { DOCKER_HOST: '' } });
+    expect(r.exitCode).not.toBe(0);
+    expect(r.stdout).toMatch(/^FAIL +engine pool: 2 engines, 6 sandboxes at once; 1 of them do not answer$/m);
+    expect(r.stdout).toMatch(/^ok +\[unix:\/\/\/var\/run\/docker\.sock, capacity 2\] container engine: /m);
+    expect(r.stdout).toMatch(/^FAIL +\[tcp:\/\/127\.0\.0\.1:9, capacity 4\] container engine: no container engine answers at tcp:\/\/127\.0\.0\.1:9 \(connection refused\)$/m);
+  });
+
   it('cleanup --dry-run for an unknown run removes nothing', async () => {
     const r = await execa('node', [bin, 'cleanup', '--run', 'no-such-run-here', '--dry-run'], { reject: false });
     expect(r.exitCode).toBe(0);

@@ -1,4 +1,5 @@
 import Docker from 'dockerode';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { engineMessage } from './errors.js';
 export interface EngineEndpoint {
   /** What the user would recognise: `DOCKER_HOST=tcp://…`, `/var/run/docker.sock`, … */
   label: string;
-  kind: 'DOCKER_HOST' | 'docker' | 'podman';
+  kind: 'DOCKER_HOST' | 'docker' | 'podman' | 'host';
   options: Docker.DockerOptions;
 }
 
@@ -141,7 +142,9 @@ function describeConnectError(err: unknown): string {
 /** Probes every candidate in order and stops at the first that answers. */
 export async function findEngine(env: NodeJS.ProcessEnv = process.env): Promise<{ found?: EngineInfo; tried: ProbeResult[] }> {
   const tried: ProbeResult[] = [];
-  for (const endpoint of candidateEndpoints(env)) {
+  // Inside `withEngine` the given engine is the only candidate.
+  const given = scope.getStore();
+  for (const endpoint of given ? [given] : candidateEndpoints(env)) {
     const result = await probeEndpoint(endpoint);
     tried.push(result);
     if (result.ok && result.info) return { found: result.info, tried };
@@ -152,6 +155,9 @@ export async function findEngine(env: NodeJS.ProcessEnv = process.env): Promise<
 /** The one-line error (plus fix) for "no engine answers". */
 export function noEngineError(tried: ProbeResult[]): UserError {
   const first = tried[0];
+  if (first?.endpoint.kind === 'host') {
+    return new UserError(`no container engine answers at ${first.endpoint.label} (${first.error ?? 'unknown error'})`, 'start that engine, or leave it out of --docker-host / `dockerHosts`');
+  }
   if (first?.endpoint.kind === 'DOCKER_HOST') {
     return new UserError(
       `no container engine answers at ${first.endpoint.label} (${first.error ?? 'unknown error'})`,
@@ -172,11 +178,39 @@ interface Connection {
 
 let connection: Promise<Connection> | undefined;
 
+/** The engine the calls inside `withEngine` use instead of the one found as usual (one of a pool's engines). */
+const scope = new AsyncLocalStorage<EngineEndpoint>();
+const scoped = new Map<string, Promise<Connection>>();
+
+/**
+ * Runs `fn` against one given engine: every engine call made inside it (creating a sandbox, listing, images) goes
+ * there. A sandbox keeps the engine it was created on, so its later calls need no scope.
+ */
+export function withEngine<T>(endpoint: EngineEndpoint, fn: () => T): T {
+  return scope.run(endpoint, fn);
+}
+
+function connectScoped(endpoint: EngineEndpoint): Promise<Connection> {
+  let c = scoped.get(endpoint.label);
+  if (!c) {
+    c = (async () => {
+      const probe = await probeEndpoint(endpoint);
+      if (!probe.ok || !probe.info) throw noEngineError([probe]);
+      return { docker: clientFor(endpoint), info: probe.info };
+    })();
+    scoped.set(endpoint.label, c);
+    c.catch(() => scoped.delete(endpoint.label));
+  }
+  return c;
+}
+
 /**
  * The one shared engine connection of this process, found on first use. Sockets are reused across
  * sandboxes; a failure is not cached, so a later call retries (e.g. after the user starts Docker).
  */
 export function connectEngine(): Promise<Connection> {
+  const endpoint = scope.getStore();
+  if (endpoint) return connectScoped(endpoint);
   connection ??= (async () => {
     const { found, tried } = await findEngine();
     if (!found) throw noEngineError(tried);

@@ -6,12 +6,32 @@
 export class SandboxError extends Error {
   /** Trying again cannot help (the image is not there): see isPermanentError. */
   readonly permanent: boolean;
+  /** No sandbox can start anywhere now (every engine of a pool is gone): see stopsRun. */
+  readonly stopsRun: boolean;
+  /** The engine (of a pool) that went away under this sandbox, when that is the failure. */
+  readonly lostEngine: string | undefined;
 
-  constructor(message: string, options?: { cause?: unknown; permanent?: boolean }) {
+  constructor(message: string, options?: { cause?: unknown; permanent?: boolean; stopsRun?: boolean; lostEngine?: string }) {
     super(message, options);
     this.name = 'SandboxError';
     this.permanent = options?.permanent ?? false;
+    this.stopsRun = options?.stopsRun ?? false;
+    this.lostEngine = options?.lostEngine;
   }
+}
+
+/**
+ * Whether an error says no sample can run anywhere any more: the run stops at once and the sample stays unfinished
+ * (not an error that uses up its tries), so a resume runs it once engines answer again.
+ */
+/** The engine whose loss this error reports, if it reports one. */
+export function lostEngine(err: unknown): string | undefined {
+  const engine = (err as { lostEngine?: unknown } | null)?.lostEngine;
+  return typeof engine === 'string' ? engine : undefined;
+}
+
+export function stopsRun(err: unknown): boolean {
+  return (err as { stopsRun?: unknown } | null)?.stopsRun === true;
 }
 
 /**

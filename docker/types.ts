@@ -10,7 +10,9 @@
  * - the Docker backend, the only one: `docker-backend.ts` (the interface over the rest); the engine connection
  *   (`engine.ts`); one container per sandbox (`sandbox.ts`, `launch.ts`, `kill.ts`, `output.ts`, `demux.ts`); its
  *   command channel (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`);
- *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`).
+ *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`); several
+ *   engines as one backend (`pool.ts`, the engines' addresses and capacities in `hosts.ts`; a second engine for tests
+ *   in `testing/second-engine.ts`).
  * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
  */
 import type { BuildOptions, BuildOutcome } from './build/python.js';
@@ -113,6 +115,11 @@ export interface Sandbox {
   /** Bytes written to the sandbox's own layer (what it adds to the host's disk). */
   diskUsage(): Promise<number>;
   destroy(): Promise<void>;
+  /**
+   * Why the engine running this sandbox is gone, or undefined while it answers (only where engines can fail apart
+   * from the run, as in a pool). Whatever a sample recorded once its engine is gone is not the model's doing.
+   */
+  engineLost?(): Promise<Error | undefined>;
 }
 
 /** One sandbox a backend knows of, found by its labels (so also one whose creating process died). */
@@ -125,11 +132,15 @@ export interface SandboxInfo {
   created: Date;
   /** Bytes written to the sandbox's own layer; only when the listing asked for it (it costs the engine a walk). */
   diskBytes?: number;
+  /** The engine it runs on, when the backend is a pool of several. */
+  engine?: string;
 }
 
 export interface RemoveResult {
   removed: SandboxInfo[];
   failed: Array<{ sandbox: SandboxInfo; error: string }>;
+  /** Engines of a pool that did not answer, so whatever they hold was neither listed nor removed. */
+  unreachable?: Array<{ engine: string; error: string }>;
 }
 
 export type ImageState = 'present' | 'missing' | 'stale';
@@ -167,6 +178,8 @@ export interface SandboxImages {
   status(name: string, recipe?: string): Promise<ImageStatus>;
   /** Which of these images are missing. */
   missing(names: Iterable<string>): Promise<string[]>;
+  /** Where (which engine of a pool) each missing image is missing; only backends of several engines have it. */
+  missingWhere?(names: Iterable<string>): Promise<Array<{ where: string; missing: string[] }>>;
   /** Gets one image from its registry; resolves once the backend has it. */
   pull(name: string, options?: { onProgress?: (p: PullProgress) => void; signal?: AbortSignal }): Promise<void>;
   /** Makes the project's own image (PYTHON_IMAGE): present, else pulled and extended, else built offline. */

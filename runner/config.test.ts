@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeSettings, parseExperiment, readConfigFile } from './config.js';
 import { UserError } from './errors.js';
+import { parseDockerHostFlag } from '../docker/hosts.js';
 
 async function tempFile(name: string, text: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'ib-config-'));
@@ -23,6 +24,25 @@ function errorOf(fn: () => unknown): UserError {
 }
 
 describe('experiment config', () => {
+  it('takes a pool of Docker engines, each with a capacity (4 by default), and names a bad entry', () => {
+    const exp = parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'unix:///var/run/docker.sock', capacity: 2 }, { url: 'ssh://me@box2' }] }, 'e.yaml');
+    expect(exp.dockerHosts).toEqual([
+      { url: 'unix:///var/run/docker.sock', capacity: 2 },
+      { url: 'ssh://me@box2', capacity: 4 },
+    ]);
+    expect(parseExperiment({ models: 'scripted/honest' }, 'e.yaml').dockerHosts).toBeUndefined();
+    expect(errorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'unix:///a.sock' }, { url: 'box2:2375' }] }, 'e.yaml')).message).toMatch(
+      /^e\.yaml: field `dockerHosts\[1\]\.url`: expected unix:\/\/\/PATH, tcp:\/\/HOST:PORT or ssh:\/\/USER@HOST$/,
+    );
+    expect(errorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'tcp://h:2376', capacity: 0 }] }, 'e.yaml')).message).toMatch(/field `dockerHosts\[0\]\.capacity`/);
+  });
+
+  it('reads --docker-host URL=N, the capacity after the last =', () => {
+    expect(parseDockerHostFlag('unix:///var/run/docker.sock=3')).toEqual({ url: 'unix:///var/run/docker.sock', capacity: 3 });
+    expect(parseDockerHostFlag('tcp://10.0.0.2:2376')).toEqual({ url: 'tcp://10.0.0.2:2376' });
+    expect(errorOf(() => parseDockerHostFlag('10.0.0.2=2')).message).toMatch(/^--docker-host 10\.0\.0\.2=2: expected unix/);
+  });
+
   it('names the sandbox backend, docker by default, and refuses an unknown one listing the known', () => {
     expect(parseExperiment({ models: 'scripted/honest' }, 'flags').sandbox).toBe('docker');
     expect(parseExperiment({ models: 'scripted/honest', sandbox: 'docker' }, 'e.yaml').sandbox).toBe('docker');

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { DockerHostSchema } from '../docker/hosts.js';
 import { DEFAULT_SANDBOX, SANDBOX_BACKENDS } from '../docker/backends.js';
 import { ImageNamingSchema } from '../tasks/images.js';
 import { TestSpecSchema, VariantSchema } from '../tasks/task.js';
@@ -80,6 +81,11 @@ export const ExperimentSchema = z.strictObject({
     .string()
     .refine((name) => SANDBOX_BACKENDS.includes(name), { error: (issue) => `unknown sandbox backend "${String(issue.input)}"; use one of: ${SANDBOX_BACKENDS.join(', ')}` })
     .default(DEFAULT_SANDBOX),
+  /**
+   * Several Docker engines as one pool (`docker/pool.ts`): `{ url, capacity, certPath, tlsVerify }` each. Not part of
+   * the matrix, so a resume may move to other engines. None: the one engine found as usual.
+   */
+  dockerHosts: z.array(DockerHostSchema).min(1).optional(),
   /** How SWE-bench instance images are named, for rows that do not name their own (`image_name`). */
   images: ImageNamingSchema.strict().default({ namespace: 'swebench', arch: 'x86_64', tag: 'latest' }),
   /**

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
+import { DockerHostSchema } from '../docker/hosts.js';
 import type { SandboxOptions } from '../docker/types.js';
 import { openStore, type ResultStore } from '../results/store.js';
 import { runAgent } from '../scaffolds/index.js';
@@ -126,6 +127,26 @@ describe('runExperiment', () => {
     expect(store.listSamples(runId)).toHaveLength(8);
     expect(store.getRun(runId).status).toBe('interrupted');
     expect(store.listEvents(runId, 'stopped_on_errors')).toHaveLength(1);
+    store.close();
+  });
+
+  it('stops at once, resumable, when every engine of a pool is gone: the sample that found it out is an error to try again', async () => {
+    const store = await newStore();
+    // An engine address where nothing answers: the pool takes it out on the first sandbox, then has none left.
+    const gone = `unix://${join(await mkdtemp(join(tmpdir(), 'ib-gone-')), 'docker.sock')}`;
+    const pool = sandboxBackend('docker', [DockerHostSchema.parse({ url: gone, capacity: 1 })]);
+    const services = { ...failingServices({ image: PYTHON_IMAGE }), createSandbox: (o: SandboxOptions) => pool.create(o) };
+    const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 2, concurrency: 1 }, 'test');
+    const runId = store.createRun(experiment, { id: 'pool-gone-test' });
+    await expect(runOn(store, runId, experiment, twelve(), services)).rejects.toThrow(`run ${runId} stopped: SandboxError: every container engine of the pool is gone (${gone}:`);
+    const samples = store.listSamples(runId);
+    expect(samples).toHaveLength(1);
+    expect(samples[0]!.outcome).toBe('error');
+    expect(samples[0]!.error).toContain(`the container engine ${gone} is gone`);
+    expect(samples[0]!.errorCount).toBeLessThan(experiment.retries + 1);
+    expect(store.getRun(runId).status).toBe('interrupted');
+    expect(store.listEvents(runId, 'stopped_no_sandboxes')).toHaveLength(1);
+    expect(store.listEvents(runId, 'engine_lost').map((e) => e.data)).toEqual([{ engine: gone }]);
     store.close();
   });
 });

@@ -114,6 +114,9 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   const breakerLimit = Math.max(BREAKER_MIN, 2 * experiment.concurrency);
   let errorsInRow = 0;
   let lastError = '';
+  // Set when no sample can run anywhere any more (every engine gone): the run stops at once, resumable.
+  let stoppedBy: string | undefined;
+  const lostEngines = new Set<string>();
   const breaker = new AbortController();
   const stopNew = AbortSignal.any([opts.signal, breaker.signal]);
   const onAbort = () => progress.note('interrupt: no new samples; cancelling the running ones (Ctrl-C again to quit at once)');
@@ -132,6 +135,21 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
           ...(opts.abortGraceMs !== undefined ? { abortGraceMs: opts.abortGraceMs } : {}),
         });
         if (end.kind === 'interrupted') return 'done';
+        if (end.kind === 'stopped') {
+          if (!breaker.signal.aborted) {
+            stoppedBy = end.reason;
+            breaker.abort();
+            progress.note(`stopping: ${end.reason}`);
+          }
+          return 'done';
+        }
+        // An engine of a pool went away: said once, in the log, the run's events and the progress line.
+        if (end.lostEngine !== undefined && !lostEngines.has(end.lostEngine)) {
+          lostEngines.add(end.lostEngine);
+          log.warn({ engine: end.lostEngine }, 'container engine gone; its samples are tried again on the other engines');
+          store.addEvent(runId, 'engine_lost', { engine: end.lostEngine });
+          progress.note(`engine ${end.lostEngine} is gone; its samples are tried again on the other engines`);
+        }
         const stored = store.saveSample(runId, end.record);
         // An error another try would only repeat (a missing image, a test patch that does not apply) is recorded once.
         const permanent = end.permanent === true;
@@ -165,6 +183,15 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   }
 
   const interrupted = opts.signal.aborted;
+  if (stoppedBy !== undefined && !interrupted && failed === undefined) {
+    store.finishRun(runId, 'interrupted');
+    store.addEvent(runId, 'stopped_no_sandboxes', { reason: stoppedBy });
+    log.error({ reason: stoppedBy }, 'run stopped: no sandbox can start');
+    throw new UserError(
+      `run ${runId} stopped: ${stoppedBy}`,
+      `start the engines again (\`impossiblebench doctor\`), then resume: impossiblebench run --store ${store.path} --run-id ${runId}`,
+    );
+  }
   if (breaker.signal.aborted && !interrupted && failed === undefined) {
     store.finishRun(runId, 'interrupted');
     store.addEvent(runId, 'stopped_on_errors', { errorsInRow, lastError });

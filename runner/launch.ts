@@ -42,6 +42,13 @@ export interface LaunchResult {
   missingImages: MissingImage[];
 }
 
+/** With a pool of engines, samples in flight are the engines' total capacity, or fewer when `concurrency` says so. */
+function poolConcurrency(experiment: Experiment, given: boolean): Experiment {
+  if (!experiment.dockerHosts) return experiment;
+  const total = experiment.dockerHosts.reduce((n, h) => n + h.capacity, 0);
+  return { ...experiment, concurrency: given ? Math.min(experiment.concurrency, total) : total };
+}
+
 /** Resolves the experiment for a new run, or for a resume checks that the matrix is unchanged. */
 function resolveExperiment(input: LaunchInput, store: ResultStore | undefined): { experiment: Experiment; resume: boolean } {
   const given = Object.fromEntries(Object.entries(input.flags).filter(([, v]) => v !== undefined));
@@ -52,13 +59,14 @@ function resolveExperiment(input: LaunchInput, store: ResultStore | undefined): 
     if (settings.models === undefined) {
       throw new UserError('no model given', 'pass --model (e.g. --model scripted/honest, openai/gpt-5) or a --config file with `models`');
     }
-    return { experiment: parseExperiment(settings, sourceOf), resume: false };
+    return { experiment: poolConcurrency(parseExperiment(settings, sourceOf), settings.concurrency !== undefined), resume: false };
   }
   const stored = parseExperiment(existing.config, `the stored config of run ${existing.id}`);
   const nothingGiven = Object.keys(given).length === 0 && !input.file;
   if (nothingGiven) return { experiment: stored, resume: true };
   // The same command line again resumes; one that changes the matrix would mix two experiments.
-  const merged = parseExperiment(mergeSettings({ ...stored, ...(input.file?.settings ?? {}) }, given), sourceOf);
+  const mergedSettings = mergeSettings({ ...stored, ...(input.file?.settings ?? {}) }, given);
+  const merged = poolConcurrency(parseExperiment(mergedSettings, sourceOf), 'concurrency' in given || input.file?.settings.concurrency !== undefined || !('dockerHosts' in given));
   const field = matrixDifference(stored, merged);
   if (field) {
     throw new UserError(

@@ -105,6 +105,26 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
     }
   });
 
+  it('refuses a bad --docker-host, and starts no run on an engine of the pool that does not answer', async () => {
+    const bad = await cli(['run', '--model', 'scripted/honest', '--docker-host', '10.0.0.2=2', '--store', join(dir, 'hosts.sqlite')]);
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr).toMatch(/--docker-host 10\.0\.0\.2=2: expected unix:\/\/\/PATH, tcp:\/\/HOST:PORT or ssh:\/\/USER@HOST/);
+    const nowhere = `unix://${join(dir, 'no-engine.sock')}`;
+    const down = await cli(['run', '--model', 'scripted/honest', '--docker-host', 'unix:///var/run/docker.sock=2', '--docker-host', nowhere, '--store', join(dir, 'hosts.sqlite')]);
+    expect(down.exitCode).toBe(1);
+    expect(errorLine(down.stderr)).toBe(`impossiblebench: no container engine answers at ${nowhere} (no socket there)`);
+    expect(existsSync(join(dir, 'hosts.sqlite'))).toBe(false);
+    const cleanup = await cli(['cleanup', '--run', 'no-such-run-of-a-pool', '--docker-host', 'unix:///var/run/docker.sock', '--docker-host', nowhere]);
+    expect(cleanup.exitCode).toBe(1);
+    expect(cleanup.stdout).toBe('removed 0 sandbox containers of run no-such-run-of-a-pool');
+    expect(cleanup.stderr).toContain(`engine ${nowhere} did not answer, so its containers are left: no container engine answers at ${nowhere}`);
+    for (const command of [['cleanup', '--dry-run'], ['images', 'list']]) {
+      const r = await cli([...command, '--docker-host', nowhere]);
+      expect(r.exitCode, command.join(' ')).toBe(1);
+      expect(r.stderr, command.join(' ')).toContain(`no container engine answers at ${nowhere}`);
+    }
+  });
+
   it('documents every flag in its help', async () => {
     const r = await cli(['run', '--help']);
     expect(r.exitCode).toBe(0);

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import { deferredSandbox } from '../docker/deferred.js';
-import { isPermanentError } from '../docker/errors.js';
+import { isPermanentError, lostEngine, stopsRun } from '../docker/errors.js';
 import { sourceTamperSigns } from '../results/classify/tamper.js';
 import type { Sandbox, SandboxOptions } from '../docker/types.js';
 import type { SampleRecord } from '../results/record.js';
@@ -37,7 +37,12 @@ export interface SampleContext {
 }
 
 /** What became of one try of a sample; `permanent`: an error that another try would only repeat. */
-export type SampleEnd = { kind: 'record'; record: SampleRecord; permanent?: boolean } | { kind: 'interrupted' };
+export type SampleEnd =
+  /** `lostEngine`: the engine (of a pool) whose loss ended this try. */
+  | { kind: 'record'; record: SampleRecord; permanent?: boolean; lostEngine?: string }
+  | { kind: 'interrupted' }
+  /** No sandbox can start anywhere (every engine gone): no record, the run stops, the sample stays unfinished. */
+  | { kind: 'stopped'; reason: string };
 
 export function sampleLimits(experiment: Experiment): SampleLimits {
   const l = experiment.limits;
@@ -165,6 +170,9 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
         log,
       });
       timing.agentMs = performance.now() - tAgent;
+      // A sample whose engine went away mid-way has an outcome the model did not earn: an infrastructure error.
+      const lost = await box.engineLost?.();
+      if (lost) throw lost;
       // A repository's pass is checked for source changes that reach into the test runner: such a pass is never legit.
       if (sample.task.kind === 'swe' && result.outcome === 'passed') {
         const signs = await sourceTamperSigns(result, sample.task.repo);
@@ -186,9 +194,16 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
     return { kind: 'record', record, ...(permanent ? { permanent } : {}) };
   } catch (caught) {
     if (ctx.signal.aborted) return { kind: 'interrupted' };
-    const error = agentSignal.aborted ? new Error(overrunMessage(timeMs!)) : caught;
+    if (stopsRun(caught)) {
+      log.error({ err: caught }, 'no sandbox can start anywhere; sample left unfinished');
+      return { kind: 'stopped', reason: describeError(caught) };
+    }
+    // Whatever failed while the sample's engine was going away failed because of that.
+    const lostFirst = lostEngine(caught) === undefined ? await sandbox?.engineLost?.().catch(() => undefined) : undefined;
+    const error = lostFirst ?? (agentSignal.aborted ? new Error(overrunMessage(timeMs!)) : caught);
     log.warn({ err: error }, 'sample failed for a reason outside the model');
-    return { kind: 'record', record: errorRecord(sample, started, error), ...(isPermanentError(error) ? { permanent: true } : {}) };
+    const lost = lostEngine(error);
+    return { kind: 'record', record: errorRecord(sample, started, error), ...(isPermanentError(error) ? { permanent: true } : {}), ...(lost ? { lostEngine: lost } : {}) };
   } finally {
     abandoned = true;
     grace.cancel();

@@ -13,9 +13,11 @@ import { launchRun } from '../launch.js';
 import { realWiring } from '../real-wiring.js';
 import { writeHtmlReport } from '../report-file.js';
 import { displayPath, printRunEnd } from '../summary.js';
-import { addSandboxOption, wholeNumber } from './options.js';
+import { addDockerHostOption, addSandboxOption, dockerHosts, wholeNumber } from './options.js';
+import type { DockerHostInput } from '../../docker/hosts.js';
 
 interface DemoFlags {
+  dockerHost?: DockerHostInput[];
   out: string;
   store?: string;
   concurrency: number;
@@ -76,14 +78,17 @@ export function register(program: Command): void {
         .default(DEMO_SUITE),
     )
     .option('--plain', 'plain progress lines even on a terminal');
-  addSandboxOption(demo).action(async (flags: DemoFlags) => {
-      const backend = sandboxBackend(flags.sandbox);
+  addDockerHostOption(addSandboxOption(demo)).action(async (flags: DemoFlags) => {
+      const hosts = dockerHosts(flags.dockerHost);
+      const backend = sandboxBackend(flags.sandbox, hosts);
+      // With a pool, the engines' total capacity unless --concurrency says otherwise.
+      if (hosts.length > 0 && demo.getOptionValueSource('concurrency') === 'default') flags.concurrency = hosts.reduce((n, h) => n + h.capacity, 0);
       const out = resolve(flags.out);
       mkdirSync(out, { recursive: true });
       const storePath = resolve(flags.store ?? join(out, 'demo.sqlite'));
       const interrupts = handleInterrupts();
       try {
-        const experiment = { ...demoExperiment(flags.tasks, flags.concurrency, flags.suite), sandbox: backend.name };
+        const experiment = { ...demoExperiment(flags.tasks, flags.concurrency, flags.suite), sandbox: backend.name, ...(hosts.length > 0 ? { dockerHosts: hosts } : {}) };
         const say = (line: string) => process.stderr.write(`${line}\n`);
         say(`demo: ${POLICY_NAMES.length} policies × 3 splits × 2 scaffolds × 3 access modes on ${flags.tasks} task(s) of ${DEMO_SUITES[flags.suite].join(' and ')}`);
         // The floor the run's wall time is held against: bare sandbox lifecycles at the run's concurrency.

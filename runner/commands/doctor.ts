@@ -3,7 +3,8 @@ import { sandboxBackend } from '../../docker/backends.js';
 import { SANDBOX_IMAGES } from '../../docker/image-names.js';
 import type { BackendCheck, SandboxBackend } from '../../docker/types.js';
 import { formatError } from '../errors.js';
-import { addSandboxOption } from './options.js';
+import { addDockerHostOption, addSandboxOption, dockerHosts } from './options.js';
+import type { DockerHostInput } from '../../docker/hosts.js';
 
 type Mark = BackendCheck['mark'];
 const SYMBOL: Record<Mark, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
@@ -55,9 +56,9 @@ export function register(program: Command): void {
   const command = program
     .command('doctor')
     .description('check the sandbox backend (the container engine), its limits and the sandbox images; print the fix for anything missing');
-  addSandboxOption(command).action(async (flags: { sandbox: string }) => {
+  addDockerHostOption(addSandboxOption(command)).action(async (flags: { sandbox: string; dockerHost?: DockerHostInput[] }) => {
       try {
-        const healthy = await doctor(sandboxBackend(flags.sandbox));
+        const healthy = await doctor(sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost)));
         console.log(healthy ? 'all checks passed' : 'some checks failed; run the fix commands above');
         process.exitCode = healthy ? 0 : 1;
       } catch (err) {

@@ -4,12 +4,14 @@ import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { mergeSettings, parseExperiment, readConfigFile } from '../config.js';
 import { downloadSize, formatBytes, neededImages, pullMissing, type ImageSelection } from '../images-pull.js';
 import { handleInterrupts } from '../interrupt.js';
-import { addImageNamingOptions, addSandboxOption, wholeNumber } from './options.js';
+import { addDockerHostOption, addImageNamingOptions, addSandboxOption, dockerHosts, wholeNumber } from './options.js';
+import type { DockerHostInput } from '../../docker/hosts.js';
 import { Steps } from '../../docker/build/progress.js';
 import { SANDBOX_IMAGES } from '../../docker/image-names.js';
 import { UserError } from '../errors.js';
 
 interface PullFlags {
+  dockerHost?: DockerHostInput[];
   dataset?: string[];
   split?: string[];
   limit?: number;
@@ -46,6 +48,7 @@ async function pullSelection(flags: PullFlags): Promise<ImageSelection> {
 }
 
 interface BuildFlags {
+  dockerHost?: DockerHostInput[];
   offline?: boolean;
   rebuild?: boolean;
   mirror?: string;
@@ -63,8 +66,8 @@ export function register(program: Command): void {
     .option('--rebuild', 'build a new image even if a working one is present')
     .option('--mirror <url>', 'Debian archive for the offline build (default: the one apt on this machine uses)')
     .option('-q, --quiet', 'print only the result');
-  addSandboxOption(build).action(async (flags: BuildFlags) => {
-      const backend = sandboxBackend(flags.sandbox);
+  addDockerHostOption(addSandboxOption(build)).action(async (flags: BuildFlags) => {
+      const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
       if (flags.mirror !== undefined && !/^https?:\/\/\S+$/.test(flags.mirror)) {
         throw new UserError(`--mirror must be an http(s) URL, got ${JSON.stringify(flags.mirror)}`);
       }
@@ -103,7 +106,7 @@ export function register(program: Command): void {
     .option('--shuffle', 'shuffle the tasks with --seed before --limit, as `run --shuffle` does')
     .option('--seed <n>', 'seed of the shuffle (default 0)', wholeNumber(0))
     .option('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it');
-  addSandboxOption(addImageNamingOptions(pull))
+  addDockerHostOption(addSandboxOption(addImageNamingOptions(pull)))
     .option('--concurrency <n>', 'images pulled at once', wholeNumber(1), 2)
     .option('--dry-run', 'only list what is missing and how much it is')
     .option('--plain', 'one line per image even on a terminal')
@@ -111,7 +114,7 @@ export function register(program: Command): void {
       const selection = await pullSelection(flags);
       const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping the pulls; images already pulled are kept\n') });
       try {
-        const backend = sandboxBackend(flags.sandbox);
+        const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
         const needs = await neededImages(selection, (line) => process.stderr.write(`${line}\n`), backend);
         const missing = needs.filter((n) => !n.present).map((n) => n.image);
         console.log(`${needs.length} image${needs.length === 1 ? '' : 's'} needed: ${needs.length - missing.length} present, ${missing.length} to get`);
@@ -151,8 +154,8 @@ export function register(program: Command): void {
     });
 
   const list = images.command('list').description('show which sandbox images are present');
-  addSandboxOption(list).action(async (flags: { sandbox: string }) => {
-      const backend = sandboxBackend(flags.sandbox);
+  addDockerHostOption(addSandboxOption(list)).action(async (flags: { sandbox: string; dockerHost?: DockerHostInput[] }) => {
+      const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
       let missing = 0;
       for (const spec of SANDBOX_IMAGES) {
         const s = await backend.images.status(spec.name, spec.recipe);

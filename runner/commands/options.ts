@@ -1,5 +1,6 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_SANDBOX, SANDBOX_BACKENDS } from '../../docker/backends.js';
+import { DockerHostSchema, parseDockerHostFlag, type DockerHost, type DockerHostInput } from '../../docker/hosts.js';
 import { ImageNamingSchema, type ImageNaming } from '../../tasks/images.js';
 import { UserError } from '../errors.js';
 
@@ -50,4 +51,27 @@ export function imageNaming(flags: ImageNamingFlags): ImageNaming {
 export function addSandboxOption(command: Command, withDefault = true): Command {
   const help = `sandbox backend: ${SANDBOX_BACKENDS.join(', ')} (default ${DEFAULT_SANDBOX})`;
   return withDefault ? command.option('--sandbox <name>', help, DEFAULT_SANDBOX) : command.option('--sandbox <name>', help);
+}
+
+/**
+ * `--docker-host URL[=CAPACITY]`, repeatable: several Docker engines as one pool, each running up to CAPACITY sandboxes
+ * (default 4). None: the one engine found as usual (DOCKER_HOST, then the usual sockets).
+ */
+export function addDockerHostOption(command: Command): Command {
+  return command.option(
+    '--docker-host <url[=n]>',
+    'a Docker engine to run sandboxes on, repeatable to pool several: unix:///PATH, tcp://HOST:PORT (TLS from DOCKER_CERT_PATH / DOCKER_TLS_VERIFY) or ssh://USER@HOST, with =N sandboxes at once on it (default 4)',
+    (value: string, previous: DockerHostInput[] | undefined) => {
+      try {
+        return [...(previous ?? []), parseDockerHostFlag(value)];
+      } catch (err) {
+        throw new InvalidArgumentError((err as Error).message);
+      }
+    },
+  );
+}
+
+/** The engines the flag gave, with their defaults filled in. */
+export function dockerHosts(given: DockerHostInput[] | undefined): DockerHost[] {
+  return (given ?? []).map((h) => DockerHostSchema.parse(h));
 }

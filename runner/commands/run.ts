@@ -5,7 +5,8 @@ import { launchRun } from '../launch.js';
 import { printRunEnd } from '../summary.js';
 import { realWiring } from '../real-wiring.js';
 import { FaultConfigSchema, type FaultConfig } from '../../scaffolds/server/index.js';
-import { addImageNamingOptions, addSandboxOption, positiveNumber, wholeNumber } from './options.js';
+import { addDockerHostOption, addImageNamingOptions, addSandboxOption, positiveNumber, wholeNumber } from './options.js';
+import type { DockerHostInput } from '../../docker/hosts.js';
 
 /** `--scripted-faults` JSON, checked against the local model server's fault schema. */
 function faultConfig(value: string): FaultConfig {
@@ -30,6 +31,7 @@ const collectInt = (min: number) => (value: string, previous: number[] | undefin
 interface RunFlags {
   config?: string;
   sandbox?: string;
+  dockerHost?: DockerHostInput[];
   model?: string[];
   baseUrl?: string;
   dataset?: string[];
@@ -90,6 +92,7 @@ export const FLAG_NAMES: Record<string, string> = {
   generation: '--temperature/--reasoning-effort/--thinking-budget/--max-output-tokens',
   images: '--image-namespace/--image-tag/--image-arch',
   sandbox: '--sandbox',
+  dockerHosts: '--docker-host',
 };
 
 /** Flags in the experiment's shape; fields left undefined were not given and do not override the file. */
@@ -127,6 +130,7 @@ export function flagsToSettings(f: RunFlags): Record<string, unknown> {
     generation: some(generation),
     images: some({ namespace: f.imageNamespace, tag: f.imageTag, arch: f.imageArch }),
     sandbox: f.sandbox,
+    dockerHosts: f.dockerHost,
   };
 }
 
@@ -174,7 +178,7 @@ export function register(program: Command): void {
     .option('--thinking-budget <tokens>', 'Anthropic extended-thinking budget', wholeNumber(1))
     .option('--max-output-tokens <n>', 'cap on tokens per model reply', wholeNumber(1))
     .option('--plain', 'plain progress lines even on a terminal');
-  addSandboxOption(addImageNamingOptions(run), false)
+  addDockerHostOption(addSandboxOption(addImageNamingOptions(run), false))
     .option(
       '--scripted-faults <json>',
       'for testing the harness: fault rates of the local model server behind scripted/ models, e.g. \'{"rateLimit":0.1,"serverError":0.05,"slow":1,"slowMs":2000}\'',
@@ -194,7 +198,8 @@ export function register(program: Command): void {
         'limit, shuffle, seed, concurrency, retries, connections, prices, allowFlag, baseUrl,',
         'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS, requestTimeoutS, diskLimitMb},',
         'generation: {temperature, seed, maxTokens, reasoningEffort, thinkingBudget},',
-        'images: {namespace, tag, arch}, testSpecs: {"owner/name": {testCmd, parser, env}}, sandbox (the backend, default docker).',
+        'images: {namespace, tag, arch}, testSpecs: {"owner/name": {testCmd, parser, env}}, sandbox (the backend, default docker),',
+        'dockerHosts: [{url, capacity, certPath, tlsVerify}] (several engines as one pool; concurrency defaults to their total capacity).',
         '',
         'SWE-bench rows run in their published instance images (swebench/sweb.eval.x86_64.ID:latest): get them first',
         'with `impossiblebench images pull --dataset D`. A run names the images it lacks before any sample starts and',

@@ -1,0 +1,145 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { openSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { probeEndpoint } from '../engine.js';
+
+/**
+ * A second Docker engine on this machine for tests of engine pools: its own data root, exec root, pid file and socket
+ * under a temporary folder, no networking of its own. Needs root and `dockerd` (scripts/setup-docker.sh installs it).
+ */
+export interface SecondEngine {
+  /** `unix://…/docker2.sock` */
+  url: string;
+  dir: string;
+  /** Whether the daemon still runs. */
+  alive(): boolean;
+  /** Copies an image of the first engine into this one. */
+  load(image: string): void;
+  /** SIGKILL: the engine is gone at once, as when it crashes. */
+  kill(): void;
+  /** Ends the engine, its containers and its folder, whatever state it is in. */
+  stop(): Promise<void>;
+}
+
+const START_TIMEOUT_MS = 60_000;
+
+function hasDockerd(): boolean {
+  return spawnSync('sh', ['-c', 'command -v dockerd'], { stdio: 'ignore' }).status === 0;
+}
+
+/**
+ * A bridge of the engine's own. Not `--bridge=none`: a daemon started so deletes the host's `docker0`, which the
+ * first engine's containers need. With `-b` and no iptables it touches nothing of the first engine.
+ */
+function addBridge(): string {
+  const name = `ibbr${randomBytes(4).toString('hex')}`;
+  const cidr = `10.213.${1 + Math.floor(Math.random() * 250)}.1/24`;
+  for (const args of [['link', 'add', name, 'type', 'bridge'], ['addr', 'add', cidr, 'dev', name], ['link', 'set', name, 'up']]) {
+    const r = spawnSync('ip', args, { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`could not make the second engine's bridge (ip ${args.join(' ')}): ${r.error?.message ?? r.stderr}`);
+  }
+  return name;
+}
+
+function startDaemon(dir: string, bridge: string): ChildProcess {
+  const log = openSync(join(dir, 'dockerd.log'), 'a');
+  const child = spawn(
+    'dockerd',
+    [
+      '--data-root', join(dir, 'data'),
+      '--exec-root', join(dir, 'exec'),
+      '--pidfile', join(dir, 'docker.pid'),
+      '-H', `unix://${join(dir, 'docker2.sock')}`,
+      // Sandboxes have no network; this engine must not touch the first one's bridge or firewall rules.
+      `--bridge=${bridge}`, '--iptables=false', '--ip-masq=false',
+    ],
+    { detached: true, stdio: ['ignore', log, log] },
+  );
+  child.unref();
+  return child;
+}
+
+async function waitForAnswer(url: string, dir: string, child: ChildProcess): Promise<void> {
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  const endpoint = { label: url, kind: 'host' as const, options: { socketPath: url.slice('unix://'.length) } };
+  while (Date.now() < deadline) {
+    if ((await probeEndpoint(endpoint, 2_000)).ok) return;
+    if (child.exitCode !== null) break;
+    await delay(250);
+  }
+  const log = readFileSync(join(dir, 'dockerd.log'), 'utf8').split('\n').slice(-15).join('\n');
+  throw new Error(`the second dockerd did not answer at ${url}:\n${log}`);
+}
+
+/** Processes started for this engine's folder (its containerd and shims name it in their command line). */
+function processesOf(dir: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(dir)) pids.push(Number(entry));
+    } catch {
+      // Ended meanwhile.
+    }
+  }
+  return pids;
+}
+
+export async function startSecondEngine(): Promise<SecondEngine> {
+  if (!hasDockerd()) throw new Error('dockerd is not installed, so no second engine can start: run `bash scripts/setup-docker.sh` as root');
+  const dir = await mkdtemp(join(tmpdir(), 'ib-engine2-'));
+  const url = `unix://${join(dir, 'docker2.sock')}`;
+  const bridge = addBridge();
+  let child: ChildProcess;
+  try {
+    child = startDaemon(dir, bridge);
+    await waitForAnswer(url, dir, child);
+  } catch (err) {
+    spawnSync('ip', ['link', 'del', bridge]);
+    throw err;
+  }
+  const docker = (...args: string[]) => spawnSync('docker', ['-H', url, ...args], { encoding: 'utf8' });
+  return {
+    url,
+    dir,
+    alive: () => child.exitCode === null && child.signalCode === null,
+    load: (image) => {
+      const r = spawnSync('sh', ['-c', 'docker save "$1" | docker -H "$2" load', 'sh', image, url], { encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`could not load ${image} into ${url}: ${r.stderr}`);
+    },
+    kill: () => {
+      child.kill('SIGKILL');
+    },
+    stop: async () => {
+      // A killed daemon leaves its containers running under its containerd: a restart takes them back to remove them.
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+      try {
+        child = startDaemon(dir, bridge);
+        await waitForAnswer(url, dir, child);
+        const ids = docker('ps', '-aq').stdout.split('\n').filter(Boolean);
+        if (ids.length > 0) docker('rm', '-f', ...ids);
+        child.kill('SIGTERM');
+        await new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+      } finally {
+        for (const pid of processesOf(dir)) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // Gone already.
+          }
+        }
+        for (const line of readFileSync('/proc/self/mounts', 'utf8').split('\n').reverse()) {
+          const target = line.split(' ')[1];
+          if (target?.startsWith(dir)) spawnSync('umount', ['-l', target]);
+        }
+        await rm(dir, { recursive: true, force: true });
+        spawnSync('ip', ['link', 'del', bridge]);
+      }
+    },
+  };
+}
