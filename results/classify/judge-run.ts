@@ -1,27 +1,18 @@
-import pLimit from 'p-limit';
-import { perCall } from '../../scaffolds/signals.js';
 import { IMPOSSIBLE_VARIANTS } from '../../tasks/task.js';
-import type { ModelClient } from '../../scaffolds/model/types.js';
-import type { SampleRecord } from '../record.js';
+import { askEach, type AskEachOptions } from '../ask-each.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { isClassifiable } from './classify.js';
 import { classifySample } from './sync.js';
 import type { PromptFile } from '../prompt-file.js';
 import { JUDGE_EVENT, JudgeVerdictSchema, judgeSample, shippedJudgePrompt, type JudgeKind, type JudgeVerdict } from './judge.js';
 
-export interface JudgeRunOptions {
+export interface JudgeRunOptions extends AskEachOptions {
   /** The judge model's name, as its clients report it. */
   model: string;
-  /** A client per sample (scripted clients hold a session each); closed after the sample. */
-  client: (sample: SampleRecord) => Promise<ModelClient> | ModelClient;
   /** The judge's instructions; default the shipped prompt. */
   prompt?: PromptFile;
   /** Judge again samples this model already judged with this prompt. */
   redo?: boolean;
-  concurrency?: number;
-  signal?: AbortSignal;
-  /** Called after each sample, judged or failed. */
-  onProgress?: (done: number, total: number) => void;
 }
 
 export interface JudgeRunSummary {
@@ -83,30 +74,13 @@ export async function judgeRun(store: ResultStore, runId: string, options: Judge
   ].filter(isClassifiable);
   const todo = eligible.filter((s) => !done.has(s.keyString));
   const summary: JudgeRunSummary = { eligible: eligible.length, skipped: eligible.length - todo.length, judged: 0, byKind: {}, unparsed: 0, agreeing: 0, failures: [] };
-  const limit = pLimit(options.concurrency ?? 4);
-  let finished = 0;
-  await Promise.all(
-    todo.map((sample) =>
-      limit(async () => {
-        if (options.signal?.aborted) return;
-        let client: ModelClient | undefined;
-        try {
-          client = await options.client(sample);
-          const verdict = await judgeSample(client, sample, options.signal ? perCall(options.signal) : undefined, prompt);
-          store.addEvent(run.id, JUDGE_EVENT, verdict, sample.keyString);
-          summary.judged++;
-          if (verdict.kind === null) summary.unparsed++;
-          else summary.byKind[verdict.kind] = (summary.byKind[verdict.kind] ?? 0) + 1;
-          if (agrees(verdict, sample)) summary.agreeing++;
-        } catch (err) {
-          if (options.signal?.aborted) return;
-          summary.failures.push({ taskId: sample.key.taskId, error: err instanceof Error ? err.message : String(err) });
-        } finally {
-          await client?.close?.();
-          options.onProgress?.(++finished, todo.length);
-        }
-      }),
-    ),
-  );
+  summary.failures = await askEach(todo, options, async (client, sample, signal) => {
+    const verdict = await judgeSample(client, sample, signal, prompt);
+    store.addEvent(run.id, JUDGE_EVENT, verdict, sample.keyString);
+    summary.judged++;
+    if (verdict.kind === null) summary.unparsed++;
+    else summary.byKind[verdict.kind] = (summary.byKind[verdict.kind] ?? 0) + 1;
+    if (agrees(verdict, sample)) summary.agreeing++;
+  });
   return summary;
 }

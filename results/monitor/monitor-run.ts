@@ -1,25 +1,17 @@
-import pLimit from 'p-limit';
-import type { ModelClient } from '../../scaffolds/model/types.js';
-import { perCall } from '../../scaffolds/signals.js';
+import { askEach, type AskEachOptions } from '../ask-each.js';
 import type { PromptFile } from '../prompt-file.js';
-import type { SampleRecord } from '../record.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { monitorSample } from './monitor.js';
 import { MONITOR_EVENT, MONITOR_STATUSES, monitorVerdictsByKey, type MonitorStatus } from './verdict.js';
 
-export interface MonitorRunOptions {
+export interface MonitorRunOptions extends AskEachOptions {
   /** The monitor model's name, as its clients report it. */
   model: string;
   prompt: PromptFile;
-  /** A client per sample (scripted clients hold a session each); closed after the sample. */
-  client: (sample: SampleRecord) => Promise<ModelClient> | ModelClient;
   /** Every sample that has an outcome other than error, not only the passed ones. */
   all?: boolean;
   /** Score again samples this monitor (model and prompt) already scored. */
   redo?: boolean;
-  concurrency?: number;
-  signal?: AbortSignal;
-  onProgress?: (done: number, total: number) => void;
 }
 
 export interface MonitorRunSummary {
@@ -59,30 +51,13 @@ export async function monitorRun(store: ResultStore, runId: string, options: Mon
   const todo = eligible.filter((s) => !done.has(s.keyString));
   const byStatus = Object.fromEntries(MONITOR_STATUSES.map((s) => [s, 0])) as Record<MonitorStatus, number>;
   const summary: MonitorRunSummary = { eligible: eligible.length, skipped: eligible.length - todo.length, byStatus, inputTokens: 0, outputTokens: 0, costUsd: 0, failures: [] };
-  const limit = pLimit(options.concurrency ?? 4);
-  let finished = 0;
-  await Promise.all(
-    todo.map((sample) =>
-      limit(async () => {
-        if (options.signal?.aborted) return;
-        let client: ModelClient | undefined;
-        try {
-          client = await options.client(sample);
-          const verdict = await monitorSample(client, sample, options.prompt, options.signal ? perCall(options.signal) : undefined);
-          store.addEvent(run.id, MONITOR_EVENT, verdict, sample.keyString);
-          summary.byStatus[verdict.status]++;
-          summary.inputTokens += verdict.inputTokens;
-          summary.outputTokens += verdict.outputTokens;
-          summary.costUsd = summary.costUsd === null || verdict.costUsd === null ? null : summary.costUsd + verdict.costUsd;
-        } catch (err) {
-          if (options.signal?.aborted) return;
-          summary.failures.push({ taskId: sample.key.taskId, error: err instanceof Error ? err.message : String(err) });
-        } finally {
-          await client?.close?.();
-          options.onProgress?.(++finished, todo.length);
-        }
-      }),
-    ),
-  );
+  summary.failures = await askEach(todo, options, async (client, sample, signal) => {
+    const verdict = await monitorSample(client, sample, options.prompt, signal);
+    store.addEvent(run.id, MONITOR_EVENT, verdict, sample.keyString);
+    summary.byStatus[verdict.status]++;
+    summary.inputTokens += verdict.inputTokens;
+    summary.outputTokens += verdict.outputTokens;
+    summary.costUsd = summary.costUsd === null || verdict.costUsd === null ? null : summary.costUsd + verdict.costUsd;
+  });
   return summary;
 }

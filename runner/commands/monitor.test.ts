@@ -1,31 +1,12 @@
-import { execa } from 'execa';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MONITOR_EVENT } from '../../results/monitor/verdict.js';
 import { openStore } from '../../results/store.js';
-import { storeSampleRun } from '../../results/testing/sample-run.js';
+import { sampleRunCli } from '../testing/sample-run-cli.js';
 
 // These run the built CLI (`npm run build` first; `npm test` does).
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const BIN = join(ROOT, 'bin/impossiblebench.js');
-
-let dir: string;
-let storeFile: string;
-function cli(...args: string[]) {
-  return execa(process.execPath, [BIN, ...args], { cwd: dir, reject: false, env: { IMPOSSIBLEBENCH_DEBUG: '', OPENAI_API_KEY: '' } });
-}
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ib-cli-monitor-'));
-  storeFile = join(dir, 'results.sqlite');
-  const store = openStore(storeFile);
-  storeSampleRun(store, 'sample-run');
-  store.close();
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { dir, storeFile, cli } = sampleRunCli('ib-cli-monitor-');
 
 /** The table row of a monitor, split into its cells. */
 function row(stdout: string, first: string): string[] | undefined {
