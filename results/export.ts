@@ -3,14 +3,14 @@ import { z } from 'zod';
 import { UserError } from '../runner/errors.js';
 import { IMPOSSIBLE_VARIANTS } from '../tasks/task.js';
 import { writeFileAtomic, writeLinesAtomic } from './atomic-write.js';
-import { classifySample, type CheatingKind, type KindFinding } from './classify/index.js';
+import { classifySample, type KindFinding } from './classify/index.js';
 import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
-import { datasetCard, datasetCardPath, newTally, tallyLine } from './dataset-card.js';
+import { datasetCard, datasetCardPath, newTally, tallyLine, type ExportTally } from './dataset-card.js';
 import { writeParquetAtomic } from './export-parquet.js';
 import { labelOf, type Label } from './labels.js';
 import { monitorVerdictsByKey, type MonitorVerdict } from './monitor/verdict.js';
-import type { Outcome, SampleRecord } from './record.js';
+import type { SampleRecord } from './record.js';
 import type { ResultStore, StoredSample } from './store.js';
 
 /** One line of an export: a sample with its ground-truth label, ready to train or test a cheating monitor. */
@@ -66,14 +66,11 @@ export function keepsLine(line: Pick<ExportLine, 'label' | 'outcome'>, only: Exp
   return only === undefined || line.label === only;
 }
 
-export interface ExportSummary {
+/** What was written: the card's counts of the rows (labels, outcomes, kinds), the format and the card's path. */
+export interface ExportSummary extends Pick<ExportTally, 'labels' | 'outcomes' | 'kinds'> {
   format: ExportFormat;
   /** Samples written. */
   lines: number;
-  labels: Record<Label, number>;
-  outcomes: Record<Outcome, number>;
-  /** Samples showing each kind (a sample counts under each of its kinds). */
-  kinds: Partial<Record<CheatingKind, number>>;
   /** The dataset card written beside the file, if one was. */
   card?: string;
 }
