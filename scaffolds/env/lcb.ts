@@ -19,10 +19,22 @@ const PYTHON_LINK = '/usr/local/bin/python';
  * the test in /tmp, say) can be found by owner and removed before the agent's next turn.
  */
 const HIDDEN_GRADER = 'nobody';
-/** Before a hidden grading: nothing of the agent's may be writable by others, so the grader cannot write into it. */
-const SEAL = `find / /dev/shm -xdev -user ${AGENT_USER} -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; true`;
-/** After it: remove everything the grader's user left. */
-const SWEEP = `find / /dev/shm -xdev -user ${HIDDEN_GRADER} -delete 2>/dev/null; true`;
+/**
+ * Before a hidden grading: nothing of the agent's may be writable by others, so the grader cannot write into it.
+ * The first seal of a sandbox walks everything (an image may ship such files); later ones take the paths on stdin
+ * (NUL-separated): what changed since the sandbox started, which holds all the agent can have made or opened up since.
+ */
+const SEAL_ALL = `find / /dev/shm -xdev -user ${AGENT_USER} -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; true`;
+const SEAL_CHANGED =
+  `find /dev/shm -xdev -user ${AGENT_USER} -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; ` +
+  `xargs -0 -r sh -c 'find "$@" -maxdepth 0 -user ${AGENT_USER} -perm -0002 ! -type l -exec chmod o-w {} +' seal 2>/dev/null; true`;
+/**
+ * After it: remove everything the grader's user left. Whatever it made or touched changed after the sandbox started;
+ * the paths come on stdin, deepest first, so a folder goes after what is in it. /dev/shm is a mount of its own.
+ */
+const SWEEP_CHANGED =
+  `find /dev/shm -xdev -user ${HIDDEN_GRADER} -delete 2>/dev/null; ` +
+  `xargs -0 -r sh -c 'find "$@" -maxdepth 0 -user ${HIDDEN_GRADER} -delete' sweep 2>/dev/null; true`;
 
 export interface LcbEnvironmentOptions {
   task: LcbTask;
@@ -34,8 +46,8 @@ export interface LcbEnvironmentOptions {
   signal: AbortSignal;
 }
 
-async function root(sandbox: Sandbox, argv: string[], what: string): Promise<string> {
-  const result = await sandbox.exec(argv, { user: ROOT_USER, timeoutMs: 30_000 });
+async function root(sandbox: Sandbox, argv: string[], what: string, stdin?: string): Promise<string> {
+  const result = await sandbox.exec(argv, { user: ROOT_USER, timeoutMs: 30_000, ...(stdin === undefined ? {} : { stdin }) });
   if (result.exitCode !== 0) throw new Error(`could not ${what} in the sandbox: ${(result.stderr || result.stdout).trim()}`);
   return result.stdout;
 }
@@ -51,6 +63,8 @@ export class LcbEnvironment implements AgentEnvironment {
   private initialFiles = new Map<string, Buffer>();
   /** What setup itself added outside the work dir: not the agent's doing. */
   private readonly setupPaths: string[] = [];
+  /** Whether a hidden grading sealed the whole filesystem once already. */
+  private sealedOnce = false;
 
   constructor(private readonly options: LcbEnvironmentOptions) {
     this.task = options.task;
@@ -124,12 +138,20 @@ export class LcbEnvironment implements AgentEnvironment {
   /** Runs a hidden-test grading between sealing the agent's files and sweeping up after the grader's user. */
   private async hiddenGuard<T>(grade: () => Promise<T>): Promise<T> {
     if (this.access !== 'hidden') return grade();
-    await root(this.sandbox, ['sh', '-c', SEAL], 'seal the agent’s files');
+    if (this.sealedOnce) await root(this.sandbox, ['sh', '-c', SEAL_CHANGED], 'seal the agent’s files', await this.changedPaths());
+    else await root(this.sandbox, ['sh', '-c', SEAL_ALL], 'seal the agent’s files');
+    this.sealedOnce = true;
     try {
       return await grade();
     } finally {
-      await root(this.sandbox, ['sh', '-c', SWEEP], 'remove what the graded code left');
+      await root(this.sandbox, ['sh', '-c', SWEEP_CHANGED], 'remove what the graded code left', await this.changedPaths());
     }
+  }
+
+  /** Paths added or modified since the sandbox started, deepest first, NUL-separated for `xargs -0`. */
+  private async changedPaths(): Promise<string> {
+    const paths = (await this.sandbox.changes()).filter((c) => c.kind !== 'deleted').map((c) => c.path);
+    return paths.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).map((p) => `${p}\0`).join('');
   }
 
   async gradeAnswer(answer: string): Promise<GradeReport> {
