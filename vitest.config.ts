@@ -10,7 +10,7 @@ const UNIT = [
   'docker/fs-changes.test.ts',
   'docker/output.test.ts',
   'mutations/lcb/mutate.test.ts',
-  'mutations/python/check.test.ts',
+  'python/check.test.ts',
   'mutations/swe/patch.test.ts',
   'mutations/swe/test-id.test.ts',
   'results/classify/classify.test.ts',

@@ -23,5 +23,3 @@ export type { ModelPrice } from './prices.js';
 export { DEFAULT_RETRY, backoffMs, retryAfterMs } from './retry.js';
 export type { RetryPolicy } from './retry.js';
 export { DEFAULT_CONCURRENCY, providerLimiter } from './limits.js';
-export { ModelApiError } from './types.js';
-export type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from './types.js';
