@@ -1,3 +1,4 @@
+/** The one atomic writer: readers see the old file or the new one, never half of it (reports, exports, the dataset cache). */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, fsyncSync, openSync, closeSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';

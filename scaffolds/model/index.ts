@@ -1,5 +1,5 @@
 /**
- * Model clients: one interface (`ModelClient.generate(messages, tools, options)`) over OpenAI Chat
+ * Model clients: one interface (`ModelClient.generate(messages, tools, options)`, in core/model.ts) over OpenAI Chat
  * Completions, Anthropic Messages, any OpenAI-compatible server, and scripted policies served by
  * the local model server through the same real SDKs.
  *
