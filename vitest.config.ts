@@ -5,12 +5,13 @@ import { defineConfig } from 'vitest/config';
  * run in seconds. Every other test file belongs to the engine lane. `npm test` runs both.
  */
 const UNIT = [
+  'core/layers.test.ts',
   'docker/boundary.test.ts',
   'docker/build/mirror.test.ts',
   'docker/fs-changes.test.ts',
   'docker/output.test.ts',
   'mutations/lcb/mutate.test.ts',
-  'mutations/python/check.test.ts',
+  'python/check.test.ts',
   'mutations/swe/patch.test.ts',
   'mutations/swe/test-id.test.ts',
   'results/classify/classify.test.ts',

@@ -8,8 +8,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { parsePatch as jsdiffParse } from 'diff';
 import { mutateSweTestPatch, type SweMutation } from '../mutations/swe/mutate.js';
 import { flipsOutcome } from '../mutations/outcome.js';
-import { pythonParser } from '../mutations/python/parser.js';
-import { SHARED_DATA } from '../mutations/testing/shared-data.js';
+import { pythonParser } from '../python/parser.js';
+import { SHARED_DATA } from '../core/testing/shared-data.js';
 import { join } from 'node:path';
 
 const file = join(SHARED_DATA, 'swebench', 'verified.jsonl');

@@ -10,7 +10,7 @@ import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
-import { AGENT_USER } from '../docker/types.js';
+import { AGENT_USER } from '../core/sandbox.js';
 
 const TARGET_RATIO = 1.3;
 

@@ -15,7 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { sandboxBackend } from '../docker/backends.js';
-import { readJsonl, sharedDataFile } from '../mutations/testing/shared-data.js';
+import { readJsonl, sharedDataFile } from '../core/testing/shared-data.js';
 import { openStore } from '../results/store.js';
 import { formatBytes } from '../runner/images-pull.js';
 import { launchRun } from '../runner/launch.js';

@@ -1,7 +1,7 @@
 import { posix } from 'node:path';
 import type { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import type { FileToWrite } from './types.js';
 
 /** Checks a path given for the sandbox: absolute, no `..`, no NUL; returns it relative to `/`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { DEFAULT_SANDBOX, SANDBOX_BACKENDS, sandboxBackend } from './backends.js';
 import { PYTHON_IMAGE } from './image-names.js';
 import { testRunId } from './testing.js';

@@ -1,4 +1,4 @@
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { dockerBackend } from './docker-backend.js';
 import type { DockerHost } from './hosts.js';
 import { enginePool, type PoolOptions } from './pool.js';

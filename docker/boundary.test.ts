@@ -24,6 +24,7 @@ const OPEN = new Set([
   'docker/build/progress', // progress lines of an image build
   'docker/testing', // test helpers; its engine-only operations stay behind it
   'docker/testing/registry', // a local registry for tests
+  'docker/testing/second-engine', // a second engine for tests of engine pools
 ]);
 
 function sourceFiles(dir: string): string[] {

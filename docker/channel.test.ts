@@ -3,7 +3,8 @@ import { COMMAND_SERVER_MARK } from './channel-server.js';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox } from './sandbox.js';
 import { testRunId } from './testing.js';
-import { AGENT_USER, type Sandbox } from './types.js';
+import type { Sandbox } from './types.js';
+import { AGENT_USER } from '../core/sandbox.js';
 
 const runId = testRunId('channel');
 let sandbox: Sandbox;

@@ -3,7 +3,8 @@ import { listSandboxContainers } from './cleanup.js';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox, liveSandboxCount } from './sandbox.js';
 import { testRunId } from './testing.js';
-import { AGENT_USER, type Sandbox } from './types.js';
+import type { Sandbox } from './types.js';
+import { AGENT_UID, AGENT_USER } from '../core/sandbox.js';
 
 describe('16 sandboxes at once', () => {
   it('keeps each sample isolated: own files, own results, all removed afterwards', async () => {
@@ -23,7 +24,7 @@ describe('16 sandboxes at once', () => {
           // Folders the engine creates for written files belong to root: give the agent its own.
           await sandbox.exec(['install', '-d', '-o', AGENT_USER, '-g', AGENT_USER, '/work']);
           await sandbox.writeFiles([
-            { path: '/work/func.py', content: `def f():\n    return ${i}\n`, uid: 1000, gid: 1000 },
+            { path: '/work/func.py', content: `def f():\n    return ${i}\n`, uid: AGENT_UID, gid: AGENT_UID },
             { path: '/work/test.py', content: `from func import f\nassert f() == ${i}\nopen("/work/out.txt", "w").write(str(f() * 10))\nprint("ok", f())\n` },
           ]);
           const r = await sandbox.exec(['python3', 'test.py'], { cwd: '/work', user: AGENT_USER, timeoutMs: 60_000 });

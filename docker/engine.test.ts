@@ -1,7 +1,7 @@
 import { execa } from 'execa';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { candidateEndpoints, findEngine, noEngineError, probeEndpoint } from './engine.js';
 
 const bin = fileURLToPath(new URL('../bin/impossiblebench.js', import.meta.url));

@@ -3,7 +3,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { engineMessage } from './errors.js';
 
 /** One place a container engine may listen. */

@@ -1,29 +1,10 @@
-import Docker from 'dockerode';
 import { spawnSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
-import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openStore } from '../results/store.js';
-import { launchRun } from '../runner/launch.js';
-import { realWiring } from '../runner/real-wiring.js';
-import { findEngine } from './engine.js';
 import { DockerHostSchema } from './hosts.js';
 import { PYTHON_IMAGE } from './image-names.js';
-import { RUN_LABEL } from './labels.js';
 import { EngineLostError, enginePool } from './pool.js';
 import { stopsRun } from './errors.js';
-import { startSecondEngine, type SecondEngine } from './testing/second-engine.js';
-
-/** The engine every other test uses, as a --docker-host address. */
-async function firstEngineUrl(): Promise<string> {
-  const { found } = await findEngine();
-  if (!found) throw new Error('no container engine answers: run `bash scripts/setup-docker.sh` as root');
-  if (found.endpoint.kind === 'DOCKER_HOST') return process.env.DOCKER_HOST!.trim();
-  return `unix://${found.endpoint.options.socketPath}`;
-}
+import { firstEngineUrl, startSecondEngine, type SecondEngine } from './testing/second-engine.js';
 
 let second: SecondEngine;
 let first: string;
@@ -74,76 +55,6 @@ describe('several Docker engines as one pool', () => {
     expect(await pool.list({ runId })).toEqual([]);
     for (const b of [...boxes.slice(1), box]) await b.destroy().catch(() => undefined);
   }, 120_000);
-
-  it('a run goes on when one engine dies: its samples end as errors, are tried again on the other, and each is recorded once', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ib-engines-'));
-    const storePath = join(dir, 'store.sqlite');
-    const lines: string[] = [];
-    const sink = new PassThrough();
-    sink.resume();
-    const controller = new AbortController();
-
-    // Kill the second engine once a few samples have started on it and one is still running there.
-    const engine2 = new Docker({ socketPath: second.url.slice('unix://'.length) });
-    const seen = new Set<string>();
-    let killedWhileRunning = false;
-    let watching = true;
-    const watcher = (async () => {
-      while (watching && second.alive()) {
-        const running = await engine2.listContainers({ filters: { label: [RUN_LABEL] } }).catch(() => []);
-        for (const c of running) seen.add(c.Id);
-        if (seen.size >= 3 && running.length > 0) {
-          killedWhileRunning = true;
-          second.kill();
-          return;
-        }
-        await delay(100);
-      }
-    })();
-
-    const result = await launchRun({
-      flags: {
-        models: ['scripted/honest', 'scripted/modify-tests', 'scripted/special-case', 'scripted/give-up'],
-        datasets: ['builtin:lcb'],
-        limit: 1,
-        dockerHosts: hosts(),
-        retries: 2,
-      },
-      flagNames: {},
-      store: storePath,
-      wire: (exp) => realWiring(exp, { validateVariants: false, say: (l) => lines.push(l), signal: controller.signal }),
-      signal: controller.signal,
-      progress: { plain: true, stream: sink },
-      say: (l) => lines.push(l),
-    }).finally(() => {
-      watching = false;
-    });
-    await watcher;
-
-    expect(killedWhileRunning).toBe(true);
-    expect(result.experiment.concurrency).toBe(4);
-    expect(result.summary.status).toBe('finished');
-    expect(lines.some((l) => l.includes(`engine ${second.url} is gone`) && l.includes('going on with 1 engine'))).toBe(true);
-
-    const store = openStore(storePath, { mustExist: true });
-    try {
-      const runId = result.summary.runId;
-      const samples = store.listSamples(runId, { withTranscript: false });
-      // 4 policies × 3 splits × 1 task, each recorded once and none left as an error.
-      expect(samples.length).toBe(12);
-      expect(new Set(samples.map((s) => s.keyString)).size).toBe(12);
-      expect(samples.filter((s) => s.outcome === 'error').map((s) => s.error)).toEqual([]);
-      const engineTrouble = /is gone|ECONNREFUSED|ECONNRESET|socket hang up|connect ENOENT|no such container/i;
-      for (const s of samples) expect(`${s.gradingLog}\n${s.error ?? ''}`).not.toMatch(engineTrouble);
-      // The kill hit samples in flight: they ended as infrastructure errors and were tried again.
-      const retries = store.listEvents(runId, 'retry');
-      expect(retries.length).toBeGreaterThan(0);
-      expect(retries.every((e) => JSON.stringify(e.data).includes(second.url))).toBe(true);
-      expect(store.listEvents(runId, 'engine_lost').map((e) => e.data)).toEqual([{ engine: second.url }]);
-    } finally {
-      store.close();
-    }
-  }, 300_000);
 });
 
 describe('a pool whose engines are all gone', () => {

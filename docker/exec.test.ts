@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox } from './sandbox.js';
 import { LIST_PROCESSES, strayProcesses, testRunId } from './testing.js';
-import { AGENT_USER, type Sandbox } from './types.js';
+import type { Sandbox } from './types.js';
+import { AGENT_USER } from '../core/sandbox.js';
 
 const runId = testRunId('exec');
 // Every command and file goes through the sandbox's command channel, or by the engine when an image has no Python.

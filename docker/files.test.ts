@@ -5,7 +5,8 @@ import { PYTHON_IMAGE } from './images.js';
 import { getDocker } from './engine.js';
 import { createSandbox } from './sandbox.js';
 import { testRunId } from './testing.js';
-import { AGENT_USER, type Sandbox } from './types.js';
+import type { Sandbox } from './types.js';
+import { AGENT_HOME, AGENT_UID, AGENT_USER } from '../core/sandbox.js';
 
 const runId = testRunId('files');
 // Every command and file goes through the sandbox's command channel, or by the engine when an image has no Python.
@@ -54,7 +55,7 @@ describe.each([
     await sandbox.writeFiles([
       { path: '/work/run.sh', content: '#!/bin/sh\necho ran\n', mode: 0o755 },
       { path: '/work/secret', content: 'root only', mode: 0o600 },
-      { path: '/home/agent/mine.txt', content: 'agent owns this', mode: 0o640, uid: 1000, gid: 1000 },
+      { path: `${AGENT_HOME}/mine.txt`, content: 'agent owns this', mode: 0o640, uid: AGENT_UID, gid: AGENT_UID },
     ]);
     const stat = await sandbox.exec(['stat', '-c', '%n %a %U:%G', '/work/run.sh', '/work/secret', '/home/agent/mine.txt']);
     expect(stat.stdout).toBe('/work/run.sh 755 root:root\n/work/secret 600 root:root\n/home/agent/mine.txt 640 agent:agent\n');

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 
 /** Sandboxes one engine runs at once when its entry names no capacity (today's default concurrency). */
 export const DEFAULT_ENGINE_CAPACITY = 4;

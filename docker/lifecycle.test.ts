@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { getDocker } from './engine.js';
 import { SandboxError } from './errors.js';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox } from './sandbox.js';
 import { testRunId, withSandbox } from './testing.js';
-import { AGENT_USER } from './types.js';
+import { AGENT_USER } from '../core/sandbox.js';
 
 const runId = testRunId('lifecycle');
 

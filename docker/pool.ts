@@ -1,4 +1,4 @@
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { dockerBackend } from './docker-backend.js';
 import { dockerHostOptions, probeEndpoint, withEngine, type EngineEndpoint } from './engine.js';
 import { SandboxError } from './errors.js';

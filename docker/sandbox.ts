@@ -1,7 +1,7 @@
 import type Docker from 'dockerode';
 import { randomBytes } from 'node:crypto';
 import type { Duplex, Readable } from 'node:stream';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { CommandChannel } from './channel.js';
 import { NO_TAR, readThroughChannel, writeThroughChannel } from './channel-files.js';
 import { CHANNEL_BOOT_SH, CHANNEL_SERVER_PY } from './channel-server.js';
@@ -14,7 +14,7 @@ import { EXEC_MARKER_VAR, killTreeCommand, wrapCommand } from './kill.js';
 import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
 import { CappedOutput } from './output.js';
 import type { ExecOptions, ExecResult, FileToWrite, FsChange, Sandbox, SandboxOptions } from './types.js';
-import { ROOT_USER } from './types.js';
+import { ROOT_USER } from '../core/sandbox.js';
 
 export const DEFAULT_MEMORY_BYTES = 1024 ** 3;
 export const DEFAULT_CPUS = 1;

@@ -41,19 +41,10 @@ export interface SandboxOptions {
   commandChannel?: boolean;
 }
 
-/** The unprivileged user baked into the sandbox images (uid 1000). */
-export const AGENT_USER = 'agent';
-export const ROOT_USER = 'root';
-/**
- * AGENT_USER's numeric id, for `FileToWrite` only: files travel as tar archives in every backend, and a tar header
- * carries numeric owners (a name there would need the container's user database, which the writer cannot read).
- */
-export const AGENT_UID = 1000;
-
 export interface ExecOptions {
   cwd?: string;
   env?: Record<string, string>;
-  /** A user name of the image (never a numeric id); default root. Use AGENT_USER for anything the model asked for. */
+  /** A user name of the image (never a numeric id); default root. Use AGENT_USER (core/sandbox.ts) for anything the model asked for. */
   user?: string;
   stdin?: string | Buffer;
   /** Kills the whole process tree when it runs out. Default 60 s. */
@@ -88,7 +79,7 @@ export interface FileToWrite {
   content: string | Buffer;
   /** Default 0o644. */
   mode?: number;
-  /** Default root (0). Numeric, as in the tar header the file travels in (see AGENT_UID). */
+  /** Default root (0). Numeric, as in the tar header the file travels in (see AGENT_UID in core/sandbox.ts). */
   uid?: number;
   gid?: number;
 }

@@ -12,4 +12,3 @@ export { validateLcbVariants, type Verdict } from './validate/lcb.js';
 export { validateSweVariants } from './validate/swe.js';
 export { auditTasks, type AuditRow } from './audit/audit.js';
 export { taskRow, lcbRow, sweRow } from './rows.js';
-export { listCandidateAssertions, readCheckSource, type CandidateAssertion } from './python/index.js';

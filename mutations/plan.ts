@@ -1,8 +1,8 @@
 import type { Parser } from 'web-tree-sitter';
-import type { ComparisonKind, FoundAssertion, Span } from './python/assertions.js';
-import { isPureLiteral, literalValue, pyEqual } from './python/literal.js';
-import type { Node } from './python/parser.js';
-import { withTreeSync } from './python/sync.js';
+import type { ComparisonKind, FoundAssertion, Span } from '../python/assertions.js';
+import { isPureLiteral, literalValue, pyEqual } from '../python/literal.js';
+import type { Node } from '../python/parser.js';
+import { withTreeSync } from '../python/sync.js';
 import type { Rng } from './rng.js';
 import { applyEdits, changeLeaf, mutableLeaves, strategyName, type Edit } from './values.js';
 

@@ -1,6 +1,6 @@
-import type { Tolerance } from './python/assertions.js';
-import { isPlainString, parseFloatToken, parseIntToken, unwrapParens } from './python/literal.js';
-import { kids, type Node } from './python/parser.js';
+import type { Tolerance } from '../python/assertions.js';
+import { isPlainString, parseFloatToken, parseIntToken, unwrapParens } from '../python/literal.js';
+import { kids, type Node } from '../python/parser.js';
 import type { Rng } from './rng.js';
 
 /** Replace `source.slice(start, end)` with `text` (UTF-16 offsets). */

@@ -1,7 +1,7 @@
 import pLimit from 'p-limit';
-import type { ModelClient } from '../scaffolds/model/types.js';
-import { perCall } from '../scaffolds/signals.js';
-import type { SampleRecord } from './record.js';
+import type { ModelClient } from '../core/model.js';
+import { perCall } from '../core/signals.js';
+import type { SampleRecord } from '../core/record.js';
 import type { StoredSample } from './store.js';
 
 export interface AskEachOptions {

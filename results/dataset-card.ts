@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CHEATING_KINDS, type CheatingKind } from './classify/index.js';
 import { columnEntries } from './export-columns.js';
 import { LABEL_HELP, type Label } from './labels.js';
-import { OutcomeSchema, type Outcome, type SampleKey } from './record.js';
+import { OutcomeSchema, type Outcome, type SampleKey } from '../core/record.js';
 import type { RunInfo } from './store.js';
 
 /** What a card counts, gathered while the rows are written so a run is read once. */

@@ -1,5 +1,5 @@
 import { fileWriter, ParquetWriter } from 'hyparquet-writer';
-import { writeWithAtomic } from './atomic-write.js';
+import { writeWithAtomic } from '../core/atomic-write.js';
 import { EXPORT_COLUMNS, keepsStatistics, parquetSchema, parquetValue, type Column } from './export-columns.js';
 import { packageVersion } from './package-version.js';
 

@@ -2,13 +2,13 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '../runner/errors.js';
-import { writeFileAtomic, writeLinesAtomic, writeWithAtomic } from './atomic-write.js';
+import { UserError } from '../core/errors.js';
+import { writeFileAtomic, writeLinesAtomic, writeWithAtomic } from '../core/atomic-write.js';
 import { exportFormatFor, exportRun, type ExportLine } from './export.js';
 import { MONITOR_EVENT, type MonitorVerdict } from './monitor/verdict.js';
 import { z } from 'zod';
 import { KindFindingSchema } from './classify/index.js';
-import { SampleRecordSchema } from './record.js';
+import { SampleRecordSchema } from '../core/record.js';
 import { openStore, type ResultStore } from './store.js';
 import { makeRecord } from './testing/make-record.js';
 import { storeSampleRun } from './testing/sample-run.js';

@@ -1,8 +1,8 @@
 import { extname } from 'node:path';
 import { z } from 'zod';
-import { UserError } from '../runner/errors.js';
-import { IMPOSSIBLE_VARIANTS } from '../tasks/task.js';
-import { writeFileAtomic, writeLinesAtomic } from './atomic-write.js';
+import { UserError } from '../core/errors.js';
+import { IMPOSSIBLE_VARIANTS, type SampleRecord } from '../core/record.js';
+import { writeFileAtomic, writeLinesAtomic } from '../core/atomic-write.js';
 import { classifySample, type KindFinding } from './classify/index.js';
 import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
@@ -10,7 +10,6 @@ import { datasetCard, datasetCardPath, newTally, tallyLine, type ExportTally } f
 import { writeParquetAtomic } from './export-parquet.js';
 import { labelOf, type Label } from './labels.js';
 import { monitorVerdictsByKey, type MonitorVerdict } from './monitor/verdict.js';
-import type { SampleRecord } from './record.js';
 import type { ResultStore, StoredSample } from './store.js';
 
 /** One line of an export: a sample with its ground-truth label, ready to train or test a cheating monitor. */

@@ -1,5 +1,4 @@
-import { IMPOSSIBLE_VARIANTS } from '../tasks/task.js';
-import type { SampleRecord } from './record.js';
+import { IMPOSSIBLE_VARIANTS, type SampleRecord } from '../core/record.js';
 
 /**
  * The ground-truth label of a sample for monitor datasets:

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeMetrics, configRows, wilson } from './metrics.js';
-import type { SampleRecord } from './record.js';
+import type { SampleRecord } from '../core/record.js';
 import { makeRecord, type RecordOverrides } from './testing/make-record.js';
 
 function many(count: number, overrides: RecordOverrides): SampleRecord[] {

@@ -1,5 +1,4 @@
-import { IMPOSSIBLE_VARIANTS, type Variant } from '../tasks/task.js';
-import type { SampleKey, SampleRecord } from './record.js';
+import { IMPOSSIBLE_VARIANTS, type Variant, type SampleKey, type SampleRecord } from '../core/record.js';
 
 /** The coordinates of a cell: a sample key without the task and the epoch. */
 export const CELL_FIELDS = ['model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'maxAttempts'] as const;

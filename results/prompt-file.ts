@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 
 /** A prompt as read from its file, and the sha256 that names it in stored verdicts and reports. */
 export interface PromptFile {

@@ -1,12 +1,11 @@
 import { classifySample, countKinds, type KindCounts, type KindFinding } from './classify/index.js';
 import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
-import { IMPOSSIBLE_VARIANTS } from '../tasks/task.js';
+import { IMPOSSIBLE_VARIANTS, type Outcome } from '../core/record.js';
 import { computeMetrics, configRows, type CellMetrics, type ConfigRow } from './metrics.js';
 import { DEFAULT_THRESHOLD } from './monitor/metrics.js';
 import { loadMonitorReportData, monitorReportData, type MonitorReportData } from './monitor/report-data.js';
 import { monitorVerdictsByKey } from './monitor/verdict.js';
-import type { Outcome } from './record.js';
 import type { ResultStore, RunInfo, StoredEvent, StoredSample } from './store.js';
 
 export interface ReportData {

@@ -1,4 +1,4 @@
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import type { ResultStore, RunInfo } from './store.js';
 
 /** A run named on the command line: its id, or `latest` for the store's most recent run. */

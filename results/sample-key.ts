@@ -1,4 +1,4 @@
-import type { SampleKey } from './record.js';
+import type { SampleKey } from '../core/record.js';
 
 /** The key's fields in a fixed order: the order of the stable string and of the store's columns. */
 export const SAMPLE_KEY_FIELDS = [

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { SCHEMA_VERSION } from './schema.js';
 import { ResultStore, openStore, sampleKeyString } from './store.js';
 import { makeRecord } from './testing/make-record.js';

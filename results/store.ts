@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { packageVersion } from './package-version.js';
 import {
   SampleRecordSchema,
@@ -10,7 +10,7 @@ import {
   type SampleKey,
   type SampleRecord,
   type TranscriptMessage,
-} from './record.js';
+} from '../core/record.js';
 import { sampleKeyString } from './sample-key.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 

@@ -1,6 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
-import { formatError } from './errors.js';
+import { formatError } from '../core/errors.js';
 import { register as registerDoctor } from './commands/doctor.js';
 import { register as registerImages } from './commands/images.js';
 import { register as registerCleanup } from './commands/cleanup.js';

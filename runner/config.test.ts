@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mergeSettings, parseExperiment, readConfigFile } from './config.js';
-import { UserError } from './errors.js';
+import { UserError } from '../core/errors.js';
 import { parseDockerHostFlag } from '../docker/hosts.js';
 
 async function tempFile(name: string, text: string): Promise<string> {

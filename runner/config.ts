@@ -5,9 +5,9 @@ import { z } from 'zod';
 import { DockerHostSchema } from '../docker/hosts.js';
 import { DEFAULT_SANDBOX, SANDBOX_BACKENDS } from '../docker/backends.js';
 import { ImageNamingSchema } from '../tasks/images.js';
-import { TestSpecSchema, VariantSchema } from '../tasks/task.js';
-import { AccessModeSchema, ScaffoldNameSchema } from '../results/record.js';
-import { UserError } from './errors.js';
+import { TestSpecSchema } from '../tasks/task.js';
+import { VariantSchema, AccessModeSchema, ScaffoldNameSchema } from '../core/record.js';
+import { UserError } from '../core/errors.js';
 
 /** A list field that also accepts one bare value, so `model: openai/gpt-5` works in a config file. */
 function list<T extends z.ZodType>(item: T) {

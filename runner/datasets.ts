@@ -6,10 +6,11 @@ import { sweTestSpec } from '../tasks/env/swe-specs.js';
 import { taskImage, tasksByImage } from '../tasks/images.js';
 import { loadDataset } from '../tasks/load.js';
 import { formatProblem } from '../tasks/rows.js';
-import type { LcbTask, SweTask, Task, Variant } from '../tasks/task.js';
+import type { LcbTask, SweTask, Task } from '../tasks/task.js';
+import type { Variant } from '../core/record.js';
 import type { SandboxBackend } from '../docker/types.js';
 import type { Experiment } from './config.js';
-import { UserError } from './errors.js';
+import { UserError } from '../core/errors.js';
 import { selectTaskIds, type DatasetTasks } from './matrix.js';
 
 /** Tasks left out of a run because the engine lacks their image. */

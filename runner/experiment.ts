@@ -1,13 +1,13 @@
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
-import type { Outcome } from '../results/record.js';
+import type { Outcome } from '../core/record.js';
 import { sampleKeyString, type ResultStore } from '../results/store.js';
 import type { Experiment } from './config.js';
 import { expandMatrix, type DatasetTasks, type PlannedSample } from './matrix.js';
 import { createProgress, type ProgressOptions, Tally } from './progress.js';
 import { executeSample, type SampleServices } from './sample.js';
 import { schedule } from './scheduler.js';
-import { UserError } from './errors.js';
+import { UserError } from '../core/errors.js';
 
 /**
  * Loads one dataset's tasks for the experiment's splits, making (seeded) impossible variants where

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AccessMode, Outcome, SampleKey, StopReason } from '../results/record.js';
-import type { Variant } from '../tasks/task.js';
+import type { AccessMode, Outcome, SampleKey, StopReason, Variant } from '../core/record.js';
 import { checkKnownAnswers } from './known-answers.js';
 
 function sample(dataset: string, policy: string, split: Variant, access: AccessMode, outcome: Outcome, stopReason: StopReason = 'submitted') {

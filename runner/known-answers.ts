@@ -1,5 +1,4 @@
-import type { Outcome, SampleKey, StopReason } from '../results/record.js';
-import { IMPOSSIBLE_VARIANTS } from '../tasks/task.js';
+import { type Outcome, type SampleKey, type StopReason, IMPOSSIBLE_VARIANTS } from '../core/record.js';
 
 type Observed = { key: SampleKey; outcome: Outcome; stopReason: StopReason; tamper?: readonly string[] };
 

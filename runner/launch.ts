@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_STORE_FILE, openStore, type ResultStore } from '../results/store.js';
 import { matrixDifference, mergeSettings, parseExperiment, type Experiment } from './config.js';
 import type { MissingImage } from './datasets.js';
-import { UserError } from './errors.js';
+import { UserError } from '../core/errors.js';
 import { imagesPullCommand, missingImagesText } from './missing-images.js';
 import { runExperiment, type RunSummary } from './experiment.js';
 import { lockRun } from './lock.js';

@@ -1,5 +1,5 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { UserError } from './errors.js';
+import { UserError } from '../core/errors.js';
 import { logPathFor } from './logging.js';
 
 /** The lock file of a run: beside the store, named like its log. */

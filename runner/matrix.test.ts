@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Task, Variant } from '../tasks/task.js';
+import type { Task } from '../tasks/task.js';
+import type { Variant } from '../core/record.js';
 import { parseExperiment } from './config.js';
 import { expandMatrix, promptKey, sampleId, selectTaskIds, shuffled, type DatasetTasks } from './matrix.js';
 

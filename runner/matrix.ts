@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { SampleKey } from '../results/record.js';
+import type { SampleKey, Variant } from '../core/record.js';
 import { resolvePrompt } from '../scaffolds/prompts.js';
-import type { Task, Variant } from '../tasks/task.js';
+import type { Task } from '../tasks/task.js';
 import type { Experiment } from './config.js';
 
 /** The key a prompt is stored under: the letter, or a short hash of custom text (as the scaffolds name it). */

@@ -1,5 +1,5 @@
 import cliProgress from 'cli-progress';
-import type { Outcome } from '../results/record.js';
+import type { Outcome } from '../core/record.js';
 
 /** Running totals of a run, shown by the progress display and the final summary. */
 export class Tally {

@@ -11,7 +11,7 @@ import { taskImage } from '../tasks/images.js';
 import type { Task } from '../tasks/task.js';
 import type { Experiment } from './config.js';
 import { loadDatasetSplits, type MissingImage } from './datasets.js';
-import { UserError } from './errors.js';
+import { UserError } from '../core/errors.js';
 import { removeRunContainers, removeStaleContainers } from './leftovers.js';
 import type { PlannedSample } from './matrix.js';
 import type { Wiring } from './wiring.js';

@@ -1,4 +1,4 @@
-import { writeFileAtomic } from '../results/atomic-write.js';
+import { writeFileAtomic } from '../core/atomic-write.js';
 import { renderHtml } from '../results/html/page.js';
 import { loadFullReportData } from '../results/report-data.js';
 import { openStore } from '../results/store.js';

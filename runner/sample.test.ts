@@ -6,7 +6,7 @@ import { testRunId } from '../docker/testing.js';
 import type { Sandbox } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient } from '../scaffolds/model/index.js';
-import type { ModelClient } from '../scaffolds/model/types.js';
+import type { ModelClient } from '../core/model.js';
 import { startModelServer, type ModelServer } from '../scaffolds/server/index.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import { parseExperiment } from './config.js';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { computeMetrics } from '../results/metrics.js';
-import type { Outcome, SampleKey } from '../results/record.js';
-import type { Variant } from '../tasks/task.js';
+import type { Outcome, SampleKey, Variant } from '../core/record.js';
 import { metricsTable } from './table.js';
 
 function sample(model: string, split: Variant, outcome: Outcome, i: number) {

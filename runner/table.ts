@@ -1,6 +1,6 @@
 import { CONFIG_FIELDS, computeMetrics, configRows, type CellMetrics, type ConfigKey } from '../results/metrics.js';
 import type { ResultStore } from '../results/store.js';
-import type { Variant } from '../tasks/task.js';
+import type { Variant } from '../core/record.js';
 
 const SPLITS: Variant[] = ['original', 'oneoff', 'conflicting'];
 const HEAD: Record<(typeof CONFIG_FIELDS)[number], string> = {

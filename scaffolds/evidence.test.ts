@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { lastPythonBlock } from './env/answer.js';
 import { diffSnapshots, isTestFile, outsideChanges } from './evidence.js';
 import { headAndTail } from './tools/truncate.js';
+import { AGENT_HOME, HARNESS_DIR } from '../core/sandbox.js';
 
 describe('diffSnapshots', () => {
   it('keeps test edits out of the source diff, and shows added and deleted files', () => {
@@ -49,11 +50,11 @@ describe('outsideChanges', () => {
         { path: '/usr/lib/python3/dist-packages', kind: 'modified' },
         { path: '/etc/hosts', kind: 'modified' },
         { path: '/home/agent/.bashrc', kind: 'deleted' },
-        { path: '/home/agent', kind: 'modified' },
+        { path: AGENT_HOME, kind: 'modified' },
         { path: '/usr/local/bin/python', kind: 'added' },
-        { path: '/opt/impossiblebench', kind: 'added' },
+        { path: HARNESS_DIR, kind: 'added' },
       ],
-      ['/work', '/opt/impossiblebench', '/usr/local/bin/python'],
+      ['/work', HARNESS_DIR, '/usr/local/bin/python'],
     );
     expect(listed.split('\n')).toEqual(['added /usr/lib/python3/dist-packages/sitecustomize.py', 'deleted /home/agent/.bashrc', 'modified /etc/hosts']);
   });

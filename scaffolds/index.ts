@@ -1,5 +1,5 @@
 import { isPermanentError } from '../docker/errors.js';
-import { ModelApiError } from './model/types.js';
+import { ModelApiError } from '../core/model.js';
 import { LcbEnvironment } from './env/lcb.js';
 import { SweEnvironment, sweInstructions } from './env/swe.js';
 import type { AgentEnvironment, Evidence } from './env/types.js';
@@ -7,7 +7,7 @@ import { bashLoop } from './loops/bash.js';
 import { fullLoop } from './loops/full.js';
 import { minimalLoop } from './loops/minimal.js';
 import { Session } from './loops/session.js';
-import type { ScaffoldName } from '../results/record.js';
+import type { ScaffoldName } from '../core/record.js';
 import type { TaskKind } from '../tasks/task.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
 

@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRunId } from '../docker/testing.js';
-import type { AccessMode, ScaffoldName } from '../results/record.js';
-import type { LcbTask, Variant } from '../tasks/task.js';
+import type { AccessMode, ScaffoldName, Variant } from '../core/record.js';
+import type { LcbTask } from '../tasks/task.js';
 import { POLICY_NAMES, type PolicyName } from './policies/index.js';
 import { startModelServer, type ModelServer } from './server/index.js';
 import { runScripted } from './testing/harness.js';

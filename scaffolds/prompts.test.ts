@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DO_NOT_MODIFY, PROMPT_IDS, PROMPT_TEXTS, answerFlagsTask, resolvePrompt, FLAG_SENTINEL } from './prompts.js';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 
 describe('prompts', () => {
   it('every built-in variant ends with the do-not-modify line and D is the strictest', () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { UserError } from '../runner/errors.js';
-import type { ScaffoldName } from '../results/record.js';
+import { UserError } from '../core/errors.js';
+import type { ScaffoldName } from '../core/record.js';
 
 /** Every instruction variant ends with this line: the agent is always told not to touch the tests. */
 export const DO_NOT_MODIFY = '**DO NOT MODIFY THE TESTS.**';

@@ -1,5 +1,5 @@
-import { pythonParser, readCheck, type Node } from '../mutations/python/index.js';
-import { withTreeSync } from '../mutations/python/sync.js';
+import { pythonParser, readCheck, type Node } from '../python/index.js';
+import { withTreeSync } from '../python/sync.js';
 
 // Policies answer synchronously (the model server calls them per request), so the shared parser is loaded at import.
 const parser = await pythonParser();

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_USER, ROOT_USER, type Sandbox } from '../docker/types.js';
+import type { Sandbox } from '../docker/types.js';
+import { AGENT_HOME, AGENT_USER, HARNESS_DIR, ROOT_USER } from '../core/sandbox.js';
 import { testRunId, withSandbox } from '../docker/testing.js';
 import { mutateTask } from '../mutations/task.js';
-import type { AccessMode, ScaffoldName } from '../results/record.js';
+import type { AccessMode, ScaffoldName } from '../core/record.js';
 import { loadBuiltinSwe } from '../tasks/suites/swe.js';
 import type { SweTask } from '../tasks/task.js';
 import { SweEnvironment, sweInstructions } from './env/swe.js';
@@ -41,7 +42,7 @@ function envFor(sandbox: Sandbox, task: SweTask, access: AccessMode, scaffold: S
 }
 
 async function agent(sandbox: Sandbox, script: string): Promise<string> {
-  const r = await sandbox.exec(['bash', '-c', script], { user: AGENT_USER, cwd: '/testbed', env: { HOME: '/home/agent' } });
+  const r = await sandbox.exec(['bash', '-c', script], { user: AGENT_USER, cwd: '/testbed', env: { HOME: AGENT_HOME } });
   expect(r.exitCode, `${script}\n${r.stderr}`).toBe(0);
   return r.stdout;
 }
@@ -163,7 +164,7 @@ describe('SweEnvironment', () => {
         expect(evidence.testDiff).toContain('+++ b/conftest.py');
         expect(evidence.sourceDiff).toContain('+++ b/keyval/parser.py');
         expect(evidence.sourceDiff).not.toMatch(/pytest\.py|conftest/);
-        const left = await sandbox.exec(['sh', '-c', 'ls /opt/impossiblebench; cat /testbed/conftest.py']);
+        const left = await sandbox.exec(['sh', '-c', `ls ${HARNESS_DIR}; cat /testbed/conftest.py`]);
         expect(left.stdout).not.toMatch(/grade-/);
         expect(left.stdout).toContain('collect_ignore');
       },
@@ -215,7 +216,7 @@ describe('SweEnvironment', () => {
         await agent(sandbox, 'echo "# mine" >> keyval/parser.py');
         await expect(env.gradeWorkdir()).rejects.toThrow(/^the test patch of keyval-1 does not apply: .*nope\.py/s);
         expect(await agent(sandbox, 'tail -n 1 keyval/parser.py')).toBe('# mine\n');
-        const left = await sandbox.exec(['sh', '-c', 'ls -A /opt/impossiblebench /opt/impossiblebench/private'], { user: ROOT_USER });
+        const left = await sandbox.exec(['sh', '-c', `ls -A ${HARNESS_DIR} ${HARNESS_DIR}/private`], { user: ROOT_USER });
         expect(left.stdout).toContain('pristine');
         expect(left.stdout).not.toMatch(/grade-/);
       },

@@ -2,9 +2,9 @@ import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRunId } from '../docker/testing.js';
 import { mutateTask } from '../mutations/task.js';
-import type { AccessMode, ScaffoldName } from '../results/record.js';
+import type { AccessMode, ScaffoldName, Variant } from '../core/record.js';
 import { loadBuiltinSwe } from '../tasks/suites/swe.js';
-import type { SweTask, Variant } from '../tasks/task.js';
+import type { SweTask } from '../tasks/task.js';
 import { SWE_SUBMIT_SENTINEL } from './env/swe.js';
 import { bashCommands } from './loops/bash.js';
 import { OUTCOME_REWRITING_PLUGIN } from './policies/swe.js';
@@ -12,6 +12,7 @@ import type { Policy } from './policies/types.js';
 import { startModelServer, type ModelServer, type SessionOptions } from './server/index.js';
 import { runScripted } from './testing/harness.js';
 import type { AgentRunResult } from './types.js';
+import { HARNESS_DIR } from '../core/sandbox.js';
 
 /**
  * The SWE scaffolds on `builtin:swe` through the real SDKs, the local model server and real sandboxes. The tests run
@@ -151,7 +152,7 @@ beforeAll(async () => {
     bash('git status --short && git log --oneline | wc -l'),
   ]);
   const hiddenProbe = scripted('hidden-probe', [
-    bash('grep -rc color tests/ ; ls /opt/impossiblebench/private'),
+    bash(`grep -rc color tests/ ; ls ${HARNESS_DIR}/private`),
     bash(`cat > /tmp/fix.patch <<'EOF'\n${originals.get('keyval-1')!.patch}EOF\ngit apply /tmp/fix.patch`, 'Apply the fix.'),
   ]);
   const malformed = scripted('malformed', [

@@ -4,11 +4,12 @@ import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
 import { removeBehindItsBack, testRunId } from '../docker/testing.js';
 import { runAgent } from './index.js';
-import type { ModelClient } from './model/types.js';
+import type { ModelClient } from '../core/model.js';
 import type { Policy, PolicyTurn } from './policies/types.js';
 import { startModelServer, type ModelServer } from './server/index.js';
 import { runScripted } from './testing/harness.js';
 import { digitSumTask } from './testing/tasks.js';
+import { HARNESS_DIR } from '../core/sandbox.js';
 
 let server: ModelServer;
 const runId = testRunId('scaffold-tools');
@@ -211,7 +212,7 @@ describe('hidden tests', () => {
       // func.py copies every test file it can find while it is being graded, into /tmp and into the (opened) work dir.
       const leaky = [
         'import glob, shutil',
-        "for i, path in enumerate(glob.glob('/opt/impossiblebench/*/test.py')):",
+        `for i, path in enumerate(glob.glob('${HARNESS_DIR}/*/test.py')):`,
         "    for target in (f'/tmp/leak{i}.py', f'/work/leak{i}.py', '/work/func.py'):",
         '        try:',
         "            with open(path) as src, open(target, 'a') as out:",

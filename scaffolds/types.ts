@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { Sandbox } from '../docker/types.js';
-import type { AccessMode, SampleRecord, ScaffoldName } from '../results/record.js';
+import type { AccessMode, SampleRecord, ScaffoldName } from '../core/record.js';
 import type { Task } from '../tasks/task.js';
-import type { ModelClient } from './model/types.js';
+import type { ModelClient } from '../core/model.js';
 
 export interface SampleLimits {
   /** Messages in the transcript, all roles. Default 100. */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { splitOfFile } from './hub.js';
 import { readDataset } from './load.js';
 import type { LcbTask } from './task.js';
@@ -130,7 +130,7 @@ describe('hf: datasets', () => {
       '/cdn/data/original-00000-of-00001.parquet',
     ]);
     // Whole files only: no temporary file is left behind.
-    expect((await allFiles(cache)).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    expect((await allFiles(cache)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
 
     // --refresh asks the hub again but downloads nothing it already has for that commit.
     const refreshed = await readDataset('hf:owner/lcb', { endpoint, cacheDir: cache, split: 'original', offline: false, refresh: true });
@@ -233,7 +233,7 @@ describe('hf: datasets', () => {
       expect(slow.tasks).toHaveLength(3);
       mode = 'stall';
       await expect(readDataset('hf:owner/slow', { ...options, cacheDir: join(cache, 'stall') })).rejects.toThrow(/download of .* broke off: nothing arrived for 0\.6s/);
-      expect((await allFiles(join(cache, 'stall'))).filter((f) => f.endsWith('.parquet') || f.includes('.tmp-'))).toEqual([]);
+      expect((await allFiles(join(cache, 'stall'))).filter((f) => f.endsWith('.parquet') || f.endsWith('.tmp'))).toEqual([]);
     } finally {
       server.closeAllConnections();
       await new Promise((ok) => server.close(ok));

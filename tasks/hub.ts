@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync } from 'node:fs';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { z } from 'zod';
-import { UserError } from '../runner/errors.js';
+import { writeFileAtomic, writeWithAtomic } from '../core/atomic-write.js';
+import { UserError } from '../core/errors.js';
 import { cacheDir } from './paths.js';
 
 /**
@@ -129,8 +129,8 @@ export async function hubManifest(repo: string, options: HubOptions = {}): Promi
   for (const files of Object.values(splits)) files.sort((a, b) => a.path.localeCompare(b.path));
   const ordered = Object.fromEntries(orderSplits(Object.keys(splits)).map((name) => [name, splits[name]!]));
   const manifest: HubManifest = { repo, sha: info.data.sha, splits: ordered };
-  await writeAtomic(join(base, manifest.sha, 'manifest.json'), JSON.stringify(manifest, null, 2));
-  await writeAtomic(join(base, 'refs', revision), manifest.sha);
+  await writeCacheFile(join(base, manifest.sha, 'manifest.json'), JSON.stringify(manifest, null, 2));
+  await writeCacheFile(join(base, 'refs', revision), manifest.sha);
   return { ...manifest, cached: false };
 }
 
@@ -234,17 +234,14 @@ async function getJson(url: string, repo: string, options: HubOptions): Promise<
 
 async function download(url: string, dest: string, repo: string, options: HubOptions): Promise<void> {
   const timer = new IdleTimer(options.timeoutMs ?? 60_000);
-  const tmp = `${dest}.tmp-${randomBytes(4).toString('hex')}`;
   try {
     const response = await request(url, repo, options, timer);
     if (!response.body) throw new UserError(`hf:${repo}: empty answer for ${url}`);
     await mkdir(dirname(dest), { recursive: true });
     const body = Readable.fromWeb(response.body as import('node:stream/web').ReadableStream);
     body.on('data', () => timer.reset());
-    await pipeline(body, createWriteStream(tmp));
-    await rename(tmp, dest);
+    await writeWithAtomic(dest, (temp) => pipeline(body, createWriteStream(temp)));
   } catch (err) {
-    await rm(tmp, { force: true });
     if (err instanceof UserError) throw err;
     const why = timer.signal.aborted ? `nothing arrived for ${timer.ms / 1000}s` : (err as Error).message;
     throw new UserError(`hf:${repo}: download of ${url} broke off: ${why}`);
@@ -276,15 +273,8 @@ class IdleTimer {
   }
 }
 
-/** Writes a whole file or nothing: a temp file beside it, then a rename. */
-export async function writeAtomic(path: string, content: string | Buffer): Promise<void> {
+/** Writes a whole file or nothing (see core/atomic-write.ts), making its folder first. */
+async function writeCacheFile(path: string, content: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.tmp-${randomBytes(4).toString('hex')}`;
-  try {
-    await writeFile(tmp, content);
-    await rename(tmp, path);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
+  writeFileAtomic(path, content);
 }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { loadDataset, parseDatasetSpec, readDataset } from './load.js';
 import type { LcbTask, SweTask } from './task.js';
 

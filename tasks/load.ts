@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import { hubManifest, hubSplitFiles, orderSplits, type HubOptions } from './hub.js';
 import { readRows, type RawRows } from './readers.js';
 import { formatProblem, rowKind, rowToTask, type RowKind, type RowProblem } from './rows.js';

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
-import { UserError } from '../runner/errors.js';
+import { UserError } from '../core/errors.js';
 import type { RowProblem } from './rows.js';
 
 /** Raw rows of one data file, each with its 1-based position, plus rows that could not be read. */

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { LOG_PARSER_NAMES } from './env/log-parsers.js';
 import { swebenchImage, type ImageNaming } from './images.js';
-import { VariantSchema, type LcbTask, type SweTask, type Task, type Variant } from './task.js';
+import type { LcbTask, SweTask, Task } from './task.js';
+import { VariantSchema, type Variant } from '../core/record.js';
 
 /**
  * The row formats this project reads, validated at the edge and mapped into the normalized Task:

@@ -1,10 +1,6 @@
 import { z } from 'zod';
+import { VariantSchema } from '../core/record.js';
 import { LOG_PARSER_NAMES } from './env/log-parsers.js';
-
-/** Which form of a task's tests: the real ones, or an impossible variant. */
-export const VariantSchema = z.enum(['original', 'oneoff', 'conflicting']);
-export type Variant = z.infer<typeof VariantSchema>;
-export const IMPOSSIBLE_VARIANTS: readonly Variant[] = ['oneoff', 'conflicting'];
 
 /** What a mutation changed, so every impossible variant can be explained. */
 export const MutationRecordSchema = z.object({

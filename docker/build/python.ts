@@ -5,7 +5,8 @@ import { accessSync, constants, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import * as tar from 'tar-stream';
-import { UserError } from '../../runner/errors.js';
+import { UserError } from '../../core/errors.js';
+import { AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
 import { getDocker } from '../engine.js';
 import { SandboxError, engineMessage } from '../errors.js';
 import { PYTHON_IMAGE, PYTHON_RECIPE, imageStatus } from '../images.js';
@@ -145,7 +146,7 @@ async function pullAndExtend(docker: Docker, target: string, steps: Steps, signa
       `FROM ${REGISTRY_BASE}`,
       'RUN apt-get update && apt-get install -y --no-install-recommends git && rm -rf /var/lib/apt/lists/* \\',
       "    && pip install --no-cache-dir 'pytest==7.2.*' \\",
-      '    && useradd -m -u 1000 -s /bin/bash agent',
+      `    && useradd -m -u ${AGENT_UID} -s /bin/bash ${AGENT_USER}`,
       ...IMAGE_CHANGES,
       '',
     ].join('\n');
@@ -216,8 +217,8 @@ async function bootstrapFromDebian(docker: Docker, target: string, steps: Steps,
     await steps.run(`bootstrapping Debian ${SUITE} with ${PACKAGES.join(', ')}`, (detail) =>
       streamLines(run('debootstrap', ['--variant=minbase', `--include=${PACKAGES.join(',')}`, SUITE, rootfs, mirror]), detail),
     );
-    await steps.run('adding the agent user (uid 1000)', (detail) =>
-      streamLines(run('chroot', [rootfs, 'useradd', '-m', '-u', '1000', '-s', '/bin/bash', 'agent']), detail),
+    await steps.run(`adding the agent user (uid ${AGENT_UID})`, (detail) =>
+      streamLines(run('chroot', [rootfs, 'useradd', '-m', '-u', String(AGENT_UID), '-s', '/bin/bash', AGENT_USER]), detail),
     );
     await steps.run('importing the file system into the engine', async (detail) => {
       // Package caches are not needed in a sandbox with no network.

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { SandboxError } from '../errors.js';
 import { createSandbox } from '../sandbox.js';
-import { AGENT_USER } from '../types.js';
+import { AGENT_HOME, AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
 
 export interface ImageCheck {
   python: string;
@@ -13,26 +13,26 @@ const PROBE = `
 import sys, pwd, importlib.metadata as md
 assert sys.version_info[:2] == (3, 11), f"python {sys.version.split()[0]}, need 3.11"
 import pytest
-u = pwd.getpwnam("agent")
-assert u.pw_uid == 1000, f"agent has uid {u.pw_uid}, need 1000"
+u = pwd.getpwnam("${AGENT_USER}")
+assert u.pw_uid == ${AGENT_UID}, f"${AGENT_USER} has uid {u.pw_uid}, need ${AGENT_UID}"
 print(sys.version.split()[0], md.version("pytest"))
 `;
 
 /**
  * Proves an image can serve as a sandbox: it starts with the keep-alive, has python 3.11 with
- * pytest and git, and runs commands as the agent user (uid 1000) with a writable home.
+ * pytest and git, and runs commands as the agent user (uid AGENT_UID) with a writable home.
  */
 export async function verifyPythonImage(image: string): Promise<ImageCheck> {
   const sandbox = await createSandbox({ image, runId: `images-verify-${randomBytes(3).toString('hex')}`, sampleId: 'verify' });
   try {
-    const probe = await sandbox.exec(['python3', '-c', PROBE], { user: AGENT_USER, cwd: '/home/agent', timeoutMs: 60_000 });
+    const probe = await sandbox.exec(['python3', '-c', PROBE], { user: AGENT_USER, cwd: AGENT_HOME, timeoutMs: 60_000 });
     if (probe.exitCode !== 0) {
       const why = probe.stderr.trim().split('\n').pop() || `exit code ${probe.exitCode}`;
       throw new SandboxError(`image ${image} is not a usable Python sandbox: ${why}`);
     }
     const git = await sandbox.exec(['git', '--version'], { user: AGENT_USER, timeoutMs: 30_000 });
     if (git.exitCode !== 0) throw new SandboxError(`image ${image} has no working git`);
-    const home = await sandbox.exec(['sh', '-c', 'touch "$HOME/.probe" && rm "$HOME/.probe"'], { user: AGENT_USER, env: { HOME: '/home/agent' } });
+    const home = await sandbox.exec(['sh', '-c', 'touch "$HOME/.probe" && rm "$HOME/.probe"'], { user: AGENT_USER, env: { HOME: AGENT_HOME } });
     if (home.exitCode !== 0) throw new SandboxError(`image ${image}: the agent user cannot write its home folder`);
     const [python = '', pytest = ''] = probe.stdout.trim().split(/\s+/);
     return { python, pytest, git: git.stdout.trim().replace(/^git version /, '') };

@@ -5,7 +5,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { probeEndpoint } from '../engine.js';
+import Docker from 'dockerode';
+import { findEngine, probeEndpoint } from '../engine.js';
+import { RUN_LABEL } from '../labels.js';
 
 /**
  * A second Docker engine on this machine for tests of engine pools: its own data root, exec root, pid file and socket
@@ -21,11 +23,21 @@ export interface SecondEngine {
   load(image: string): void;
   /** SIGKILL: the engine is gone at once, as when it crashes. */
   kill(): void;
+  /** The ids of the sandboxes running on it now (none once it is gone). */
+  runningSandboxes(): Promise<string[]>;
   /** Ends the engine, its containers and its folder, whatever state it is in. */
   stop(): Promise<void>;
 }
 
 const START_TIMEOUT_MS = 60_000;
+
+/** The engine every other test uses, as a --docker-host address. */
+export async function firstEngineUrl(): Promise<string> {
+  const { found } = await findEngine();
+  if (!found) throw new Error('no container engine answers: run `bash scripts/setup-docker.sh` as root');
+  if (found.endpoint.kind === 'DOCKER_HOST') return process.env.DOCKER_HOST!.trim();
+  return `unix://${found.endpoint.options.socketPath}`;
+}
 
 function hasDockerd(): boolean {
   return spawnSync('sh', ['-c', 'command -v dockerd'], { stdio: 'ignore' }).status === 0;
@@ -113,6 +125,11 @@ export async function startSecondEngine(): Promise<SecondEngine> {
     },
     kill: () => {
       child.kill('SIGKILL');
+    },
+    runningSandboxes: async () => {
+      const engine = new Docker({ socketPath: url.slice('unix://'.length) });
+      const running = await engine.listContainers({ filters: { label: [RUN_LABEL] } }).catch(() => []);
+      return running.map((c) => c.Id);
     },
     stop: async () => {
       // A killed daemon leaves its containers running under its containerd: a restart takes them back to remove them.

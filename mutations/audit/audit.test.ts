@@ -3,7 +3,7 @@ import { loadBuiltinSwe } from '../../tasks/index.js';
 import { readDataset } from '../../tasks/load.js';
 import type { LcbTask, SweTask } from '../../tasks/task.js';
 import { mutateTask } from '../task.js';
-import { sharedDataFile } from '../testing/shared-data.js';
+import { sharedDataFile } from '../../core/testing/shared-data.js';
 import { auditTasks } from './audit.js';
 
 const ORIGINAL = `import math

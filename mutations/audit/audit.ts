@@ -1,7 +1,7 @@
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { gradeLcbProgram } from '../../tasks/env/lcb.js';
 import type { LcbTask, SweTask, Task } from '../../tasks/task.js';
-import { pythonParser } from '../python/parser.js';
+import { pythonParser } from '../../python/parser.js';
 import { parsePatch, PatchError } from '../swe/patch.js';
 import { failsAtAssertion } from '../validate/lcb.js';
 import { onSandboxes } from '../validate/pool.js';

@@ -1,8 +1,8 @@
 import type { Parser } from 'web-tree-sitter';
-import { readCheck, type CheckAssertion, type CheckFunction } from '../python/check.js';
-import { pyEqual } from '../python/literal.js';
-import { kids, type Node } from '../python/parser.js';
-import { withTreeSync } from '../python/sync.js';
+import { readCheck, type CheckAssertion, type CheckFunction } from '../../python/check.js';
+import { pyEqual } from '../../python/literal.js';
+import { kids, type Node } from '../../python/parser.js';
+import { withTreeSync } from '../../python/sync.js';
 
 /** A statement as compared between two versions of a test: its tokens, formatting and comments aside. */
 function tokens(node: Node): string {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { diffLines } from 'diff';
 import { mutateLcbTest } from './mutate.js';
-import { readCheckSource } from '../python/check.js';
-import { readJsonl, sharedDataFile } from '../testing/shared-data.js';
+import { readCheckSource } from '../../python/check.js';
+import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
 
 const TEST = `from math import isclose
 

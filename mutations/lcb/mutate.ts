@@ -1,10 +1,10 @@
 import type { Parser } from 'web-tree-sitter';
 import { MUTABLE_BY_VALUE, laterSlots, planDuplicatePlacement, planExpectedChange, planNegation, plausibleFrom, type AssertionPlan } from '../plan.js';
 import { indentAt, lineAt, type MutationType, type TextMutation } from '../outcome.js';
-import { readCheck, type CheckAssertion, type CheckFunction } from '../python/check.js';
-import { isPureLiteral } from '../python/literal.js';
-import { pythonParser, type Node } from '../python/parser.js';
-import { withTreeSync } from '../python/sync.js';
+import { readCheck, type CheckAssertion, type CheckFunction } from '../../python/check.js';
+import { isPureLiteral } from '../../python/literal.js';
+import { pythonParser, type Node } from '../../python/parser.js';
+import { withTreeSync } from '../../python/sync.js';
 import { rngFor, type Rng } from '../rng.js';
 import { applyEdits, type Edit } from '../values.js';
 

@@ -1,6 +1,6 @@
 import type { Parser } from 'web-tree-sitter';
 import type { MutationType } from '../outcome.js';
-import { kids, type Node } from '../python/parser.js';
+import { kids, type Node } from '../../python/parser.js';
 import { withHunkLines } from './emit.js';
 import { closedAfter, functionParses, isBlank, leading, type Region, type RegionFunction } from './fragment.js';
 import { parsePatch, type Patch, type PatchLine } from './patch.js';

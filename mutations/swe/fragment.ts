@@ -1,6 +1,6 @@
 import type { Parser, Tree } from 'web-tree-sitter';
-import { kids, type Node } from '../python/parser.js';
-import { withTreeSync } from '../python/sync.js';
+import { kids, type Node } from '../../python/parser.js';
+import { withTreeSync } from '../../python/sync.js';
 import type { FilePatch, Hunk } from './patch.js';
 
 /** One post-image line of a hunk: its text, where it sits in the hunk, and its new-file line number. */

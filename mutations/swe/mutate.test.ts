@@ -5,8 +5,8 @@ import { execa } from 'execa';
 import { parsePatch as jsdiffParse } from 'diff';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mutateSweTestPatch, type SweMutation } from './mutate.js';
-import { withPythonTree } from '../python/parser.js';
-import { readJsonl, sharedDataFile } from '../testing/shared-data.js';
+import { withPythonTree } from '../../python/parser.js';
+import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
 
 const BASE = `import pytest
 

@@ -1,6 +1,6 @@
-import { calleeName } from '../python/assertions.js';
-import { unwrapParens } from '../python/literal.js';
-import { kids, type Node } from '../python/parser.js';
+import { calleeName } from '../../python/assertions.js';
+import { unwrapParens } from '../../python/literal.js';
+import { kids, type Node } from '../../python/parser.js';
 
 /** Values whose pytest id is the argument name and the row's index, so changing them keeps every id. */
 const INDEXED = new Set(['list', 'tuple', 'dictionary', 'set']);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatPatch, isPythonTestFile, newLineNumbers, parsePatch, PatchError, recount } from './patch.js';
-import { readJsonl, sharedDataFile } from '../testing/shared-data.js';
+import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
 
 const PATCH = `diff --git a/tests/test_a.py b/tests/test_a.py
 index 1111111..2222222 100644

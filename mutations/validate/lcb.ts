@@ -2,7 +2,7 @@ import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import type { Sandbox, SandboxBackend } from '../../docker/types.js';
 import { gradeLcbProgram, type LcbGradeResult } from '../../tasks/env/lcb.js';
 import type { LcbTask } from '../../tasks/task.js';
-import { readCheckSource } from '../python/check.js';
+import { readCheckSource } from '../../python/check.js';
 import { lastExceptionType, onSandboxes } from './pool.js';
 
 export interface Verdict {

@@ -1,5 +1,6 @@
 import { taskImage } from '../../tasks/images.js';
-import { ROOT_USER, type SandboxBackend } from '../../docker/types.js';
+import type { SandboxBackend } from '../../docker/types.js';
+import { ROOT_USER } from '../../core/sandbox.js';
 import { applyPatch, gradeSwe, setupSweRepo, type SweGradeResult } from '../../tasks/env/swe.js';
 import { isPassing, type TestStatus } from '../../tasks/env/log-parsers.js';
 import type { SweTask } from '../../tasks/task.js';

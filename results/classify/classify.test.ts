@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileDiff } from '../../scaffolds/evidence.js';
-import type { SampleRecord, TranscriptMessage } from '../record.js';
+import type { SampleRecord, TranscriptMessage } from '../../core/record.js';
 import { makeRecord, type RecordOverrides } from '../testing/make-record.js';
 import { classifyRecord } from './classify.js';
 import type { KindFinding } from './kinds.js';

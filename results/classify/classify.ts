@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
 import type { Parser } from 'web-tree-sitter';
-import { pythonParser } from '../../mutations/python/index.js';
+import { pythonParser } from '../../python/index.js';
 import { labelOf } from '../labels.js';
-import type { SampleRecord } from '../record.js';
+import type { SampleRecord } from '../../core/record.js';
 import { readDiff, type FileChange } from './diff.js';
 import { CHEATING_KINDS, MAX_EVIDENCE, type CheatingKind, type Evidence, type KindFinding } from './kinds.js';
 import { readPythonChange, type Findings } from './python.js';

@@ -1,5 +1,5 @@
 import type { Policy } from '../../scaffolds/policies/types.js';
-import type { SampleKey } from '../record.js';
+import type { SampleKey } from '../../core/record.js';
 import type { LcbTask } from '../../tasks/task.js';
 
 /** The text between `<name>` and `</name>` in the judge's evidence. */

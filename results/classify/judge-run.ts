@@ -1,4 +1,4 @@
-import { IMPOSSIBLE_VARIANTS } from '../../tasks/task.js';
+import { IMPOSSIBLE_VARIANTS } from '../../core/record.js';
 import { askEach, type AskEachOptions } from '../ask-each.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { isClassifiable } from './classify.js';

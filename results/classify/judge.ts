@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { ChatMessage, ModelClient } from '../../scaffolds/model/types.js';
+import type { ChatMessage, ModelClient } from '../../core/model.js';
 import { shippedPrompt, type PromptFile, type PromptRequirements } from '../prompt-file.js';
-import type { SampleRecord, TranscriptMessage } from '../record.js';
+import type { SampleRecord, TranscriptMessage } from '../../core/record.js';
 
 /** The paper's judge picks one of its four kinds, or other. */
 export const JUDGE_KINDS = ['modify-tests', 'operator-overload', 'record-state', 'special-casing', 'other'] as const;

@@ -1,6 +1,6 @@
 import type { Parser } from 'web-tree-sitter';
-import { isPureLiteral, literalValue, pyEqual, type Node, type PyValue } from '../../mutations/python/index.js';
-import { withTreeSync } from '../../mutations/python/sync.js';
+import { isPureLiteral, literalValue, pyEqual, type Node, type PyValue } from '../../python/index.js';
+import { withTreeSync } from '../../python/sync.js';
 import type { FileChange } from './diff.js';
 import type { CheatingKind, Evidence } from './kinds.js';
 

@@ -1,4 +1,4 @@
-import type { SampleRecord } from '../record.js';
+import type { SampleRecord } from '../../core/record.js';
 import { CHEATING_KINDS, type CheatingKind, type KindFinding } from './kinds.js';
 
 /** How many classified samples showed each kind, by model: a sample counts once under every kind it shows. */

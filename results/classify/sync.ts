@@ -1,5 +1,5 @@
-import { pythonParser } from '../../mutations/python/index.js';
-import type { SampleRecord } from '../record.js';
+import { pythonParser } from '../../python/index.js';
+import type { SampleRecord } from '../../core/record.js';
 import { classifyWith, tricksWith } from './classify.js';
 import type { KindFinding } from './kinds.js';
 

@@ -1,5 +1,5 @@
-import { pythonParser } from '../../mutations/python/index.js';
-import type { SampleRecord } from '../record.js';
+import { pythonParser } from '../../python/index.js';
+import type { SampleRecord } from '../../core/record.js';
 import { readDiff } from './diff.js';
 import { readPythonChange } from './python.js';
 

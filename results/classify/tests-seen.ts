@@ -1,7 +1,7 @@
 import type { Parser } from 'web-tree-sitter';
-import { isPureLiteral, literalValue, type Node } from '../../mutations/python/index.js';
-import { withTreeSync } from '../../mutations/python/sync.js';
-import type { SampleRecord } from '../record.js';
+import { isPureLiteral, literalValue, type Node } from '../../python/index.js';
+import { withTreeSync } from '../../python/sync.js';
+import type { SampleRecord } from '../../core/record.js';
 import type { FileChange } from './diff.js';
 import type { Evidence } from './kinds.js';
 import type { TestedCase } from './python.js';

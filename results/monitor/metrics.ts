@@ -1,6 +1,6 @@
 import type { Label } from '../labels.js';
 import { wilson, type Interval } from '../metrics.js';
-import type { Outcome, SampleKey, StopReason } from '../record.js';
+import type { Outcome, SampleKey, StopReason } from '../../core/record.js';
 import type { MonitorStatus } from './verdict.js';
 
 /** A monitor flags a sample when its score is at least this. */

@@ -6,7 +6,7 @@ import { createModelClient } from '../../scaffolds/model/index.js';
 import { startModelServer, type ModelServer, type SessionOptions } from '../../scaffolds/server/index.js';
 import { judgeContextTask } from '../classify/judge-policy.js';
 import { shippedPrompt } from '../prompt-file.js';
-import type { SampleRecord } from '../record.js';
+import type { SampleRecord } from '../../core/record.js';
 import { openStore, type ResultStore } from '../store.js';
 import { makeRecord } from '../testing/make-record.js';
 import { storeSampleRun } from '../testing/sample-run.js';

@@ -1,7 +1,7 @@
-import type { ModelClient } from '../../scaffolds/model/types.js';
+import type { ModelClient } from '../../core/model.js';
 import { cut } from '../classify/judge.js';
 import type { PromptFile } from '../prompt-file.js';
-import type { SampleRecord } from '../record.js';
+import type { SampleRecord } from '../../core/record.js';
 import { parseMonitorAnswer } from './parse.js';
 import { monitorMessages } from './prompt.js';
 import type { MonitorVerdict } from './verdict.js';

@@ -1,5 +1,5 @@
 import type { Policy } from '../../scaffolds/policies/types.js';
-import type { ChatMessage } from '../../scaffolds/model/types.js';
+import type { ChatMessage } from '../../core/model.js';
 
 /** The tag the instructions name, and the text of one framed section of the evidence. */
 function shownSection(messages: ChatMessage[], name: string): string {

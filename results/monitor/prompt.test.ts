@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../runner/errors.js';
+import { UserError } from '../../core/errors.js';
 import { readPromptFile, shippedPrompt, shippedPromptDir } from '../prompt-file.js';
 import { makeRecord } from '../testing/make-record.js';
 import { MONITOR_PROMPT_FILE, MONITOR_PROMPT_NEEDS, monitorMessages } from './prompt.js';

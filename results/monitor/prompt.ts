@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { ChatMessage } from '../../scaffolds/model/types.js';
+import type { ChatMessage } from '../../core/model.js';
 import { cut, transcriptText } from '../classify/judge.js';
 import type { PromptRequirements } from '../prompt-file.js';
-import type { SampleRecord } from '../record.js';
+import type { SampleRecord } from '../../core/record.js';
 
 /** Where a monitor prompt names the random tag that frames the evidence. */
 export const TAG_PLACEHOLDER = '{{TAG}}';

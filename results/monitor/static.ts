@@ -1,6 +1,6 @@
 import { tricksOf } from '../classify/sync.js';
 import type { KindFinding } from '../classify/kinds.js';
-import type { SampleRecord } from '../record.js';
+import type { SampleRecord } from '../../core/record.js';
 
 /** The name the static classifier goes by among monitors: it needs no model and no prompt. */
 export const STATIC_MONITOR = 'static-classifier';

@@ -1,4 +1,4 @@
-import type { SampleKey, SampleRecord } from '../record.js';
+import type { SampleKey, SampleRecord } from '../../core/record.js';
 
 export type RecordOverrides = Partial<Omit<SampleRecord, 'key'>> & { key?: Partial<SampleKey> };
 

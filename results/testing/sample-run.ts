@@ -1,5 +1,5 @@
 import type { ResultStore } from '../store.js';
-import type { SampleRecord, TranscriptMessage } from '../record.js';
+import type { SampleRecord, TranscriptMessage } from '../../core/record.js';
 import { makeRecord } from './make-record.js';
 
 /** Text an agent could write to break out of a page: a report must show it, never run it. */

@@ -3,7 +3,7 @@ import { auditTasks, type AuditRow } from '../../mutations/audit/audit.js';
 import { progressLine } from '../../mutations/progress.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../core/errors.js';
 import { wholeNumber } from './options.js';
 import { handleInterrupts } from '../interrupt.js';
 

@@ -7,7 +7,7 @@ import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
 import { createModelClient, parseModelSpec } from '../../scaffolds/model/index.js';
 import { startModelServer, type ModelServer } from '../../scaffolds/server/index.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../core/errors.js';
 import { handleInterrupts } from '../interrupt.js';
 
 interface ClassifyOptions {

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { sandboxBackend } from '../../docker/backends.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../core/errors.js';
 import { addDockerHostOption, addSandboxOption, dockerHosts } from './options.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { UserError } from '../errors.js';
+import { UserError } from '../../core/errors.js';
 import { readDataset, type DatasetReport } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import { sweTestSpec } from '../../tasks/env/swe-specs.js';

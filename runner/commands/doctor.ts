@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { sandboxBackend } from '../../docker/backends.js';
 import { SANDBOX_IMAGES } from '../../docker/image-names.js';
 import type { BackendCheck, SandboxBackend } from '../../docker/types.js';
-import { formatError } from '../errors.js';
+import { formatError } from '../../core/errors.js';
 import { addDockerHostOption, addSandboxOption, dockerHosts } from './options.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 

@@ -1,14 +1,13 @@
 import type { Command } from 'commander';
 import { sandboxBackend } from '../../docker/backends.js';
-import { PYTHON_IMAGE } from '../../docker/image-names.js';
+import { PYTHON_IMAGE, SANDBOX_IMAGES } from '../../docker/image-names.js';
 import { mergeSettings, parseExperiment, readConfigFile } from '../config.js';
 import { downloadSize, formatBytes, neededImages, pullMissing, type ImageSelection } from '../images-pull.js';
 import { handleInterrupts } from '../interrupt.js';
 import { addDockerHostOption, addImageNamingOptions, addSandboxOption, dockerHosts, wholeNumber } from './options.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 import { Steps } from '../../docker/build/progress.js';
-import { SANDBOX_IMAGES } from '../../docker/image-names.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../core/errors.js';
 
 interface PullFlags {
   dockerHost?: DockerHostInput[];

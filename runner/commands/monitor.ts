@@ -11,9 +11,10 @@ import { STATIC_MONITOR } from '../../results/monitor/static.js';
 import { readPromptFile, shippedPrompt, shortHash, type PromptFile } from '../../results/prompt-file.js';
 import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
-import { createModelClient, parseModelSpec, type ModelClient } from '../../scaffolds/model/index.js';
+import { createModelClient, parseModelSpec } from '../../scaffolds/model/index.js';
+import type { ModelClient } from '../../core/model.js';
 import { startModelServer, type ModelServer } from '../../scaffolds/server/index.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../core/errors.js';
 import { handleInterrupts } from '../interrupt.js';
 
 interface MonitorOptions {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cli } from '../testing/cli.js';
 import { flipsOutcome } from '../../mutations/outcome.js';
-import { sharedDataFile } from '../../mutations/testing/shared-data.js';
+import { sharedDataFile } from '../../core/testing/shared-data.js';
 
 let dir: string;
 beforeAll(async () => {

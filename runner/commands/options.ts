@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { DEFAULT_SANDBOX, SANDBOX_BACKENDS } from '../../docker/backends.js';
 import { DockerHostSchema, parseDockerHostFlag, type DockerHost, type DockerHostInput } from '../../docker/hosts.js';
 import { ImageNamingSchema, type ImageNaming } from '../../tasks/images.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../core/errors.js';
 
 /** A commander parser for whole-number flags, so every command words the error the same way. */
 export function wholeNumber(min: number): (value: string) => number {

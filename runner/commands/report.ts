@@ -1,12 +1,12 @@
 import type { Command } from 'commander';
-import { writeFileAtomic } from '../../results/atomic-write.js';
+import { writeFileAtomic } from '../../core/atomic-write.js';
 import { renderHtml } from '../../results/html/page.js';
 import { loadFullReportData, loadReportData } from '../../results/report-data.js';
 import { renderMarkdown } from '../../results/report-markdown.js';
 import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
 import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
-import { UserError } from '../errors.js';
+import { UserError } from '../../core/errors.js';
 
 interface ReportOptions {
   store: string;

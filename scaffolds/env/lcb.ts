@@ -1,18 +1,17 @@
-import { AGENT_UID, AGENT_USER, ROOT_USER, type Sandbox } from '../../docker/types.js';
-import type { AccessMode, ScaffoldName } from '../../results/record.js';
+import type { Sandbox } from '../../docker/types.js';
+import { AGENT_UID, AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
+import type { AccessMode, ScaffoldName } from '../../core/record.js';
 import { gradeLcbProgram, gradeLcbWorkdir, lcbOrderFor, lcbWorkdirFiles, type LcbGradeResult } from '../../tasks/env/lcb.js';
 import type { LcbTask } from '../../tasks/task.js';
 import { diffSnapshots, fileDiff, outsideChanges } from '../evidence.js';
-import { readCheckSource } from '../../mutations/python/check.js';
+import { readCheckSource } from '../../python/check.js';
 import { topLevelFunction } from '../python.js';
-import { perCall } from '../signals.js';
+import { perCall } from '../../core/signals.js';
 import { lastPythonBlock } from './answer.js';
 import type { AgentEnvironment, Evidence, GradeReport } from './types.js';
 
 /** The agent's work dir: directly under `/`, so the agent cannot rename it away in read-only mode. */
 export const LCB_WORK_DIR = '/work';
-/** Harness files in the sandbox (grading, counting): root-owned, never the agent's changes. */
-const HARNESS_DIR = '/opt/impossiblebench';
 const PYTHON_LINK = '/usr/local/bin/python';
 /**
  * Hidden tests are graded (and counted) as a user of their own, so whatever the graded code leaves behind (a copy of

@@ -1,3 +1,4 @@
+import { HARNESS_DIR } from '../../core/sandbox.js';
 import { CLEAN_USER_FN } from '../../docker/user-cleanup.js';
 import { APPLY_PATCH_FN } from '../../tasks/env/patch-shell.js';
 import { TESTBED } from '../../tasks/env/swe-specs.js';
@@ -12,7 +13,6 @@ import { NOISE_EXCLUDES } from './swe-paths.js';
  * - `*.pathspecs`: which paths are tests and runner files (see swe-paths.ts), one git pathspec a line.
  */
 
-export const HARNESS_DIR = '/opt/impossiblebench';
 export const PRIVATE_DIR = `${HARNESS_DIR}/private`;
 export const PRISTINE = `${PRIVATE_DIR}/pristine`;
 export const PYTEST_CONFIG_SCRIPT = `${PRIVATE_DIR}/pytest-config.py`;

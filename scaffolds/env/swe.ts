@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import { AGENT_USER, ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
-import type { AccessMode, ScaffoldName } from '../../results/record.js';
+import type { ExecResult, Sandbox } from '../../docker/types.js';
+import { AGENT_HOME, AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
+import type { AccessMode, ScaffoldName } from '../../core/record.js';
 import { isPassing } from '../../tasks/env/log-parsers.js';
 import {
   GRADER_USER,
@@ -21,14 +22,13 @@ import type { SweTestSpec } from '../../tasks/env/swe-specs.js';
 import type { SweTask } from '../../tasks/task.js';
 import { outsideChanges } from '../evidence.js';
 import { PROMPT_TEXTS } from '../prompts.js';
-import { perCall } from '../signals.js';
+import { perCall } from '../../core/signals.js';
 import { headAndTail } from '../tools/truncate.js';
 import { PYTEST_CONFIG_PY } from './pytest-config.js';
 import { NOISE_EXCLUDES, excluding, runnerPathspecs, testPathspecs } from './swe-paths.js';
 import {
   GRADE_IN_PLACE,
   EVIDENCE_DIFFS,
-  HARNESS_DIR,
   PATHSPEC_FILES,
   PREPARE_GRADING_COPY,
   PRIVATE_DIR,
@@ -249,7 +249,7 @@ export class SweEnvironment implements AgentEnvironment {
     const run = await this.sandbox.exec(['sh', '-c', GRADE_IN_PLACE, 'grade', AGENT_USER, marker, this.spec.command], {
       user: ROOT_USER,
       cwd: TESTBED,
-      env: gradingEnv(this.spec, this.runtime, `/home/${AGENT_USER}`),
+      env: gradingEnv(this.spec, this.runtime, AGENT_HOME),
       timeoutMs: this.options.gradeTimeoutMs,
       maxOutputBytes: 64 * 1024 * 1024,
       signal: perCall(this.options.signal),

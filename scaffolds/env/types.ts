@@ -1,4 +1,4 @@
-import type { AccessMode, ScaffoldName } from '../../results/record.js';
+import type { AccessMode, ScaffoldName } from '../../core/record.js';
 
 /** How one graded submission went; `timeout` is a failure of the submission, reported as such. */
 export type GradeOutcome = 'passed' | 'failed' | 'evaded' | 'timeout';

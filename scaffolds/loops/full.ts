@@ -1,4 +1,4 @@
-import type { ToolCall } from '../model/types.js';
+import type { ToolCall } from '../../core/model.js';
 import { FLAG_TOOL_NAME, abortOptionText } from '../prompts.js';
 import type { AgentEnvironment } from '../env/types.js';
 import { runBash, runEditor, runPython, describeArgsError, toolContext, type ToolContext } from '../tools/run.js';

@@ -1,5 +1,5 @@
-import type { Outcome, StopReason, TranscriptMessage } from '../../results/record.js';
-import { ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../model/types.js';
+import type { Outcome, StopReason, TranscriptMessage } from '../../core/record.js';
+import { ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../../core/model.js';
 import type { AgentEnvironment, GradeReport } from '../env/types.js';
 import type { AgentRunInput, AgentRunResult } from '../types.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { toAnthropicMessages } from './anthropic-client.js';
 import { toOpenAIMessages } from './openai-client.js';
-import type { ChatMessage } from './types.js';
+import type { ChatMessage } from '../../core/model.js';
 
 const conversation: ChatMessage[] = [
   { role: 'system', content: 'Be careful.' },

@@ -7,7 +7,7 @@ import type {
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
 import { callModel, mergeOptions, type ClientSettings } from './call.js';
-import type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from './types.js';
+import type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from '../../core/model.js';
 
 // SDK notices already logged in this process (clients are made per sample; the notice is per model).
 const NOTICED = new Set<string>();

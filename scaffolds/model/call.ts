@@ -1,7 +1,7 @@
 import type { LimitFunction } from 'p-limit';
 import type { Logger } from 'pino';
 import { withRetries, type RetryPolicy } from './retry.js';
-import type { GenerateOptions, Usage } from './types.js';
+import type { GenerateOptions, Usage } from '../../core/model.js';
 
 /** What every provider client shares: naming, limits, retries, defaults and pricing. */
 export interface ClientSettings {

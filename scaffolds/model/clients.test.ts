@@ -9,7 +9,7 @@ import { startModelServer, type ModelServer } from '../server/index.js';
 import { countInputTokens } from '../server/tokens.js';
 import { createModelClient, type ModelClientOptions } from './factory.js';
 import { BASH, captureLogger, CONTEXT, echoPolicy } from './test-support.js';
-import { ModelApiError, type ChatMessage } from './types.js';
+import { ModelApiError, type ChatMessage } from '../../core/model.js';
 
 // Everything below goes through the real OpenAI and Anthropic SDKs to the local model server.
 let server: ModelServer;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatError, UserError } from '../../runner/errors.js';
+import { formatError, UserError } from '../../core/errors.js';
 import { createModelClient } from './factory.js';
 import { parseModelSpec } from './spec.js';
 

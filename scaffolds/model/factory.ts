@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { Logger } from 'pino';
-import { UserError } from '../../runner/errors.js';
+import { UserError } from '../../core/errors.js';
 import { getPolicy } from '../policies/index.js';
 import type { Policy, PolicyContext } from '../policies/types.js';
 import type { ModelServer, SessionOptions } from '../server/server.js';
@@ -12,7 +12,7 @@ import { OpenAIChatClient } from './openai-client.js';
 import { defaultPrices, type PriceTable } from './prices.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
 import { parseModelSpec, type ModelSpec } from './spec.js';
-import type { GenerateOptions, ModelClient } from './types.js';
+import type { GenerateOptions, ModelClient } from '../../core/model.js';
 
 export interface ModelClientOptions {
   logger?: Logger;

@@ -1,5 +1,5 @@
 /**
- * Model clients: one interface (`ModelClient.generate(messages, tools, options)`) over OpenAI Chat
+ * Model clients: one interface (`ModelClient.generate(messages, tools, options)`, in core/model.ts) over OpenAI Chat
  * Completions, Anthropic Messages, any OpenAI-compatible server, and scripted policies served by
  * the local model server through the same real SDKs.
  *
@@ -23,5 +23,3 @@ export type { ModelPrice } from './prices.js';
 export { DEFAULT_RETRY, backoffMs, retryAfterMs } from './retry.js';
 export type { RetryPolicy } from './retry.js';
 export { DEFAULT_CONCURRENCY, providerLimiter } from './limits.js';
-export { ModelApiError } from './types.js';
-export type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from './types.js';

@@ -8,7 +8,7 @@ import type {
 } from 'openai/resources/chat/completions';
 import { callModel, mergeOptions, type ClientSettings } from './call.js';
 import { EmptyResponseError } from './retry.js';
-import type { ChatMessage, Generation, GenerateOptions, ModelClient, ToolCall, ToolSpec, Usage } from './types.js';
+import type { ChatMessage, Generation, GenerateOptions, ModelClient, ToolCall, ToolSpec, Usage } from '../../core/model.js';
 
 export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {

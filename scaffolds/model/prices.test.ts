@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../../runner/errors.js';
+import { UserError } from '../../core/errors.js';
 import { loadPriceFile, PriceTable } from './prices.js';
 
 const usage = { inputTokens: 2_000_000, outputTokens: 500_000 };

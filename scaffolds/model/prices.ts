@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { UserError } from '../../runner/errors.js';
-import type { Usage } from './types.js';
+import { UserError } from '../../core/errors.js';
+import type { Usage } from '../../core/model.js';
 
 /** US dollars per million tokens. */
 export interface ModelPrice {

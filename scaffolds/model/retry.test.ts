@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { backoffMs, classifyFailure, DEFAULT_RETRY, retryAfterMs, withRetries } from './retry.js';
 import { captureLogger } from './test-support.js';
-import { ModelApiError } from './types.js';
+import { ModelApiError } from '../../core/model.js';
 
 const headers = (h: Record<string, string>) => new Headers(h);
 

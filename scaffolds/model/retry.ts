@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { Logger } from 'pino';
-import { ModelApiError } from './types.js';
+import { ModelApiError } from '../../core/model.js';
 
 /** How hard to try before a call becomes a `ModelApiError` (and the sample an `error`). */
 export interface RetryPolicy {

@@ -1,4 +1,4 @@
-import { UserError } from '../../runner/errors.js';
+import { UserError } from '../../core/errors.js';
 
 export const PROVIDERS = ['openai', 'anthropic', 'openai-compatible', 'scripted'] as const;
 export type Provider = (typeof PROVIDERS)[number];

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino, type Logger } from 'pino';
 import type { Policy, PolicyContext } from '../policies/types.js';
 import type { LcbTask } from '../../tasks/task.js';
-import type { ChatMessage, ToolSpec } from './types.js';
+import type { ChatMessage, ToolSpec } from '../../core/model.js';
 
 /** A logger whose lines the test can read. */
 export function captureLogger(): { logger: Logger; lines: Record<string, unknown>[] } {

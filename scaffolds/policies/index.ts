@@ -1,4 +1,4 @@
-import { UserError } from '../../runner/errors.js';
+import { UserError } from '../../core/errors.js';
 import { REFERENCE_POLICIES, makePolicy, type PolicyName } from './reference.js';
 import type { Policy } from './types.js';
 

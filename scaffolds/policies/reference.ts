@@ -1,5 +1,5 @@
 import type { LcbTask } from '../../tasks/task.js';
-import type { ChatMessage, ToolSpec } from '../model/types.js';
+import type { ChatMessage, ToolSpec } from '../../core/model.js';
 import { FLAG_SENTINEL, FLAG_TOOL_NAME } from '../prompts.js';
 import {
   alwaysEqualCode,

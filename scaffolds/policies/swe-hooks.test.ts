@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testRunId, withSandbox } from '../../docker/testing.js';
-import { AGENT_USER } from '../../docker/types.js';
+import { AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
 import { parseDjangoLog } from '../../tasks/env/log-parsers.js';
 import type { SweTask } from '../../tasks/task.js';
 import { runnerHook } from './swe.js';
@@ -31,7 +31,7 @@ describe("the runner hook in a django-shaped repository", () => {
     const hook = runnerHook(task);
     expect(hook.command).toContain('tests/runtests.py');
     await withSandbox(runId, async (sandbox) => {
-      await sandbox.writeFiles([{ path: '/testbed/tests/runtests.py', content: RUNTESTS, uid: 1000, gid: 1000 }]);
+      await sandbox.writeFiles([{ path: '/testbed/tests/runtests.py', content: RUNTESTS, uid: AGENT_UID, gid: AGENT_UID }]);
       await sandbox.exec(['chown', '-R', `${AGENT_USER}:`, '/testbed']);
       const before = await sandbox.exec(['python3', 'tests/runtests.py'], { cwd: '/testbed', user: AGENT_USER });
       expect(parseDjangoLog(before.stderr).statuses.get('test_contradicts (__main__.T)')).toBe('FAILED');

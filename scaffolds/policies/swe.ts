@@ -1,11 +1,10 @@
 import { quote as quoteWords } from 'shell-quote';
 import type { SweTask } from '../../tasks/task.js';
 import { SWE_SUBMIT_SENTINEL, sweTestCommandText } from '../env/swe.js';
-import { sweTestSpec } from '../../tasks/env/swe-specs.js';
+import { sweTestSpec, filesInPatch } from '../../tasks/env/swe-specs.js';
 import { bashCommands } from '../loops/bash.js';
-import type { ChatMessage, ToolSpec } from '../model/types.js';
+import type { ChatMessage, ToolSpec } from '../../core/model.js';
 import { FLAG_SENTINEL, FLAG_TOOL_NAME } from '../prompts.js';
-import { filesInPatch } from '../../tasks/env/swe-specs.js';
 import { flagOffered, pastCalls } from './transcript.js';
 import type { PolicyTurn } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolSpec } from '../model/types.js';
+import type { ChatMessage, ToolSpec } from '../../core/model.js';
 import { FLAG_SENTINEL, FLAG_TOOL_NAME } from '../prompts.js';
 
 /** A tool call the policy made earlier, with the result the scaffold sent back (undefined while pending). */

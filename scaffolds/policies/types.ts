@@ -1,5 +1,5 @@
 import type { Task } from '../../tasks/task.js';
-import type { ChatMessage, ToolSpec } from '../model/types.js';
+import type { ChatMessage, ToolSpec } from '../../core/model.js';
 
 /** What a scripted policy knows: the task (with its reference solution) and the conversation so far. */
 export interface PolicyContext {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatMessage, ReasoningBlock, ToolCall, ToolSpec } from '../model/types.js';
+import type { ChatMessage, ReasoningBlock, ToolCall, ToolSpec } from '../../core/model.js';
 import type { ServedTurn } from './openai-wire.js';
 
 /** The part of a Messages request the server reads; everything else is accepted and ignored. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatMessage, ToolCall, ToolSpec } from '../model/types.js';
+import type { ChatMessage, ToolCall, ToolSpec } from '../../core/model.js';
 import type { PolicyTurn } from '../policies/types.js';
 
 /** The part of a Chat Completions request the server reads; everything else is accepted and ignored. */

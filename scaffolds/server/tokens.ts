@@ -1,4 +1,4 @@
-import type { ChatMessage, ToolSpec } from '../model/types.js';
+import type { ChatMessage, ToolSpec } from '../../core/model.js';
 import type { PolicyTurn } from '../policies/types.js';
 
 /**

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { sandboxBackend } from '../../docker/backends.js';
 import type { SandboxOptions } from '../../docker/types.js';
-import type { AccessMode, ScaffoldName } from '../../results/record.js';
+import type { AccessMode, ScaffoldName } from '../../core/record.js';
 import type { Task } from '../../tasks/task.js';
 import { runAgent } from '../index.js';
 import { createModelClient } from '../model/index.js';

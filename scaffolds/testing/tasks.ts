@@ -1,6 +1,7 @@
 import { mutateTask } from '../../mutations/task.js';
 import { loadBuiltinLcb } from '../../tasks/suites/lcb.js';
-import type { LcbTask, Variant } from '../../tasks/task.js';
+import type { LcbTask } from '../../tasks/task.js';
+import type { Variant } from '../../core/record.js';
 
 /**
  * A small LiveCodeBench-style task written for the loop tests, with its two impossible variants made by hand:

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { AGENT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
+import type { ExecResult, Sandbox } from '../../docker/types.js';
+import { AGENT_HOME, AGENT_USER } from '../../core/sandbox.js';
 import type { AgentEnvironment } from '../env/types.js';
 import { EDITOR_PY } from './editor-script.js';
 import { ToolArgs } from './specs.js';
-import { perCall } from '../signals.js';
+import { perCall } from '../../core/signals.js';
 import { headAndTail } from './truncate.js';
 
 /** Where a tool runs: every command is the agent's, so it runs as the unprivileged user in the work dir. */
@@ -60,7 +61,7 @@ function exec(ctx: ToolContext, argv: string[], stdin?: string, inEnvironment = 
     timeoutMs: ctx.timeoutMs,
     maxOutputBytes: MAX_EXEC_BYTES,
     signal: perCall(ctx.signal),
-    env: { ...(inEnvironment ? ctx.env : {}), HOME: `/home/${AGENT_USER}`, PYTHONDONTWRITEBYTECODE: '1' },
+    env: { ...(inEnvironment ? ctx.env : {}), HOME: AGENT_HOME, PYTHONDONTWRITEBYTECODE: '1' },
     ...(stdin !== undefined ? { stdin } : {}),
   });
 }

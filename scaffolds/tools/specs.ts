@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSpec } from '../model/types.js';
+import type { ToolSpec } from '../../core/model.js';
 import { FLAG_TOOL_NAME } from '../prompts.js';
 
 /** Arguments of each tool, validated at the edge: the model's JSON is untrusted input. */

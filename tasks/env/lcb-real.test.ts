@@ -2,7 +2,7 @@ import pLimit from 'p-limit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { sandboxBackend } from '../../docker/backends.js';
-import { sharedDataFile } from '../../mutations/testing/shared-data.js';
+import { sharedDataFile } from '../../core/testing/shared-data.js';
 import type { Sandbox } from '../../docker/types.js';
 import { loadDataset } from '../load.js';
 import type { LcbTask } from '../task.js';

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { sandboxBackend } from '../../docker/backends.js';
-import { AGENT_USER, type Sandbox } from '../../docker/types.js';
+import type { Sandbox } from '../../docker/types.js';
+import { AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
 import { gradeLcbProgram, gradeLcbWorkdir, lcbWorkdirFiles, type LcbOrder } from './lcb.js';
 
 const prompt = `from typing import List
@@ -161,7 +162,7 @@ describe('gradeLcbWorkdir', () => {
   async function writeWorkdir(files: Record<string, string>) {
     await sandbox.exec(['rm', '-rf', workDir]);
     await sandbox.writeFiles(
-      Object.entries(files).map(([name, content]) => ({ path: `${workDir}/${name}`, content, uid: 1000, gid: 1000 })),
+      Object.entries(files).map(([name, content]) => ({ path: `${workDir}/${name}`, content, uid: AGENT_UID, gid: AGENT_UID })),
     );
     await sandbox.exec(['chown', '-R', `${AGENT_USER}:${AGENT_USER}`, workDir]);
   }

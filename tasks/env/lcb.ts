@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
-import { AGENT_USER, ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
+import type { ExecResult, Sandbox } from '../../docker/types.js';
+import { AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import type { LcbTask } from '../task.js';
 import { GradingError } from './errors.js';
 import { CHILD_PY, SUPERVISOR_PY } from './lcb-grader-scripts.js';
@@ -65,7 +66,6 @@ export function lcbOrderFor(access: 'full' | 'readonly' | 'hidden'): LcbOrder {
   return access === 'full' ? 'tests-before-solution' : 'solution-before-tests';
 }
 
-const GRADE_ROOT = '/opt/impossiblebench';
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 interface GradeSource {
@@ -180,7 +180,7 @@ export async function gradeLcbWorkdir(
 }
 
 function gradeDir(): string {
-  return `${GRADE_ROOT}/grade-${randomBytes(6).toString('hex')}`;
+  return `${HARNESS_DIR}/grade-${randomBytes(6).toString('hex')}`;
 }
 
 async function runGrader(

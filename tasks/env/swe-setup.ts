@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { execa } from 'execa';
 import { simpleGit } from 'simple-git';
-import { AGENT_USER, ROOT_USER, type FileToWrite, type Sandbox } from '../../docker/types.js';
+import type { FileToWrite, Sandbox } from '../../docker/types.js';
+import { AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import type { SweTask } from '../task.js';
 import { GradingError } from './errors.js';
 import { APPLY_PATCH_FN, withNewline } from './patch-shell.js';
 import { TESTBED, filesInPatch, sweTestSpec } from './swe-specs.js';
-
-const SCRATCH = '/opt/impossiblebench';
 
 /** The user fresh-copy grading runs as: created at setup with a uid no image user has. */
 export const GRADER_USER = 'ib-grader';
@@ -175,8 +174,8 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   // about as much as the step it runs, and a sample's setup has a dozen steps.
   const tag = randomBytes(4).toString('hex');
   const local = source.type === 'git' ? await packHistory(source.path, task.baseCommit) : undefined;
-  const pack = local ? `${SCRATCH}/repo-${tag}.pack` : '';
-  const patch = (options.applyTestPatch ?? true) && task.testPatch.trim() ? `${SCRATCH}/patch-${tag}.diff` : '';
+  const pack = local ? `${HARNESS_DIR}/repo-${tag}.pack` : '';
+  const patch = (options.applyTestPatch ?? true) && task.testPatch.trim() ? `${HARNESS_DIR}/patch-${tag}.diff` : '';
   const files = [
     ...(local ? [{ path: pack, content: local.pack, mode: 0o600 }] : []),
     ...(patch ? [{ path: patch, content: withNewline(task.testPatch), mode: 0o644 }] : []),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonl, sharedDataFile } from '../../mutations/testing/shared-data.js';
+import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
 import { sweRowToTask } from '../rows.js';
 import type { SweTask } from '../task.js';
 import { HARNESS_SPECS } from './harness-specs.js';

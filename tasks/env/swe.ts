@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AGENT_USER, ROOT_USER, type ExecResult, type Sandbox } from '../../docker/types.js';
+import type { ExecResult, Sandbox } from '../../docker/types.js';
+import { AGENT_HOME, AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import type { SweTask } from '../task.js';
 import { APPLY_PATCH_FN, withNewline } from './patch-shell.js';
 import { IMAGE_PATH_RUNTIME, tailText, type SweRuntime } from './swe-setup.js';
@@ -12,8 +13,6 @@ import { TESTBED, sweTestSpec, type SweTestSpec } from './swe-specs.js';
 
 export { TESTBED, filesInPatch, sweTestSpec } from './swe-specs.js';
 export { PYTHON_IMAGE as SWE_DEFAULT_IMAGE } from '../../docker/image-names.js';
-
-const SCRATCH = '/opt/impossiblebench';
 
 export interface ApplyResult {
   applied: boolean;
@@ -31,7 +30,7 @@ export async function applyPatch(
   options: { user?: string; cwd?: string; signal?: AbortSignal } = {},
 ): Promise<ApplyResult> {
   if (!patch.trim()) return { applied: true, log: 'empty patch' };
-  const path = `${SCRATCH}/patch-${randomBytes(4).toString('hex')}.diff`;
+  const path = `${HARNESS_DIR}/patch-${randomBytes(4).toString('hex')}.diff`;
   const user = options.user ?? AGENT_USER;
   const asRoot = user === ROOT_USER;
   // The folder is made as the archive is unpacked; the patch is a file, never shell text.
@@ -98,7 +97,7 @@ export async function gradeSwe(sandbox: Sandbox, task: SweTask, options: SweGrad
   const run = await sandbox.exec(['sh', '-c', spec.command], {
     cwd: TESTBED,
     user: AGENT_USER,
-    env: gradingEnv(spec, options.runtime ?? IMAGE_PATH_RUNTIME, `/home/${AGENT_USER}`),
+    env: gradingEnv(spec, options.runtime ?? IMAGE_PATH_RUNTIME, AGENT_HOME),
     timeoutMs: options.timeoutMs ?? 30 * 60_000,
     // Per-test lines come early in a long run: keep them all rather than only head and tail.
     maxOutputBytes: 64 * 1024 * 1024,

@@ -1,5 +1,14 @@
 import { z } from 'zod';
-import { VariantSchema } from '../tasks/task.js';
+
+/**
+ * The vocabulary every room speaks about a sample, and its record: what scaffolds produce, the runner completes and
+ * results/ stores. It sits on the ground floor so that no room has to import a higher one to name an outcome.
+ */
+
+/** Which form of a task's tests: the real ones, or an impossible variant. */
+export const VariantSchema = z.enum(['original', 'oneoff', 'conflicting']);
+export type Variant = z.infer<typeof VariantSchema>;
+export const IMPOSSIBLE_VARIANTS: readonly Variant[] = ['oneoff', 'conflicting'];
 
 /**
  * passed: the tests ran to their end and passed. failed: they did not pass (or the agent flagged).

@@ -1,8 +1,9 @@
+/** The one atomic writer: readers see the old file or the new one, never half of it (reports, exports, the dataset cache). */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, fsyncSync, openSync, closeSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { once } from 'node:events';
-import { UserError } from '../runner/errors.js';
+import { UserError } from './errors.js';
 
 function tempPathFor(target: string): string {
   return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);

@@ -3,17 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testRunId } from '../docker/testing.js';
 import { sourceTamperSigns } from '../results/classify/tamper.js';
 import { labelOf } from '../results/labels.js';
-import type { AccessMode, ScaffoldName } from '../results/record.js';
+import type { AccessMode, ScaffoldName } from '../core/record.js';
 import { mutateTask } from '../mutations/task.js';
 import { loadBuiltinSwe } from '../tasks/suites/swe.js';
 import type { SweTask, Task } from '../tasks/task.js';
-import { SWE_SUBMIT_SENTINEL } from './env/swe.js';
-import { OUTCOME_REWRITING_PLUGIN } from './policies/swe.js';
-import type { Policy } from './policies/types.js';
-import { startModelServer, type ModelServer, type SessionOptions } from './server/index.js';
-import { runScripted } from './testing/harness.js';
-import { digitSumTask } from './testing/tasks.js';
-import type { AgentRunResult, SampleLimits } from './types.js';
+import { SWE_SUBMIT_SENTINEL } from '../scaffolds/env/swe.js';
+import { OUTCOME_REWRITING_PLUGIN } from '../scaffolds/policies/swe.js';
+import type { Policy } from '../scaffolds/policies/types.js';
+import { startModelServer, type ModelServer, type SessionOptions } from '../scaffolds/server/index.js';
+import { runScripted } from '../scaffolds/testing/harness.js';
+import { digitSumTask } from '../scaffolds/testing/tasks.js';
+import type { AgentRunResult, SampleLimits } from '../scaffolds/types.js';
 
 /**
  * A hostile model's ways at the harness, each played through the real loops, the real SDKs and the local model server,

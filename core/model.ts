@@ -1,4 +1,7 @@
-/** One provider-neutral chat interface; the OpenAI and Anthropic clients both implement it. */
+/**
+ * The model client contract: one provider-neutral chat interface. The clients that implement it (OpenAI, Anthropic,
+ * OpenAI-compatible, scripted) are in scaffolds/model; the agent loops and results' judge and monitors speak through it.
+ */
 
 export interface ToolCall {
   id: string;

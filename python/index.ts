@@ -1,4 +1,4 @@
-/** Python source through tree-sitter: parsing, literal values, and the assertions of a test. */
+/** Python source through tree-sitter (parsing, literal values, the assertions of a test), for every room that reads Python. */
 export { pythonParser, withPythonTree, firstSyntaxError, type Node, type Tree } from './parser.js';
 export { literalValue, literalKind, pyEqual, isPureLiteral, type LiteralKind, type PyValue } from './literal.js';
 export { findAssertions, nonLiteral, callsFunction, type ComparisonKind, type FoundAssertion, type Span, type Tolerance } from './assertions.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listCandidateAssertions, pythonParser, readCheckSource } from './index.js';
-import { readJsonl, sharedDataFile } from '../testing/shared-data.js';
+import { readJsonl, sharedDataFile } from '../core/testing/shared-data.js';
 
 const TEST = `import math
 

@@ -1,0 +1,102 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, posix, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The floors of the building: every import points down the data flow, never up. A room imports only rooms of a
+ * lower rank; rooms of the same rank (python/ and docker/) know nothing of each other. Tests obey the same rule as the
+ * code beside them: a test may use the `testing/` helpers of its own room or of a lower one, and a test that drives a
+ * higher room lives in that room. Only tests, `testing/` helpers, fixtures and bench/ may import a `testing/` helper.
+ */
+const RANK: Record<string, number> = {
+  core: 0, // what every room shares: errors, the sample record, the model client contract, sandbox paths, atomic writes
+  python: 1, // the tree-sitter Python helpers
+  docker: 1, // the sandbox
+  tasks: 2,
+  mutations: 3,
+  scaffolds: 4,
+  results: 5,
+  runner: 6,
+  bench: 7,
+};
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...sourceFiles(path));
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
+  }
+  return out;
+}
+
+/** The room a repository path belongs to; undefined for files at the top (package.json, vitest.config.ts). */
+function roomOf(path: string): string | undefined {
+  const parts = path.split('/');
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+const isTestSide = (path: string) => /\.test\.ts$/.test(path) || /(^|\/)(testing|fixtures)(\/|\.ts$)/.test(path) || roomOf(path) === 'bench';
+const isTestingHelper = (path: string) => /(^|\/)testing(\/|\.js$|\.ts$)/.test(path);
+
+/** What a file (a repository path like `tasks/hub.ts`) imports against the rules, one line each. */
+export function wrongImports(path: string, source: string): string[] {
+  const room = roomOf(path);
+  const rank = room === undefined ? Infinity : RANK[room];
+  if (rank === undefined) return [`${path}: its folder ${room}/ has no rank; give it one in core/layers.test.ts`];
+  const wrong: string[] = [];
+  // Static imports and exports, `import type`, `import()` and `require()`, as the compiler reads them.
+  for (const { fileName } of ts.preProcessFile(source, true, true).importedFiles) {
+    if (!fileName.startsWith('.')) continue;
+    const target = posix.normalize(posix.join(posix.dirname(path), fileName));
+    const to = roomOf(target);
+    if (to === undefined || to === room) {
+      if (to === room && isTestingHelper(target) && !isTestSide(path)) wrong.push(`${path} → ${fileName}: only tests may use testing/ helpers`);
+      continue;
+    }
+    const toRank = RANK[to];
+    if (toRank === undefined || toRank >= rank) {
+      wrong.push(`${path} → ${fileName}: ${room} (rank ${rank}) may not import ${to} (rank ${toRank ?? 'none'})`);
+    } else if (isTestingHelper(target) && !isTestSide(path)) {
+      wrong.push(`${path} → ${fileName}: only tests may use testing/ helpers`);
+    }
+  }
+  return wrong;
+}
+
+describe('the floors', () => {
+  it('every relative import of every .ts file points to a lower room, or stays in its own', () => {
+    const wrong: string[] = [];
+    for (const file of sourceFiles(ROOT)) {
+      const path = relative(ROOT, file).split(sep).join('/');
+      wrong.push(...wrongImports(path, readFileSync(file, 'utf8')));
+    }
+    expect(wrong, 'move the shared thing down (to core/ if every room needs it), or the test up to the room it drives').toEqual([]);
+  });
+
+  it('catches each way of importing upward', () => {
+    expect(wrongImports('tasks/x.ts', "import { openStore } from '../results/store.js';")).toEqual([
+      'tasks/x.ts → ../results/store.js: tasks (rank 2) may not import results (rank 5)',
+    ]);
+    expect(wrongImports('docker/a/x.ts', "import type { Task } from '../../tasks/task.js';")).toHaveLength(1);
+    expect(wrongImports('scaffolds/x.ts', "export { labelOf } from '../results/labels.js';")).toHaveLength(1);
+    expect(wrongImports('tasks/x.test.ts', "const m = await import('../mutations/lcb/mutate.js');")).toHaveLength(1);
+    expect(wrongImports('python/x.ts', "import { AGENT_USER } from '../docker/types.js';")).toHaveLength(1);
+    expect(wrongImports('newroom/x.ts', "import { z } from 'zod';")).toEqual(['newroom/x.ts: its folder newroom/ has no rank; give it one in core/layers.test.ts']);
+    expect(wrongImports('runner/x.ts', "import { withSandbox } from '../docker/testing.js';")).toEqual([
+      'runner/x.ts → ../docker/testing.js: only tests may use testing/ helpers',
+    ]);
+  });
+
+  it('lets imports run down, tests use lower testing/ helpers, and top-level files import anything', () => {
+    expect(wrongImports('runner/x.ts', "import { UserError } from '../core/errors.js';\nimport { openStore } from '../results/store.js';")).toEqual([]);
+    expect(wrongImports('results/x.test.ts', "import { runScripted } from '../scaffolds/testing/harness.js';")).toEqual([]);
+    expect(wrongImports('scaffolds/testing/harness.ts', "import { testRunId } from '../../docker/testing.js';")).toEqual([]);
+    expect(wrongImports('vitest.config.ts', "import { x } from './runner/cli.js';")).toEqual([]);
+  });
+});
