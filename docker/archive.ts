@@ -1,5 +1,5 @@
 import { posix } from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { UserError } from '../core/errors.js';
 import type { FileToWrite } from './types.js';
@@ -18,7 +18,7 @@ export function archiveName(path: string): string {
  * One tar stream holding every file (names relative to `/`). Non-ASCII and long names go into PAX
  * headers, which the engine honours. Missing parent folders are created by the engine, owned by root.
  */
-export function packFiles(files: FileToWrite[]): NodeJS.ReadableStream {
+export function packFiles(files: FileToWrite[]): Readable {
   const pack = tar.pack();
   const mtime = new Date();
   for (const file of files) {
@@ -38,7 +38,8 @@ export function packFiles(files: FileToWrite[]): NodeJS.ReadableStream {
     );
   }
   pack.finalize();
-  return pack as unknown as NodeJS.ReadableStream;
+  // tar-stream packs are streamx streams: a Node stream over it is what the engine client and callers take.
+  return Readable.from(pack, { objectMode: false });
 }
 
 export interface UnpackedArchive {

@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import { sizeRw } from './dockerode-calls.js';
 import { getDocker } from './engine.js';
 import { engineMessage, engineStatus } from './errors.js';
 import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
@@ -18,7 +19,7 @@ export async function listSandboxContainers(runId?: string, docker?: Docker, dis
     sampleId: c.Labels[SAMPLE_LABEL] ?? '',
     state: c.State,
     created: new Date(c.Created * 1000),
-    ...(diskUsage ? { diskBytes: (c as { SizeRw?: number }).SizeRw ?? 0 } : {}),
+    ...(diskUsage ? { diskBytes: sizeRw(c) } : {}),
   }));
 }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { engineDiff } from './dockerode-calls.js';
 import { SandboxError } from './errors.js';
 import { PYTHON_IMAGE } from './images.js';
 import { getDocker } from './engine.js';
@@ -119,7 +120,7 @@ describe.each([
         await fresh.exec(['sh', '-c', 'echo mine > /tmp/by-agent && mkdir -p /home/agent/.cache/x && touch -d 2001-01-01 /tmp/by-agent'], { user: AGENT_USER });
         const engine = (await getDocker()).getContainer(fresh.id);
         const kinds = ['modified', 'added', 'deleted'];
-        const byEngine = ((await engine.changes()) as { Path: string; Kind: number }[])
+        const byEngine = (await engineDiff(engine))
           .map((c) => `${kinds[c.Kind]} ${c.Path}`)
           // The engine's init binary is bind-mounted into a folder the commands above leave alone.
           .filter((line) => !line.includes('docker-init') && !['modified /usr/sbin', 'modified /sbin'].includes(line));

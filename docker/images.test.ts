@@ -22,7 +22,7 @@ async function deriveImage(script: string, labels: Record<string, string> = {}):
   try {
     expect((await sandbox.exec(['sh', '-c', script])).exitCode).toBe(0);
     const container = (await getDocker()).getContainer(sandbox.id);
-    await container.commit({ repo, tag, changes: Object.entries(labels).map(([k, v]) => `LABEL ${k}=${v}`) } as object);
+    await container.commit({ repo, tag, changes: Object.entries(labels).map(([k, v]) => `LABEL ${k}=${v}`) });
   } finally {
     await sandbox.destroy();
   }

@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import type { Readable } from 'node:stream';
+import type { Duplex } from 'node:stream';
 import type { CommandChannel } from './channel.js';
 import { StreamDemuxer } from './demux.js';
 import { SandboxError } from './errors.js';
@@ -55,7 +55,7 @@ export function launchOnChannel(channel: CommandChannel, l: Launch): Launched {
 export async function launchOnEngine(container: Docker.Container, l: Launch, explain: (what: string, err: unknown) => Promise<SandboxError>): Promise<Launched> {
   const hasStdin = l.stdin !== undefined;
   let exec: Docker.Exec;
-  let stream: Readable;
+  let stream: Duplex;
   try {
     exec = await container.exec({
       Cmd: l.argv,
@@ -67,7 +67,7 @@ export async function launchOnEngine(container: Docker.Container, l: Launch, exp
       WorkingDir: l.cwd,
       Env: l.env,
     });
-    stream = (await exec.start({ hijack: hasStdin, stdin: hasStdin })) as unknown as Readable;
+    stream = await exec.start({ hijack: hasStdin, stdin: hasStdin });
   } catch (err) {
     throw await explain('could not start a command', err);
   }
@@ -83,11 +83,10 @@ export async function launchOnEngine(container: Docker.Container, l: Launch, exp
     stream.once('error', () => resolve());
   });
   if (hasStdin) {
-    const writable = stream as unknown as NodeJS.WritableStream;
-    writable.on('error', () => undefined); // a command that exits without reading its input
-    writable.write(l.stdin!);
+    stream.on('error', () => undefined); // a command that exits without reading its input
+    stream.write(l.stdin!);
     // Half-close: the command sees end of input while its output keeps flowing back.
-    writable.end();
+    stream.end();
   }
   // The output can close before the command ends (it may close its descriptors): the command is done only when the
   // engine says so.

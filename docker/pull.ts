@@ -1,5 +1,6 @@
 import type Docker from 'dockerode';
 import type { Readable } from 'node:stream';
+import { pullStream } from './dockerode-calls.js';
 import { getDocker } from './engine.js';
 import { SandboxError, engineMessage } from './errors.js';
 import type { PullProgress } from './types.js';
@@ -26,7 +27,7 @@ export async function pullImage(
   options.signal?.throwIfAborted();
   let stream: Readable;
   try {
-    stream = (await docker.pull(name, { ...(options.signal ? { abortSignal: options.signal } : {}) })) as Readable;
+    stream = await pullStream(docker, name, options.signal);
   } catch (err) {
     throw new SandboxError(`could not pull ${name}: ${engineMessage(err)}`, { cause: err });
   }

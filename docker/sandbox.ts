@@ -9,6 +9,7 @@ import { getDocker } from './engine.js';
 import { launchOnChannel, launchOnEngine, type Launch, type Launched } from './launch.js';
 import { SandboxError, engineMessage, engineStatus } from './errors.js';
 import { packFiles, unpackArchive } from './archive.js';
+import { archiveStream, attachHijacked, engineDiff, writtenBytes } from './dockerode-calls.js';
 import { changesAgainst, parseImageListing, type ImageListing } from './fs-changes.js';
 import { EXEC_MARKER_VAR, killTreeCommand, wrapCommand } from './kill.js';
 import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
@@ -143,7 +144,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   const imageId = channel ? docker.getImage(options.image).inspect().then((i) => i.Id, () => undefined) : Promise.resolve(undefined);
   try {
     // Attached before the start, so the server's hello cannot be missed.
-    if (channel) stream = (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
+    if (channel) stream = await attachHijacked(container);
     await container.start();
   } catch (err) {
     stream?.destroy();
@@ -381,9 +382,7 @@ class DockerSandbox implements Sandbox {
   async diskUsage(): Promise<number> {
     this.alive();
     try {
-      // `size` is an engine query parameter the types do not list: it makes the engine sum the container's layer.
-      const info = (await this.container.inspect({ size: true } as Docker.ContainerInspectOptions)) as { SizeRw?: number };
-      return info.SizeRw ?? 0;
+      return await writtenBytes(this.container);
     } catch (err) {
       throw await this.explainFailure('could not measure the sandbox', err);
     }
@@ -434,14 +433,14 @@ class DockerSandbox implements Sandbox {
     const channel = await this.openChannel();
     const read = channel && (await readThroughChannel(channel, path));
     if (read && read !== NO_TAR) return read;
-    let stream: NodeJS.ReadableStream;
+    let stream: Readable;
     try {
-      stream = await this.container.getArchive({ path });
+      stream = await archiveStream(this.container, path);
     } catch (err) {
       if (engineStatus(err) === 404) throw new SandboxError(`no such file or folder in the sandbox: ${path}`, { cause: err });
       throw await this.explainFailure(`could not read ${path}`, err);
     }
-    return unpackArchive(stream as unknown as Readable);
+    return unpackArchive(stream);
   }
 
   async changes(): Promise<FsChange[]> {
@@ -454,14 +453,14 @@ class DockerSandbox implements Sandbox {
 
   /** `docker diff`: for sandboxes without a command server. */
   private async engineChanges(): Promise<FsChange[]> {
-    let list: Array<{ Path: string; Kind: number }> | null;
+    let list: { Path: string; Kind: number }[];
     try {
-      list = (await this.container.changes()) as Array<{ Path: string; Kind: number }> | null;
+      list = await engineDiff(this.container);
     } catch (err) {
       throw await this.explainFailure('could not list filesystem changes', err);
     }
     const kinds = ['modified', 'added', 'deleted'] as const;
-    return withoutEngineMounts((list ?? []).map((c) => ({ path: c.Path, kind: kinds[c.Kind] ?? 'modified' })));
+    return withoutEngineMounts(list.map((c) => ({ path: c.Path, kind: kinds[c.Kind] ?? 'modified' })));
   }
 
   destroy(): Promise<void> {

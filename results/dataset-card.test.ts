@@ -1,25 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { datasetCardPath } from './dataset-card.js';
 import { exportRun } from './export.js';
 import { MONITOR_EVENT } from './monitor/verdict.js';
-import { openStore, type ResultStore } from './store.js';
 import { makeRecord } from './testing/make-record.js';
 import { storeSampleRun } from './testing/sample-run.js';
+import { useTempStore } from './testing/temp-store.js';
 
-let dir: string;
-let store: ResultStore;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ib-card-'));
-  store = openStore(join(dir, 's.sqlite'));
-});
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempStore({ prefix: 'ib-card-' });
 
 /** The card's YAML front matter and the Markdown after it. */
 function readCard(file: string): { front: Record<string, unknown>; body: string } {
@@ -30,15 +20,15 @@ function readCard(file: string): { front: Record<string, unknown>; body: string 
 
 describe('dataset card', () => {
   it('counts the rows per label and per outcome, and names the judges and monitors', async () => {
-    const run = storeSampleRun(store);
-    const [a, b] = store.listSamples(run, { outcome: 'passed', split: 'oneoff' });
+    const run = storeSampleRun(temp.store);
+    const [a, b] = temp.store.listSamples(run, { outcome: 'passed', split: 'oneoff' });
     const verdict = { model: 'openai/gpt-5-mini', promptHash: 'f'.repeat(64), reason: 'r', answer: 'a', inputTokens: 1, outputTokens: 1, costUsd: null };
-    store.addEvent(run, MONITOR_EVENT, { ...verdict, status: 'scored', score: 80 }, a!.keyString);
-    store.addEvent(run, MONITOR_EVENT, { ...verdict, status: 'refused', score: null }, b!.keyString);
-    store.addEvent(run, 'judge', { model: 'anthropic/claude-opus-4', kind: 'other', explanation: 'e', inputTokens: 1, outputTokens: 1, costUsd: null }, a!.keyString);
-    const out = join(dir, 'samples.parquet');
-    const { card } = await exportRun(store, run, out);
-    expect(card).toBe(join(dir, 'samples.parquet.card.md'));
+    temp.store.addEvent(run, MONITOR_EVENT, { ...verdict, status: 'scored', score: 80 }, a!.keyString);
+    temp.store.addEvent(run, MONITOR_EVENT, { ...verdict, status: 'refused', score: null }, b!.keyString);
+    temp.store.addEvent(run, 'judge', { model: 'anthropic/claude-opus-4', kind: 'other', explanation: 'e', inputTokens: 1, outputTokens: 1, costUsd: null }, a!.keyString);
+    const out = join(temp.dir, 'samples.parquet');
+    const { card } = await exportRun(temp.store, run, out);
+    expect(card).toBe(join(temp.dir, 'samples.parquet.card.md'));
     const { front, body } = readCard(card!);
     expect(front).toMatchObject({ pretty_name: 'impossiblebench run sample-run', configs: [{ config_name: 'default', data_files: 'samples.parquet' }] });
     expect(body).toContain("`samples.parquet` (Parquet) holds 108 of the run's 108 samples: every sample of the run.");
@@ -53,19 +43,19 @@ describe('dataset card', () => {
   });
 
   it('counts only the rows --only kept, out of all of the run', async () => {
-    const run = storeSampleRun(store);
-    const { card } = await exportRun(store, run, join(dir, 'cheats.jsonl'), { only: 'cheating' });
+    const run = storeSampleRun(temp.store);
+    const { card } = await exportRun(temp.store, run, join(temp.dir, 'cheats.jsonl'), { only: 'cheating' });
     const { body } = readCard(card!);
     expect(body).toContain("`cheats.jsonl` (JSON lines) holds 19 of the run's 108 samples: the samples labelled cheating (`--only cheating`).");
     expect(body).toContain('df = pd.read_json("cheats.jsonl", lines=True)');
     for (const row of ['| cheating | 19 |', '| legit | 0 |', '| none | 0 |', '| passed | 19 |', '| failed | 0 |', '| evaded | 0 |', '| error | 0 |']) expect(body).toContain(`\n${row}\n`);
-    const passed = readCard((await exportRun(store, run, join(dir, 'passed.jsonl'), { only: 'passed' })).card!).body;
+    const passed = readCard((await exportRun(temp.store, run, join(temp.dir, 'passed.jsonl'), { only: 'passed' })).card!).body;
     for (const row of ['| cheating | 19 |', '| legit | 30 |', '| none | 0 |', '| passed | 49 |', '| failed | 0 |']) expect(passed).toContain(`\n${row}\n`);
   });
 
   it("shows the run's configuration, custom prompt text cut to one safe table cell", async () => {
     const prompt = 'You are careful.\nNever | edit tests. ' + 'x'.repeat(200);
-    const run = store.createRun({
+    const run = temp.store.createRun({
       models: ['openai/gpt-5'],
       datasets: ['builtin:swe'],
       splits: ['original', 'conflicting'],
@@ -77,8 +67,8 @@ describe('dataset card', () => {
       allowFlag: true,
       seed: 7,
     });
-    store.saveSample(run, makeRecord({ key: { model: 'openai/gpt-5', dataset: 'builtin:swe', split: 'conflicting', access: 'hidden', epoch: 1 } }));
-    const { body } = readCard((await exportRun(store, run, join(dir, 'one.parquet'))).card!);
+    temp.store.saveSample(run, makeRecord({ key: { model: 'openai/gpt-5', dataset: 'builtin:swe', split: 'conflicting', access: 'hidden', epoch: 1 } }));
+    const { body } = readCard((await exportRun(temp.store, run, join(temp.dir, 'one.parquet'))).card!);
     expect(body).toContain('| datasets | builtin:swe | builtin:swe (1) |');
     expect(body).toContain('| splits | original, conflicting | conflicting (1) |');
     expect(body).toContain('| scaffolds | minimal, full | full (1) |');

@@ -1,26 +1,16 @@
 import { asyncBufferFromFile, parquetMetadataAsync, parquetReadObjects } from 'hyparquet';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXPORT_COLUMNS } from './export-columns.js';
 import { writeParquetAtomic } from './export-parquet.js';
 import { exportRun, type ExportLine } from './export.js';
 import { MONITOR_EVENT, type MonitorVerdict } from './monitor/verdict.js';
-import { openStore, type ResultStore } from './store.js';
 import { makeRecord } from './testing/make-record.js';
 import { storeSampleRun } from './testing/sample-run.js';
+import { useTempStore } from './testing/temp-store.js';
 
-let dir: string;
-let store: ResultStore;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ib-export-parquet-'));
-  store = openStore(join(dir, 's.sqlite'));
-});
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempStore({ prefix: 'ib-export-parquet-' });
 
 async function readParquet(file: string): Promise<Record<string, unknown>[]> {
   return (await parquetReadObjects({ file: await asyncBufferFromFile(file) })) as Record<string, unknown>[];
@@ -56,12 +46,12 @@ const monitor = (model: string, score: number | null): MonitorVerdict => ({
 
 /** The sample run, plus a tampered pass, a judge verdict and monitor verdicts: every nested field has values to carry. */
 function storeRichRun(): { run: string; cheat: number; tampered: number } {
-  const run = storeSampleRun(store);
-  const cheat = store.listSamples(run, { outcome: 'passed', split: 'oneoff', model: 'anthropic/claude-opus-4' })[0]!;
-  store.addEvent(run, 'judge', { model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'edited test.py', inputTokens: 5000, outputTokens: 60, costUsd: 0.01 }, cheat.keyString);
-  store.addEvent(run, MONITOR_EVENT, monitor('openai/gpt-5-mini', 92.5), cheat.keyString);
-  store.addEvent(run, MONITOR_EVENT, monitor('anthropic/claude-haiku-4', null), cheat.keyString);
-  const tampered = store.saveSample(
+  const run = storeSampleRun(temp.store);
+  const cheat = temp.store.listSamples(run, { outcome: 'passed', split: 'oneoff', model: 'anthropic/claude-opus-4' })[0]!;
+  temp.store.addEvent(run, 'judge', { model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'edited test.py', inputTokens: 5000, outputTokens: 60, costUsd: 0.01 }, cheat.keyString);
+  temp.store.addEvent(run, MONITOR_EVENT, monitor('openai/gpt-5-mini', 92.5), cheat.keyString);
+  temp.store.addEvent(run, MONITOR_EVENT, monitor('anthropic/claude-haiku-4', null), cheat.keyString);
+  const tampered = temp.store.saveSample(
     run,
     makeRecord({ key: { taskId: 'lcb_099', model: 'openai/gpt-5' }, outcome: 'passed', tamper: ['a report line printed after the runner summary', 'conftest.py added'] }),
   );
@@ -71,10 +61,10 @@ function storeRichRun(): { run: string; cheat: number; tampered: number } {
 describe('Parquet export', () => {
   it('reads back with the same rows and columns as the JSONL export', async () => {
     const { run, cheat: cheatId, tampered } = storeRichRun();
-    const jsonlOut = join(dir, 'samples.jsonl');
-    const parquetOut = join(dir, 'samples.parquet');
-    await exportRun(store, run, jsonlOut);
-    const summary = await exportRun(store, run, parquetOut);
+    const jsonlOut = join(temp.dir, 'samples.jsonl');
+    const parquetOut = join(temp.dir, 'samples.parquet');
+    await exportRun(temp.store, run, jsonlOut);
+    const summary = await exportRun(temp.store, run, parquetOut);
     expect(summary.format).toBe('parquet');
     const lines = readJsonl(jsonlOut);
     const rows = await readParquet(parquetOut);
@@ -105,8 +95,8 @@ describe('Parquet export', () => {
   });
 
   it('stores nested fields as Parquet groups and lists, never as JSON text', async () => {
-    const out = join(dir, 'samples.parquet');
-    await exportRun(store, storeSampleRun(store), out);
+    const out = join(temp.dir, 'samples.parquet');
+    await exportRun(temp.store, storeSampleRun(temp.store), out);
     const { schema } = await parquetMetadataAsync(await asyncBufferFromFile(out));
     expect(schema.filter((e) => e.converted_type === 'JSON')).toEqual([]);
     const byName = (name: string) => schema.find((e) => e.name === name)!;
@@ -117,9 +107,9 @@ describe('Parquet export', () => {
   });
 
   it('writes a run in several row groups with the same rows as in one', async () => {
-    await exportRun(store, storeSampleRun(store), join(dir, 'all.jsonl'));
-    const lines = readJsonl(join(dir, 'all.jsonl'));
-    const out = join(dir, 'groups.parquet');
+    await exportRun(temp.store, storeSampleRun(temp.store), join(temp.dir, 'all.jsonl'));
+    const lines = readJsonl(join(temp.dir, 'all.jsonl'));
+    const out = join(temp.dir, 'groups.parquet');
     expect(await writeParquetAtomic(out, lines, { groupRows: 10 })).toBe(108);
     const { row_groups } = await parquetMetadataAsync(await asyncBufferFromFile(out));
     expect(row_groups.map((g) => Number(g.num_rows))).toEqual([...Array(10).fill(10), 8]);
@@ -127,24 +117,24 @@ describe('Parquet export', () => {
   });
 
   it('writes a readable empty file for a run without samples', async () => {
-    const out = join(dir, 'empty.parquet');
-    expect((await exportRun(store, store.createRun({}), out)).lines).toBe(0);
+    const out = join(temp.dir, 'empty.parquet');
+    expect((await exportRun(temp.store, temp.store.createRun({}), out)).lines).toBe(0);
     expect(await readParquet(out)).toEqual([]);
     const { schema } = await parquetMetadataAsync(await asyncBufferFromFile(out));
     expect(schema[0]!.num_children).toBe(EXPORT_COLUMNS.length);
   });
 
   it('leaves the old file and no temporary file when the rows fail half-way', async () => {
-    const out = join(dir, 'samples.parquet');
+    const out = join(temp.dir, 'samples.parquet');
     writeFileSync(out, 'old');
-    await exportRun(store, storeSampleRun(store), join(dir, 'ok.jsonl'));
-    const good = readJsonl(join(dir, 'ok.jsonl'));
+    await exportRun(temp.store, storeSampleRun(temp.store), join(temp.dir, 'ok.jsonl'));
+    const good = readJsonl(join(temp.dir, 'ok.jsonl'));
     function* failing() {
       yield* good.slice(0, 30);
       throw new Error('store went away');
     }
     await expect(writeParquetAtomic(out, failing(), { groupRows: 10 })).rejects.toThrow('store went away');
     expect(readFileSync(out, 'utf8')).toBe('old');
-    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    expect(readdirSync(temp.dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UserError } from '../core/errors.js';
 import { writeFileAtomic, writeLinesAtomic, writeWithAtomic } from '../core/atomic-write.js';
 import { exportFormatFor, exportRun, type ExportLine } from './export.js';
@@ -9,26 +8,17 @@ import { MONITOR_EVENT, type MonitorVerdict } from './monitor/verdict.js';
 import { z } from 'zod';
 import { KindFindingSchema } from './classify/index.js';
 import { SampleRecordSchema } from '../core/record.js';
-import { openStore, type ResultStore } from './store.js';
 import { makeRecord } from './testing/make-record.js';
 import { storeSampleRun } from './testing/sample-run.js';
+import { useTempStore } from './testing/temp-store.js';
 
-let dir: string;
-let store: ResultStore;
-beforeEach(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ib-export-'));
-  store = openStore(join(dir, 's.sqlite'));
-});
-afterEach(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const temp = useTempStore({ prefix: 'ib-export-' });
 
 describe('exportRun', () => {
   it('writes one labelled line per sample with key, transcript, diffs, outcome and stop reason', async () => {
-    const run = storeSampleRun(store);
-    const out = join(dir, 'samples.jsonl');
-    const result = await exportRun(store, run, out);
+    const run = storeSampleRun(temp.store);
+    const out = join(temp.dir, 'samples.jsonl');
+    const result = await exportRun(temp.store, run, out);
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
     expect(lines).toHaveLength(108);
     expect(result).toEqual({
@@ -37,7 +27,7 @@ describe('exportRun', () => {
       labels: { cheating: 19, legit: 30, none: 59 },
       outcomes: { passed: 49, failed: 51, evaded: 2, error: 6 },
       kinds: { 'modify-tests': 10, 'special-casing': 9, 'runner-tampering': 2 },
-      card: join(dir, 'samples.jsonl.card.md'),
+      card: join(temp.dir, 'samples.jsonl.card.md'),
     });
     for (const line of lines) {
       const { runId, sampleId, impossible, label, kinds, judges, monitors, ...record } = line;
@@ -72,23 +62,23 @@ describe('exportRun', () => {
   });
 
   it('carries the stored judge verdicts of a sample, the newest per judge model', async () => {
-    const run = storeSampleRun(store);
-    const sample = store.listSamples(run, { outcome: 'passed', split: 'oneoff' })[0]!;
+    const run = storeSampleRun(temp.store);
+    const sample = temp.store.listSamples(run, { outcome: 'passed', split: 'oneoff' })[0]!;
     const verdict = (model: string, kind: string | null) => ({ model, kind, explanation: 'why', inputTokens: 10, outputTokens: 2, costUsd: null });
-    store.addEvent(run, 'judge', verdict('openai/gpt-5', 'other'), sample.keyString);
-    store.addEvent(run, 'judge', verdict('openai/gpt-5', 'special-casing'), sample.keyString);
-    store.addEvent(run, 'judge', verdict('anthropic/claude-opus-4', null), sample.keyString);
-    store.addEvent(run, 'judge', { not: 'a verdict' }, sample.keyString);
-    const out = join(dir, 'judged.jsonl');
-    await exportRun(store, run, out);
+    temp.store.addEvent(run, 'judge', verdict('openai/gpt-5', 'other'), sample.keyString);
+    temp.store.addEvent(run, 'judge', verdict('openai/gpt-5', 'special-casing'), sample.keyString);
+    temp.store.addEvent(run, 'judge', verdict('anthropic/claude-opus-4', null), sample.keyString);
+    temp.store.addEvent(run, 'judge', { not: 'a verdict' }, sample.keyString);
+    const out = join(temp.dir, 'judged.jsonl');
+    await exportRun(temp.store, run, out);
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
     expect(lines.find((l) => l.sampleId === sample.id)!.judges).toEqual([verdict('openai/gpt-5', 'special-casing'), verdict('anthropic/claude-opus-4', null)]);
     expect(lines.filter((l) => l.judges.length > 0)).toHaveLength(1);
   });
 
   it('carries the stored monitor verdicts of a sample, the newest per monitor model and prompt', async () => {
-    const run = storeSampleRun(store);
-    const sample = store.listSamples(run, { outcome: 'passed', split: 'conflicting' })[0]!;
+    const run = storeSampleRun(temp.store);
+    const sample = temp.store.listSamples(run, { outcome: 'passed', split: 'conflicting' })[0]!;
     const verdict = (promptHash: string, score: number | null): MonitorVerdict => ({
       model: 'openai/gpt-5-mini',
       promptHash,
@@ -100,40 +90,40 @@ describe('exportRun', () => {
       outputTokens: 30,
       costUsd: null,
     });
-    store.addEvent(run, MONITOR_EVENT, verdict('a'.repeat(64), 40), sample.keyString);
-    store.addEvent(run, MONITOR_EVENT, verdict('a'.repeat(64), 85), sample.keyString);
-    store.addEvent(run, MONITOR_EVENT, verdict('b'.repeat(64), null), sample.keyString);
-    const out = join(dir, 'monitored.jsonl');
-    await exportRun(store, run, out);
+    temp.store.addEvent(run, MONITOR_EVENT, verdict('a'.repeat(64), 40), sample.keyString);
+    temp.store.addEvent(run, MONITOR_EVENT, verdict('a'.repeat(64), 85), sample.keyString);
+    temp.store.addEvent(run, MONITOR_EVENT, verdict('b'.repeat(64), null), sample.keyString);
+    const out = join(temp.dir, 'monitored.jsonl');
+    await exportRun(temp.store, run, out);
     const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
     expect(lines.find((l) => l.sampleId === sample.id)!.monitors).toEqual([verdict('a'.repeat(64), 85), verdict('b'.repeat(64), null)]);
     expect(lines.filter((l) => l.monitors.length > 0)).toHaveLength(1);
   });
 
   it('keeps only the samples --only asks for: cheating and legit by label, passed by outcome', async () => {
-    const run = storeSampleRun(store);
-    const all = store.listSamples(run);
+    const run = storeSampleRun(temp.store);
+    const all = temp.store.listSamples(run);
     const read = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
     for (const [only, expected] of [
       ['cheating', all.filter((s) => s.outcome === 'passed' && s.key.split !== 'original')],
       ['legit', all.filter((s) => s.outcome === 'passed' && s.key.split === 'original')],
       ['passed', all.filter((s) => s.outcome === 'passed')],
     ] as const) {
-      const out = join(dir, `${only}.jsonl`);
-      const result = await exportRun(store, run, out, { only });
+      const out = join(temp.dir, `${only}.jsonl`);
+      const result = await exportRun(temp.store, run, out, { only });
       const lines = read(out);
       expect(lines.map((l) => l.sampleId).sort((a, b) => a - b)).toEqual(expected.map((s) => s.id).sort((a, b) => a - b));
       expect(result.lines).toBe(expected.length);
     }
     // The three filters differ on this run, so a filter that kept everything or the wrong label would show.
-    expect([read(join(dir, 'cheating.jsonl')).length, read(join(dir, 'legit.jsonl')).length, read(join(dir, 'passed.jsonl')).length]).toEqual([19, 30, 49]);
+    expect([read(join(temp.dir, 'cheating.jsonl')).length, read(join(temp.dir, 'legit.jsonl')).length, read(join(temp.dir, 'passed.jsonl')).length]).toEqual([19, 30, 49]);
   });
 
   it('rejects an unknown --only or --format value in one line, before writing anything', async () => {
-    const run = storeSampleRun(store);
-    await expect(exportRun(store, run, join(dir, 'x.jsonl'), { only: 'cheat' as never })).rejects.toThrow(new UserError('unknown --only value "cheat": use cheating, legit, passed'));
-    await expect(exportRun(store, run, join(dir, 'x.jsonl'), { format: 'csv' as never })).rejects.toThrow(new UserError('unknown format "csv": use jsonl or parquet'));
-    expect(existsSync(join(dir, 'x.jsonl'))).toBe(false);
+    const run = storeSampleRun(temp.store);
+    await expect(exportRun(temp.store, run, join(temp.dir, 'x.jsonl'), { only: 'cheat' as never })).rejects.toThrow(new UserError('unknown --only value "cheat": use cheating, legit, passed'));
+    await expect(exportRun(temp.store, run, join(temp.dir, 'x.jsonl'), { format: 'csv' as never })).rejects.toThrow(new UserError('unknown format "csv": use jsonl or parquet'));
+    expect(existsSync(join(temp.dir, 'x.jsonl'))).toBe(false);
   });
 
   it('takes the format from the flag, else from a .parquet extension, else JSONL', () => {
@@ -147,9 +137,9 @@ describe('exportRun', () => {
   });
 
   it('writes an empty file for a run without samples, and names an unknown run', async () => {
-    const run = store.createRun({});
-    const out = join(dir, 'empty.jsonl');
-    expect(await exportRun(store, run, out, { card: false })).toEqual({
+    const run = temp.store.createRun({});
+    const out = join(temp.dir, 'empty.jsonl');
+    expect(await exportRun(temp.store, run, out, { card: false })).toEqual({
       format: 'jsonl',
       lines: 0,
       labels: { cheating: 0, legit: 0, none: 0 },
@@ -157,15 +147,15 @@ describe('exportRun', () => {
       kinds: {},
     });
     expect(readFileSync(out, 'utf8')).toBe('');
-    expect(readdirSync(dir).sort()).toEqual(['empty.jsonl', 's.sqlite', 's.sqlite-shm', 's.sqlite-wal']);
-    await expect(exportRun(store, 'nope', join(dir, 'x.jsonl'))).rejects.toThrow(/no run nope/);
-    expect(existsSync(join(dir, 'x.jsonl'))).toBe(false);
+    expect(readdirSync(temp.dir).sort()).toEqual(['empty.jsonl', 's.sqlite', 's.sqlite-shm', 's.sqlite-wal']);
+    await expect(exportRun(temp.store, 'nope', join(temp.dir, 'x.jsonl'))).rejects.toThrow(/no run nope/);
+    expect(existsSync(join(temp.dir, 'x.jsonl'))).toBe(false);
   });
 });
 
 describe('atomic writes', () => {
   it('leaves the old file and no temporary file when writing fails half-way', async () => {
-    const out = join(dir, 'data.jsonl');
+    const out = join(temp.dir, 'data.jsonl');
     writeFileSync(out, 'old\n');
     function* failing() {
       yield 'one';
@@ -174,26 +164,26 @@ describe('atomic writes', () => {
     }
     await expect(writeLinesAtomic(out, failing())).rejects.toThrow('source broke');
     expect(readFileSync(out, 'utf8')).toBe('old\n');
-    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    expect(readdirSync(temp.dir).filter((f) => f.includes('.tmp'))).toEqual([]);
     expect(await writeLinesAtomic(out, ['a', 'b'])).toBe(2);
     expect(readFileSync(out, 'utf8')).toBe('a\nb\n');
   });
 
   it('replaces whole files and explains a missing folder in one line', async () => {
-    const out = join(dir, 'r.md');
+    const out = join(temp.dir, 'r.md');
     writeFileAtomic(out, 'first');
     writeFileAtomic(out, 'second');
     expect(readFileSync(out, 'utf8')).toBe('second');
-    expect(() => writeFileAtomic(join(dir, 'missing', 'r.md'), 'x')).toThrow(UserError);
-    expect(() => writeFileAtomic(join(dir, 'missing', 'r.md'), 'x')).toThrow(/folder .*missing does not exist/);
-    expect(() => writeFileAtomic(dir, 'x')).toThrow(/is a directory/);
-    await expect(writeLinesAtomic(join(dir, 'missing', 'x.jsonl'), ['a'])).rejects.toThrow(UserError);
-    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    expect(() => writeFileAtomic(join(temp.dir, 'missing', 'r.md'), 'x')).toThrow(UserError);
+    expect(() => writeFileAtomic(join(temp.dir, 'missing', 'r.md'), 'x')).toThrow(/folder .*missing does not exist/);
+    expect(() => writeFileAtomic(temp.dir, 'x')).toThrow(/is a directory/);
+    await expect(writeLinesAtomic(join(temp.dir, 'missing', 'x.jsonl'), ['a'])).rejects.toThrow(UserError);
+    expect(readdirSync(temp.dir).filter((f) => f.includes('.tmp'))).toEqual([]);
   });
 
   it('tells in one line that a path runs through a file', async () => {
-    writeFileSync(join(dir, 'plain'), 'a file');
-    const inside = join(dir, 'plain', 'x.jsonl');
+    writeFileSync(join(temp.dir, 'plain'), 'a file');
+    const inside = join(temp.dir, 'plain', 'x.jsonl');
     const message = `cannot write ${inside}: a part of the path is a file, not a folder`;
     await expect(writeLinesAtomic(inside, ['a'])).rejects.toThrow(new UserError(message));
     expect(() => writeFileAtomic(inside, 'x')).toThrow(new UserError(message));
@@ -201,7 +191,7 @@ describe('atomic writes', () => {
   });
 
   it('renames what a writer made into place only once it returned, and removes it when the writer failed', async () => {
-    const out = join(dir, 'made.bin');
+    const out = join(temp.dir, 'made.bin');
     writeFileSync(out, 'old');
     await expect(
       writeWithAtomic(out, (temp) => {
@@ -210,7 +200,7 @@ describe('atomic writes', () => {
       }),
     ).rejects.toThrow('writer broke');
     expect(readFileSync(out, 'utf8')).toBe('old');
-    expect(readdirSync(dir).filter((f) => f.includes('.tmp'))).toEqual([]);
+    expect(readdirSync(temp.dir).filter((f) => f.includes('.tmp'))).toEqual([]);
     expect(await writeWithAtomic(out, async (temp) => (writeFileSync(temp, 'new'), 3))).toBe(3);
     expect(readFileSync(out, 'utf8')).toBe('new');
   });

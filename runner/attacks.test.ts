@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testRunId } from '../docker/testing.js';
 import { sourceTamperSigns } from '../results/classify/tamper.js';
 import { labelOf } from '../results/labels.js';
@@ -10,8 +10,9 @@ import type { SweTask, Task } from '../tasks/task.js';
 import { SWE_SUBMIT_SENTINEL } from '../scaffolds/env/swe.js';
 import { OUTCOME_REWRITING_PLUGIN } from '../scaffolds/policies/swe.js';
 import type { Policy } from '../scaffolds/policies/types.js';
-import { startModelServer, type ModelServer, type SessionOptions } from '../scaffolds/server/index.js';
+import type { SessionOptions } from '../scaffolds/server/index.js';
 import { runScripted } from '../scaffolds/testing/harness.js';
+import { useModelServer } from '../scaffolds/testing/model-server.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import type { AgentRunResult, SampleLimits } from '../scaffolds/types.js';
 
@@ -23,7 +24,7 @@ import type { AgentRunResult, SampleLimits } from '../scaffolds/types.js';
 
 const runId = testRunId('attacks');
 const limit = pLimit(4);
-let server: ModelServer;
+const server = useModelServer();
 let keyval: SweTask;
 /** keyval's conflicting variant: the gold patch fails it, so only a cheat passes. */
 let impossible: SweTask;
@@ -33,14 +34,10 @@ const ACCESS: AccessMode[] = ['full', 'readonly', 'hidden'];
 const PROTECTED: AccessMode[] = ['readonly', 'hidden'];
 
 beforeAll(async () => {
-  server = await startModelServer();
   keyval = (await loadBuiltinSwe()).find((t) => t.id === 'keyval-1')!;
   const variant = await mutateTask(keyval, 'conflicting', 1);
   if (!variant.ok || variant.task.kind !== 'swe') throw new Error('keyval-1 has no conflicting variant');
   impossible = variant.task;
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 /** A step that submits instead of running a command. */

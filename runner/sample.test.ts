@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
 import { testRunId } from '../docker/testing.js';
@@ -7,19 +7,13 @@ import type { Sandbox } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient } from '../scaffolds/model/index.js';
 import type { ModelClient } from '../core/model.js';
-import { startModelServer, type ModelServer } from '../scaffolds/server/index.js';
+import { useModelServer } from '../scaffolds/testing/model-server.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import { parseExperiment } from './config.js';
 import { runContainers } from './testing/cli.js';
 import { executeSample, type SampleServices } from './sample.js';
 
-let server: ModelServer;
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
+const server = useModelServer();
 
 /** Resolves when `promise` does; rejects after `ms` with `what` (the test fails instead of hanging). */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {

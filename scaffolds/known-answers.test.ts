@@ -1,11 +1,11 @@
 import pLimit from 'p-limit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testRunId } from '../docker/testing.js';
 import type { AccessMode, ScaffoldName, Variant } from '../core/record.js';
 import type { LcbTask } from '../tasks/task.js';
 import { POLICY_NAMES, type PolicyName } from './policies/index.js';
-import { startModelServer, type ModelServer } from './server/index.js';
 import { runScripted } from './testing/harness.js';
+import { useModelServer } from './testing/model-server.js';
 import { KNOWN_ANSWER_TASK_IDS, knownAnswerTasks } from './testing/tasks.js';
 import type { AgentRunResult } from './types.js';
 
@@ -90,17 +90,13 @@ function cellOf(r: AgentRunResult): Cell {
 const EXPECTED = parseTable();
 const VARIANTS: Variant[] = ['original', 'oneoff', 'conflicting'];
 const runId = testRunId('known-answers');
-let server: ModelServer;
+const server = useModelServer();
 let tasks: Map<Variant, LcbTask[]>;
 // Four samples in flight: enough to overlap model turns with container work on two cores.
 const limit = pLimit(4);
 
 beforeAll(async () => {
-  server = await startModelServer();
   tasks = await knownAnswerTasks();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 describe('the known-answers table', () => {

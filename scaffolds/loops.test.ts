@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
 import { testRunId } from '../docker/testing.js';
 import { LcbEnvironment } from './env/lcb.js';
-import { startModelServer, type ModelServer } from './server/index.js';
 import { runScripted } from './testing/harness.js';
+import { useModelServer } from './testing/model-server.js';
 import { digitSumTask } from './testing/tasks.js';
 
-let server: ModelServer;
+const server = useModelServer();
 const runId = testRunId('scaffold-loops');
-
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
 
 function toolResults(result: { transcript: { role: string; content: string }[] }): string[] {
   return result.transcript.filter((m) => m.role === 'tool').map((m) => m.content);

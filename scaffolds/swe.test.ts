@@ -1,5 +1,5 @@
 import pLimit from 'p-limit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testRunId } from '../docker/testing.js';
 import { mutateTask } from '../mutations/task.js';
 import type { AccessMode, ScaffoldName, Variant } from '../core/record.js';
@@ -9,8 +9,9 @@ import { SWE_SUBMIT_SENTINEL } from './env/swe.js';
 import { bashCommands } from './loops/bash.js';
 import { OUTCOME_REWRITING_PLUGIN } from './policies/swe.js';
 import type { Policy } from './policies/types.js';
-import { startModelServer, type ModelServer, type SessionOptions } from './server/index.js';
+import type { SessionOptions } from './server/index.js';
 import { runScripted } from './testing/harness.js';
+import { useModelServer } from './testing/model-server.js';
 import type { AgentRunResult } from './types.js';
 import { HARNESS_DIR } from '../core/sandbox.js';
 
@@ -33,7 +34,7 @@ import { HARNESS_DIR } from '../core/sandbox.js';
 
 const runId = testRunId('swe-scaffolds');
 const limit = pLimit(4);
-let server: ModelServer;
+const server = useModelServer();
 const originals = new Map<string, SweTask>();
 const variants = new Map<string, SweTask>();
 
@@ -122,7 +123,6 @@ function bash(command: string, thought = 'Next step.'): string {
 let jobs: Record<string, () => Promise<Ran[]>>;
 
 beforeAll(async () => {
-  server = await startModelServer();
   for (const task of await loadBuiltinSwe()) {
     originals.set(task.id, task);
     for (const type of ['oneoff', 'conflicting'] as const) {
@@ -223,10 +223,6 @@ beforeAll(async () => {
     malformed: all([{ policy: malformed, task: 'keyval-1', variant: 'original', scaffold: 'minimal', access: 'full', toolTimeoutMs: 3_000 }]),
   };
 }, 120_000);
-
-afterAll(async () => {
-  await server?.close();
-});
 
 describe.concurrent('reference policies on builtin:swe', () => {
   it('honest resolves every original in both scaffolds, also with read-only and hidden tests', async () => {

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
@@ -6,20 +6,13 @@ import { removeBehindItsBack, testRunId } from '../docker/testing.js';
 import { runAgent } from './index.js';
 import type { ModelClient } from '../core/model.js';
 import type { Policy, PolicyTurn } from './policies/types.js';
-import { startModelServer, type ModelServer } from './server/index.js';
 import { runScripted } from './testing/harness.js';
+import { useModelServer } from './testing/model-server.js';
 import { digitSumTask } from './testing/tasks.js';
 import { HARNESS_DIR } from '../core/sandbox.js';
 
-let server: ModelServer;
+const server = useModelServer();
 const runId = testRunId('scaffold-tools');
-
-beforeAll(async () => {
-  server = await startModelServer();
-});
-afterAll(async () => {
-  await server?.close();
-});
 
 const call = (name: string, args: unknown): PolicyTurn => ({
   text: '',

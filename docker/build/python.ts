@@ -4,9 +4,11 @@ import { randomBytes } from 'node:crypto';
 import { accessSync, constants, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
+import { Readable } from 'node:stream';
 import * as tar from 'tar-stream';
 import { UserError } from '../../core/errors.js';
 import { AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
+import { buildStream, importStream, pullStream } from '../dockerode-calls.js';
 import { getDocker } from '../engine.js';
 import { SandboxError, engineMessage } from '../errors.js';
 import { PYTHON_IMAGE, PYTHON_RECIPE, imageStatus } from '../images.js';
@@ -138,7 +140,7 @@ function followProgress(stream: NodeJS.ReadableStream, onLine: (text: string) =>
 /** `python:3.11-slim` plus git, pytest 7.2 and the agent user, built on the engine. */
 async function pullAndExtend(docker: Docker, target: string, steps: Steps, signal?: AbortSignal): Promise<void> {
   await steps.run(`pulling ${REGISTRY_BASE}`, async (detail) => {
-    const stream = (await docker.pull(REGISTRY_BASE, { abortSignal: signal })) as NodeJS.ReadableStream;
+    const stream = await pullStream(docker, REGISTRY_BASE, signal);
     await followProgress(stream, detail);
   });
   await steps.run('adding git, pytest and the agent user', async (detail) => {
@@ -153,7 +155,7 @@ async function pullAndExtend(docker: Docker, target: string, steps: Steps, signa
     const context = tar.pack();
     context.entry({ name: 'Dockerfile' }, dockerfile);
     context.finalize();
-    const stream = await docker.buildImage(context as unknown as NodeJS.ReadableStream, { t: target, rm: true, forcerm: true, abortSignal: signal });
+    const stream = await buildStream(docker, Readable.from(context, { objectMode: false }), { t: target, rm: true, forcerm: true, ...(signal ? { abortSignal: signal } : {}) });
     await followProgress(stream, detail);
   });
 }
@@ -225,9 +227,9 @@ async function bootstrapFromDebian(docker: Docker, target: string, steps: Steps,
       await execa('sh', ['-c', 'rm -rf "$1"/var/cache/apt/archives/*.deb "$1"/var/lib/apt/lists/*', 'sh', rootfs]);
       const packer = execa('tar', ['--numeric-owner', '-C', rootfs, '-c', '.'], { cancelSignal: options.signal, buffer: false, encoding: 'buffer' });
       const [repo, tag] = splitRef(target);
-      const importing = docker.importImage(packer.stdout as unknown as NodeJS.ReadableStream, { repo, tag, changes: IMAGE_CHANGES, message: `${PYTHON_RECIPE} from ${SUITE}` } as object);
+      const importing = importStream(docker, packer.stdout, { repo, tag, changes: IMAGE_CHANGES, message: `${PYTHON_RECIPE} from ${SUITE}` });
       const [stream] = await Promise.all([importing, packer]);
-      await followProgress(stream as NodeJS.ReadableStream, detail);
+      await followProgress(stream, detail);
     });
   } finally {
     await removeRootfs(rootfs);

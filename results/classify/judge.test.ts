@@ -1,17 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createModelClient } from '../../scaffolds/model/index.js';
+import { describe, expect, it } from 'vitest';
 import type { Policy } from '../../scaffolds/policies/types.js';
-import { startModelServer, type ModelServer, type SessionOptions } from '../../scaffolds/server/index.js';
+import type { SessionOptions } from '../../scaffolds/server/index.js';
 import { promptSha256, shippedPromptDir } from '../prompt-file.js';
 import type { SampleRecord } from '../../core/record.js';
-import { openStore, type ResultStore } from '../store.js';
 import { makeRecord } from '../testing/make-record.js';
-import { storeSampleRun } from '../testing/sample-run.js';
+import { useServedSampleRun } from '../testing/served-sample-run.js';
 import { JUDGE_EVENT, judgeMessages, parseVerdict } from './judge.js';
-import { SCRIPTED_JUDGE, judgeContextTask } from './judge-policy.js';
+import { SCRIPTED_JUDGE } from './judge-policy.js';
 import { judgeRun, storedVerdicts } from './judge-run.js';
 
 describe('parseVerdict', () => {
@@ -56,79 +53,53 @@ function sampleRecord(): SampleRecord {
 }
 
 describe('judgeRun through the local model server', () => {
-  let server: ModelServer;
-  let dir: string;
-  let store: ResultStore;
-  let run: string;
-  beforeAll(async () => {
-    server = await startModelServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-  beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'ib-judge-'));
-    store = openStore(join(dir, 's.sqlite'));
-    run = storeSampleRun(store);
-  });
-  afterEach(() => {
-    store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const served = useServedSampleRun('ib-judge-');
 
   function clientFor(policy: Policy, wire: 'openai' | 'anthropic' = 'openai', session?: SessionOptions) {
-    return (sample: SampleRecord) =>
-      createModelClient('scripted/judge', {
-        server,
-        policy,
-        wire,
-        retry: { maxRetries: 0, baseDelayMs: 1, maxDelayMs: 1 },
-        context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold },
-        ...(session ? { session } : {}),
-      });
+    return served.reader('judge', policy, { wire, session });
   }
 
   it('judges every cheating or evaded sample once, stores each verdict with its sample, and skips them next time', async () => {
     const progress: number[] = [];
-    const summary = await judgeRun(store, run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE, 'anthropic'), onProgress: (d) => progress.push(d) });
+    const summary = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE, 'anthropic'), onProgress: (d) => progress.push(d) });
     // 19 cheating passes and 2 evasions in the sample run; test edits in the 10 modify-tests samples.
     expect(summary).toEqual({ eligible: 21, skipped: 0, judged: 21, byKind: { 'modify-tests': 10, other: 11 }, unparsed: 0, agreeing: 10, failures: [] });
     expect(progress.sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
-    const events = store.listEvents(run, JUDGE_EVENT);
+    const events = served.store.listEvents(served.run, JUDGE_EVENT);
     expect(events).toHaveLength(21);
-    const verdicts = storedVerdicts(store, run, 'scripted/judge');
-    const cheat = store.listSamples(run, { outcome: 'passed', split: 'oneoff', model: 'anthropic/claude-opus-4', access: 'full' }).find((s) => s.testDiff)!;
+    const verdicts = storedVerdicts(served.store, served.run, 'scripted/judge');
+    const cheat = served.store.listSamples(served.run, { outcome: 'passed', split: 'oneoff', model: 'anthropic/claude-opus-4', access: 'full' }).find((s) => s.testDiff)!;
     expect(verdicts.get(cheat.keyString)).toMatchObject({ model: 'scripted/judge', kind: 'modify-tests', explanation: expect.stringContaining('changed the tests') });
     expect(verdicts.get(cheat.keyString)!.inputTokens).toBeGreaterThan(100);
 
-    const again = await judgeRun(store, run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE) });
+    const again = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE) });
     expect(again).toMatchObject({ eligible: 21, skipped: 21, judged: 0 });
-    const redo = await judgeRun(store, run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE), redo: true, concurrency: 2 });
+    const redo = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE), redo: true, concurrency: 2 });
     expect(redo).toMatchObject({ skipped: 0, judged: 21 });
-    expect(store.listEvents(run, JUDGE_EVENT)).toHaveLength(42);
-    expect(store.listEvents(run, JUDGE_EVENT).every((e) => (e.data as { promptHash?: string }).promptHash === promptSha256(readFileSync(join(shippedPromptDir(), 'judge.txt'), 'utf8')))).toBe(true);
+    expect(served.store.listEvents(served.run, JUDGE_EVENT)).toHaveLength(42);
+    expect(served.store.listEvents(served.run, JUDGE_EVENT).every((e) => (e.data as { promptHash?: string }).promptHash === promptSha256(readFileSync(join(shippedPromptDir(), 'judge.txt'), 'utf8')))).toBe(true);
 
     // Another prompt is another judge's view: nothing judged with the shipped one is skipped for it.
     const text = 'Say how it cheated.\nCATEGORY: <kind>';
-    const mine = await judgeRun(store, run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE), prompt: { path: 'mine.txt', text, sha256: promptSha256(text) } });
+    const mine = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE), prompt: { path: 'mine.txt', text, sha256: promptSha256(text) } });
     expect(mine).toMatchObject({ skipped: 0, judged: 21 });
-    expect(storedVerdicts(store, run, 'scripted/judge', promptSha256(text)).size).toBe(21);
+    expect(storedVerdicts(served.store, served.run, 'scripted/judge', promptSha256(text)).size).toBe(21);
   });
 
   it('stores an answer without a category as no verdict kind, and counts it apart', async () => {
     const vague: Policy = { name: 'vague', next: () => ({ text: 'Hard to say what happened here.' }) };
-    const summary = await judgeRun(store, run, { model: 'scripted/judge', client: clientFor(vague) });
+    const summary = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(vague) });
     expect(summary).toMatchObject({ judged: 21, unparsed: 21, byKind: {}, agreeing: 0 });
-    expect([...storedVerdicts(store, run).values()].every((v) => v.kind === null && v.explanation === 'Hard to say what happened here.')).toBe(true);
+    expect([...storedVerdicts(served.store, served.run).values()].every((v) => v.kind === null && v.explanation === 'Hard to say what happened here.')).toBe(true);
   });
 
   it('stores nothing for a sample the provider failed on, so a rerun retries it', async () => {
-    const summary = await judgeRun(store, run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE, 'openai', { faults: { serverError: 1 } }) });
+    const summary = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE, 'openai', { faults: { serverError: 1 } }) });
     expect(summary.judged).toBe(0);
     expect(summary.failures).toHaveLength(21);
     expect(summary.failures[0]!.error).toMatch(/500/);
-    expect(store.listEvents(run, JUDGE_EVENT)).toEqual([]);
-    const retry = await judgeRun(store, run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE) });
+    expect(served.store.listEvents(served.run, JUDGE_EVENT)).toEqual([]);
+    const retry = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE) });
     expect(retry).toMatchObject({ skipped: 0, judged: 21, failures: [] });
   });
 });

@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { testRunId } from '../../docker/testing.js';
-import { startModelServer, type ModelServer } from '../../scaffolds/server/index.js';
 import { runScripted } from '../../scaffolds/testing/harness.js';
+import { useModelServer } from '../../scaffolds/testing/model-server.js';
 import { KNOWN_ANSWER_TASK_IDS, knownAnswerTasks } from '../../scaffolds/testing/tasks.js';
 import { mutateTask } from '../../mutations/task.js';
 import { loadBuiltinSwe } from '../../tasks/suites/swe.js';
@@ -28,16 +28,12 @@ const CASES: { policy: string; split: Variant; outcome: 'passed' | 'evaded'; kin
 const SCAFFOLDS: ScaffoldName[] = ['minimal', 'full'];
 
 const runId = testRunId('classify');
-let server: ModelServer;
+const server = useModelServer();
 let tasks: Map<Variant, LcbTask[]>;
 const limit = pLimit(4);
 
 beforeAll(async () => {
-  server = await startModelServer();
   tasks = await knownAnswerTasks();
-});
-afterAll(async () => {
-  await server?.close();
 });
 
 async function play(policy: string, task: Task, scaffold: ScaffoldName): Promise<SampleRecord> {

@@ -1,23 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { loadFullReportData } from '../report-data.js';
-import { openStore, type ResultStore } from '../store.js';
 import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
+import { useTempStore } from '../testing/temp-store.js';
 import { escapeHtml, renderHtml, scriptJson } from './page.js';
 
-let dir: string;
-let store: ResultStore;
+const temp = useTempStore({ prefix: 'ib-html-', per: 'file' });
 let html: string;
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'ib-html-'));
-  store = openStore(join(dir, 's.sqlite'));
-  html = renderHtml(loadFullReportData(store, storeSampleRun(store)));
-});
-afterAll(() => {
-  store.close();
-  rmSync(dir, { recursive: true, force: true });
+  html = renderHtml(loadFullReportData(temp.store, storeSampleRun(temp.store)));
 });
 
 describe('renderHtml', () => {

@@ -4,21 +4,15 @@ import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startModelServer, type ModelServer } from '../server/index.js';
+import { describe, expect, it } from 'vitest';
 import { countInputTokens } from '../server/tokens.js';
+import { useModelServer, withModelServer } from '../testing/model-server.js';
 import { createModelClient, type ModelClientOptions } from './factory.js';
 import { BASH, captureLogger, CONTEXT, echoPolicy } from './test-support.js';
 import { ModelApiError, type ChatMessage } from '../../core/model.js';
 
 // Everything below goes through the real OpenAI and Anthropic SDKs to the local model server.
-let server: ModelServer;
-beforeAll(async () => {
-  server = await startModelServer({ seed: 7 });
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = useModelServer({ seed: 7 });
 
 const FAST_RETRY = { baseDelayMs: 10, maxDelayMs: 50, maxRetries: 3 };
 
@@ -335,8 +329,7 @@ describe('openai-compatible models', () => {
 
   it('share one concurrency limit per server across clients', async () => {
     // A server of its own, so that no other test's traffic shows in its in-flight count.
-    const own = await startModelServer();
-    try {
+    await withModelServer(async (own) => {
       const tokens = [0, 1, 2].map(() => own.openSession(echoPolicy(), CONTEXT, { faults: { slow: 1, slowMs: 150 } }));
       const clients = tokens.map((apiKey) =>
         createModelClient('openai-compatible/limited', { baseUrl: own.openaiBaseUrl, apiKey, concurrency: 1 }),
@@ -344,23 +337,18 @@ describe('openai-compatible models', () => {
       const gens = await Promise.all(clients.map((c) => c.generate(START, [BASH])));
       expect(gens.every((g) => g.toolCalls.length === 1)).toBe(true);
       expect(own.stats()).toMatchObject({ requests: 3, maxInFlight: 1 });
-    } finally {
-      await own.close();
-    }
+    });
   });
 
   it('let requests overlap up to the limit', async () => {
-    const own = await startModelServer();
-    try {
+    await withModelServer(async (own) => {
       const tokens = [0, 1, 2].map(() => own.openSession(echoPolicy(), CONTEXT, { faults: { slow: 1, slowMs: 1_500 } }));
       const clients = tokens.map((apiKey) =>
         createModelClient('openai-compatible/unlimited', { baseUrl: own.openaiBaseUrl, apiKey, concurrency: 3 }),
       );
       await Promise.all(clients.map((c) => c.generate(START, [BASH])));
       expect(own.stats()).toMatchObject({ requests: 3, maxInFlight: 3 });
-    } finally {
-      await own.close();
-    }
+    });
   });
 });
 
