@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
  * run in seconds. Every other test file belongs to the engine lane. `npm test` runs both.
  */
 const UNIT = [
+  'core/shipped.test.ts',
   'docker/boundary.test.ts',
   'docker/build/mirror.test.ts',
   'docker/fs-changes.test.ts',
