@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readShipped } from '../../core/shipped.js';
 import { SandboxError } from '../errors.js';
 import { createSandbox } from '../sandbox.js';
 import { AGENT_USER } from '../types.js';
@@ -9,14 +10,8 @@ export interface ImageCheck {
   git: string;
 }
 
-const PROBE = `
-import sys, pwd, importlib.metadata as md
-assert sys.version_info[:2] == (3, 11), f"python {sys.version.split()[0]}, need 3.11"
-import pytest
-u = pwd.getpwnam("agent")
-assert u.pw_uid == 1000, f"agent has uid {u.pw_uid}, need 1000"
-print(sys.version.split()[0], md.version("pytest"))
-`;
+/** Run as the agent: python 3.11, pytest importable, the agent user at uid 1000; prints the versions. */
+const PROBE = readShipped(import.meta.url, 'verify-probe.py');
 
 /**
  * Proves an image can serve as a sandbox: it starts with the keep-alive, has python 3.11 with
