@@ -62,12 +62,15 @@ describe('the scripts shipped beside the modules that read them', () => {
 });
 
 describe('shippedPath', () => {
-  it('finds a file beside a module of the sources, and under the package root for a module built into dist/', () => {
+  it('finds a file beside a module of the sources, and under the package root (never in dist/) for a built module', () => {
     const root = mkdtempSync(join(tmpdir(), 'ib-shipped-'));
     try {
-      writeFileSync(join(root, 'package.json'), '{}');
+      writeFileSync(join(root, 'package.json'), '{"name": "impossiblebench"}');
       mkdirSync(join(root, 'a', 'b'), { recursive: true });
       writeFileSync(join(root, 'a', 'b', 'x.py'), '');
+      // A compiled module of the same name in dist/ is never taken for the shipped file.
+      mkdirSync(join(root, 'dist', 'a', 'b'), { recursive: true });
+      writeFileSync(join(root, 'dist', 'a', 'b', 'x.py'), '');
       const source = pathToFileURL(join(root, 'a', 'b', 'm.ts')).href;
       const built = pathToFileURL(join(root, 'dist', 'a', 'b', 'm.js')).href;
       expect(shippedPath(source, 'x.py')).toBe(join(root, 'a', 'b', 'x.py'));

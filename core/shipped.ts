@@ -9,12 +9,19 @@ import { fileURLToPath } from 'node:url';
  */
 export function shippedPath(moduleUrl: string, name: string): string {
   const here = dirname(fileURLToPath(moduleUrl));
-  const beside = join(here, name);
-  if (existsSync(beside)) return beside;
+  // Built: never beside the module, where a compiled module of the same name could stand.
   for (let dir = here; dirname(dir) !== dir; dir = dirname(dir)) {
-    if (basename(dir) === 'dist' && existsSync(join(dirname(dir), 'package.json'))) return join(dirname(dir), relative(dir, here), name);
+    if (basename(dir) === 'dist' && isOurPackage(dirname(dir))) return join(dirname(dir), relative(dir, here), name);
   }
-  return beside;
+  return join(here, name);
+}
+
+function isOurPackage(dir: string): boolean {
+  try {
+    return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string }).name === 'impossiblebench';
+  } catch {
+    return false;
+  }
 }
 
 const texts = new Map<string, string>();
