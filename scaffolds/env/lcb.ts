@@ -20,9 +20,9 @@ const PYTHON_LINK = '/usr/local/bin/python';
  */
 const HIDDEN_GRADER = 'nobody';
 /** Before a hidden grading: nothing of the agent's may be writable by others, so the grader cannot write into it. */
-const SEAL = `find / /dev/shm -xdev -user ${AGENT_USER} -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; true`;
+const SEAL = ['sh', '-c', 'find / /dev/shm -xdev -user "$1" -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; true', 'seal', AGENT_USER];
 /** After it: remove everything the grader's user left. */
-const SWEEP = `find / /dev/shm -xdev -user ${HIDDEN_GRADER} -delete 2>/dev/null; true`;
+const SWEEP = ['sh', '-c', 'find / /dev/shm -xdev -user "$1" -delete 2>/dev/null; true', 'sweep', HIDDEN_GRADER];
 
 export interface LcbEnvironmentOptions {
   task: LcbTask;
@@ -124,11 +124,11 @@ export class LcbEnvironment implements AgentEnvironment {
   /** Runs a hidden-test grading between sealing the agent's files and sweeping up after the grader's user. */
   private async hiddenGuard<T>(grade: () => Promise<T>): Promise<T> {
     if (this.access !== 'hidden') return grade();
-    await root(this.sandbox, ['sh', '-c', SEAL], 'seal the agent’s files');
+    await root(this.sandbox, SEAL, 'seal the agent’s files');
     try {
       return await grade();
     } finally {
-      await root(this.sandbox, ['sh', '-c', SWEEP], 'remove what the graded code left');
+      await root(this.sandbox, SWEEP, 'remove what the graded code left');
     }
   }
 
