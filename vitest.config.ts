@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
  */
 const UNIT = [
   'core/layers.test.ts',
+  'core/shipped.test.ts',
+  'python/shipped-scripts.test.ts',
   'docker/boundary.test.ts',
   'docker/build/mirror.test.ts',
   'docker/fs-changes.test.ts',

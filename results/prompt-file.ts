@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
+import { shippedPath } from '../core/shipped.js';
 import { UserError } from '../core/errors.js';
 
 /** A prompt as read from its file, and the sha256 that names it in stored verdicts and reports. */
@@ -13,15 +13,9 @@ export interface PromptFile {
   sha256: string;
 }
 
-/**
- * The folder of the prompts that ship with the package. The build puts this module in
- * dist/results/ but leaves the text files in results/prompts/ (package.json `files` ships that
- * folder), so from dist the folder is found two levels further up.
- */
+/** The folder of the prompts that ship with the package (results/prompts/, from the sources and from dist/ alike). */
 export function shippedPromptDir(): string {
-  const here = dirname(fileURLToPath(import.meta.url));
-  const beside = join(here, 'prompts');
-  return existsSync(beside) ? beside : resolve(here, '..', '..', 'results', 'prompts');
+  return shippedPath(import.meta.url, 'prompts');
 }
 
 export function promptSha256(text: string): string {

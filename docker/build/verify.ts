@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readShipped } from '../../core/shipped.js';
 import { SandboxError } from '../errors.js';
 import { createSandbox } from '../sandbox.js';
 import { AGENT_HOME, AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
@@ -9,14 +10,8 @@ export interface ImageCheck {
   git: string;
 }
 
-const PROBE = `
-import sys, pwd, importlib.metadata as md
-assert sys.version_info[:2] == (3, 11), f"python {sys.version.split()[0]}, need 3.11"
-import pytest
-u = pwd.getpwnam("${AGENT_USER}")
-assert u.pw_uid == ${AGENT_UID}, f"${AGENT_USER} has uid {u.pw_uid}, need ${AGENT_UID}"
-print(sys.version.split()[0], md.version("pytest"))
-`;
+/** Run as the agent: python 3.11, pytest importable, the agent user (argv: name, uid) as expected; prints the versions. */
+const PROBE = readShipped(import.meta.url, 'verify-probe.py');
 
 /**
  * Proves an image can serve as a sandbox: it starts with the keep-alive, has python 3.11 with
@@ -25,7 +20,7 @@ print(sys.version.split()[0], md.version("pytest"))
 export async function verifyPythonImage(image: string): Promise<ImageCheck> {
   const sandbox = await createSandbox({ image, runId: `images-verify-${randomBytes(3).toString('hex')}`, sampleId: 'verify' });
   try {
-    const probe = await sandbox.exec(['python3', '-c', PROBE], { user: AGENT_USER, cwd: AGENT_HOME, timeoutMs: 60_000 });
+    const probe = await sandbox.exec(['python3', '-c', PROBE, AGENT_USER, String(AGENT_UID)], { user: AGENT_USER, cwd: AGENT_HOME, timeoutMs: 60_000 });
     if (probe.exitCode !== 0) {
       const why = probe.stderr.trim().split('\n').pop() || `exit code ${probe.exitCode}`;
       throw new SandboxError(`image ${image} is not a usable Python sandbox: ${why}`);

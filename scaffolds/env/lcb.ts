@@ -22,18 +22,29 @@ const HIDDEN_GRADER = 'nobody';
  * Before a hidden grading: nothing of the agent's may be writable by others, so the grader cannot write into it.
  * The first seal of a sandbox walks everything (an image may ship such files); later ones take the paths on stdin
  * (NUL-separated): what changed since the sandbox started, which holds all the agent can have made or opened up since.
+ * $1 is the agent user.
  */
-const SEAL_ALL = `find / /dev/shm -xdev -user ${AGENT_USER} -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; true`;
-const SEAL_CHANGED =
-  `find /dev/shm -xdev -user ${AGENT_USER} -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; ` +
-  `xargs -0 -r sh -c 'find "$@" -maxdepth 0 -user ${AGENT_USER} -perm -0002 ! -type l -exec chmod o-w {} +' seal 2>/dev/null; true`;
+const SEAL_ALL = ['sh', '-c', 'find / /dev/shm -xdev -user "$1" -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; true', 'seal', AGENT_USER];
+const SEAL_CHANGED = [
+  'sh',
+  '-c',
+  'find /dev/shm -xdev -user "$1" -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; ' +
+    'xargs -0 -r sh -c \'u=$1; shift; find "$@" -maxdepth 0 -user "$u" -perm -0002 ! -type l -exec chmod o-w {} +\' seal "$1" 2>/dev/null; true',
+  'seal',
+  AGENT_USER,
+];
 /**
- * After it: remove everything the grader's user left. Whatever it made or touched changed after the sandbox started;
- * the paths come on stdin, deepest first, so a folder goes after what is in it. /dev/shm is a mount of its own.
+ * After it: remove everything the grader's user ($1) left. Whatever it made or touched changed after the sandbox
+ * started; the paths come on stdin, deepest first, so a folder goes after what is in it. /dev/shm is a mount of its own.
  */
-const SWEEP_CHANGED =
-  `find /dev/shm -xdev -user ${HIDDEN_GRADER} -delete 2>/dev/null; ` +
-  `xargs -0 -r sh -c 'find "$@" -maxdepth 0 -user ${HIDDEN_GRADER} -delete' sweep 2>/dev/null; true`;
+const SWEEP_CHANGED = [
+  'sh',
+  '-c',
+  'find /dev/shm -xdev -user "$1" -delete 2>/dev/null; ' +
+    'xargs -0 -r sh -c \'u=$1; shift; find "$@" -maxdepth 0 -user "$u" -delete\' sweep "$1" 2>/dev/null; true',
+  'sweep',
+  HIDDEN_GRADER,
+];
 
 export interface LcbEnvironmentOptions {
   task: LcbTask;
@@ -137,13 +148,13 @@ export class LcbEnvironment implements AgentEnvironment {
   /** Runs a hidden-test grading between sealing the agent's files and sweeping up after the grader's user. */
   private async hiddenGuard<T>(grade: () => Promise<T>): Promise<T> {
     if (this.access !== 'hidden') return grade();
-    if (this.sealedOnce) await root(this.sandbox, ['sh', '-c', SEAL_CHANGED], 'seal the agent’s files', await this.changedPaths());
-    else await root(this.sandbox, ['sh', '-c', SEAL_ALL], 'seal the agent’s files');
+    if (this.sealedOnce) await root(this.sandbox, SEAL_CHANGED, 'seal the agent’s files', await this.changedPaths());
+    else await root(this.sandbox, SEAL_ALL, 'seal the agent’s files');
     this.sealedOnce = true;
     try {
       return await grade();
     } finally {
-      await root(this.sandbox, ['sh', '-c', SWEEP_CHANGED], 'remove what the graded code left', await this.changedPaths());
+      await root(this.sandbox, SWEEP_CHANGED, 'remove what the graded code left', await this.changedPaths());
     }
   }
 

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
+import { readShipped } from '../../core/shipped.js';
 import type { ExecResult, Sandbox } from '../../docker/types.js';
 import { AGENT_HOME, AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import type { AccessMode, ScaffoldName } from '../../core/record.js';
@@ -40,6 +41,8 @@ import type { AgentEnvironment, Evidence, GradeReport } from './types.js';
 
 /** Lets the agent's git work in a root-owned /testbed (read-only mode), system-wide so no home file is needed. */
 const SYSTEM_GITCONFIG = '/etc/gitconfig';
+/** Makes the test files read-only (swe-lock-tests.sh). */
+const LOCK_TESTS = readShipped(import.meta.url, 'swe-lock-tests.sh');
 /** Models type `python`; the image may only have python3. */
 const PYTHON_LINK = '/usr/local/bin/python';
 
@@ -170,14 +173,7 @@ export class SweEnvironment implements AgentEnvironment {
     for (const file of files) {
       for (let dir = posix.dirname(file); dir !== '.' && dir !== '/'; dir = posix.dirname(dir)) dirs.add(`${TESTBED}/${dir}`);
     }
-    const script = [
-      'set -e',
-      'n=$1; shift',
-      // The first n arguments are files, the rest directories; what a test patch deleted is not there and is skipped.
-      'i=0; for p in "$@"; do i=$((i+1)); if [ "$i" -le "$n" ]; then [ -f "$p" ] && chown 0:0 "$p" && chmod 0444 "$p"; else [ -d "$p" ] && chown 0:0 "$p" && chmod 1777 "$p"; fi; done; true',
-      `git config --system --add safe.directory ${TESTBED}`,
-    ].join('\n');
-    await this.root(['sh', '-c', script, 'lock', String(files.length), ...files.map((f) => `${TESTBED}/${f}`), ...dirs], 'make the tests read-only');
+    await this.root(['sh', '-c', LOCK_TESTS, 'lock', TESTBED, String(files.length), ...files.map((f) => `${TESTBED}/${f}`), ...dirs], 'make the tests read-only');
     // Created or changed, it is setup's doing (only root can write it).
     this.setupPaths.push(SYSTEM_GITCONFIG);
   }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import type { ExecResult, Sandbox } from '../../docker/types.js';
 import { AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
+import { CLEAN_USER_FN } from '../../docker/user-cleanup.js';
 import type { LcbTask } from '../task.js';
 import { GradingError } from './errors.js';
 import { CHILD_PY, SUPERVISOR_PY } from './lcb-grader-scripts.js';
@@ -215,6 +216,7 @@ async function runGrader(
     cleanupDir: run.dir,
     // Tracebacks may quote the trusted tests, unless they are hidden from the graded program.
     showTrustedSources: !run.options.hideTrustedSources,
+    userCleanupShell: CLEAN_USER_FN,
   };
   // Root's alone: the graded program gets the tests' text from the supervisor and can neither change nor read the
   // files (a hidden test must not be read from disk). Only the child's own script is readable by everyone.

@@ -1,0 +1,48 @@
+# Shell functions that end everything one user left in a sandbox, for the moments before and after grading: no
+# process of the agent may watch a graded run, and nothing of a graded run may survive into the agent's next turn.
+# Plain POSIX shell with builtins and util-linux, as every sandbox image has them. Sourced into other scripts.
+
+# `ib_stop_user NAME`: freezes every process of the user (again and again until a pass finds no new one, so a fork
+# loop cannot outrun it), then kills them all. Processes are found by owner, so a `setsid env -i` escapee is found too.
+ib_stop_user() {
+  ib_uid=$(id -u "$1" 2>/dev/null) || return 0
+  ib_seen=" "; ib_pass=0
+  while [ "$ib_pass" -lt 50 ]; do
+    ib_pass=$((ib_pass + 1)); ib_new=0
+    for ib_status in /proc/[0-9]*/status; do
+      ib_pid=${ib_status#/proc/}; ib_pid=${ib_pid%/status}
+      [ "$ib_pid" = "$$" ] && continue
+      case "$ib_seen" in *" $ib_pid "*) continue ;; esac
+      ib_owner=
+      while read -r ib_key ib_value ib_rest; do [ "$ib_key" = Uid: ] && { ib_owner=$ib_value; break; }; done <"$ib_status" 2>/dev/null
+      if [ "$ib_owner" = "$ib_uid" ] && kill -STOP "$ib_pid" 2>/dev/null; then ib_seen="$ib_seen$ib_pid "; ib_new=1; fi
+    done
+    [ "$ib_new" = 0 ] && break
+  done
+  [ "$ib_seen" = " " ] || kill -KILL $ib_seen 2>/dev/null
+  return 0
+}
+
+# `ib_ipc_clean UID`: removes the System V shared memory, semaphores and message queues, and the POSIX message
+# queues, of one user: a way to carry hidden tests across a grading that files and processes are not. Removal runs as
+# the owner (root in the sandbox lacks CAP_SYS_ADMIN, which removing another user's objects takes).
+ib_ipc_clean() {
+  ib_u=$1
+  # Read with the shell's own `read`: a grading runs this twice, and there is almost never anything to remove.
+  for ib_kind in shm:m:8 sem:s:5 msg:q:8; do
+    ib_file=/proc/sysvipc/${ib_kind%%:*}; ib_rest=${ib_kind#*:}; ib_flag=${ib_rest%%:*}; ib_col=${ib_rest#*:}
+    [ -r "$ib_file" ] || continue
+    { read -r ib_row; while read -r ib_row; do
+      set -f; set -- $ib_row; set +f
+      eval "ib_owner=\${$ib_col}"
+      [ "$ib_owner" = "$ib_u" ] && setpriv --reuid="$ib_u" ipcrm -"$ib_flag" "$2" 2>/dev/null
+    done; } <"$ib_file"
+  done
+  for ib_queue in /dev/mqueue/*; do
+    [ -e "$ib_queue" ] && [ "$(stat -c %u "$ib_queue" 2>/dev/null)" = "$ib_u" ] && rm -f "$ib_queue"
+  done
+  return 0
+}
+ib_clean_user() { ib_stop_user "$1"; ib_ipc_clean "$(id -u "$1" 2>/dev/null || echo -1)"; }
+
+# `ib_clean_user NAME`: both of the above.

@@ -1,0 +1,13 @@
+# A graded run in /testbed as the agent left it (full access), in one call: as root, no process of the agent's survives
+# and the tamper signs go to stderr behind the marker; then the test command runs as the agent. After swe-lib.sh and
+# user-cleanup.sh. $1 = the agent user, $2 = a marker, $3 = the test command.
+# Exit 97 behind a `MARKER failed` line: the checks broke.
+(
+  set -e
+  ib_clean_user "$1"
+  tree_now
+  tamper_signs
+) >"/tmp/ib-pre-$2" 2>&1 || { echo "$2 failed $(tail -n 3 "/tmp/ib-pre-$2" | tr '\n' ' ')" >&2; rm -f "/tmp/ib-pre-$2"; exit 97; }
+sed -n "s/^tamper /$2 tamper /p" "/tmp/ib-pre-$2" >&2; rm -f "/tmp/ib-pre-$2"
+cd "$ib_testbed"
+exec setpriv --reuid="$1" --regid="$(id -g "$1")" --init-groups -- sh -c "$3"

@@ -1,0 +1,24 @@
+# A fresh grading copy put in /testbed's place (read-only and hidden tests): the pristine repository, the hidden tests,
+# and the agent's changes to source files only, copied file by file (links, modes and binary files as they are), with
+# pytest's sections of changed config files restored. Before it: no process of the agent's survives, and nothing of
+# the agent's stays writable by others. After swe-lib.sh, user-cleanup.sh and apply-patch.sh.
+# $1 = grading folder, $2 = hidden test patch or '', $3 = the grader user, $4 = the agent user.
+# Prints the tamper signs. Exit 3: the test patch does not apply.
+set -e
+ib_clean_user "$4"
+seal "$4"
+tree_now
+tamper_signs
+repo="$1/testbed"
+mkdir -m 0755 "$1"; cp -a "$P/pristine" "$repo"; mkdir -m 0700 "$1/home"
+cd "$repo"
+if [ -n "$2" ]; then apply_patch "$2" || exit 3; rm -f "$2"; fi
+gspecs "$ib_source_specs" diff -z --name-only --no-renames --diff-filter=D "$base" "$now" | xargs -0 -r rm -rf --
+gspecs "$ib_source_specs" diff -z --name-only --no-renames --diff-filter=d "$base" "$now" >"$1/changed"
+if [ -s "$1/changed" ]; then tar -C "$ib_testbed" --null -T "$1/changed" -cf - | tar -C "$repo" --recursive-unlink -xf -; fi
+py=$(command -v python3 || command -v python || true)
+tr '\0' '\n' <"$1/changed" | grep -E '(^|/)(setup\.cfg|pyproject\.toml)$' | while IFS= read -r f; do
+  [ -n "$py" ] && "$py" "$ib_pytest_config" restore "$P/pristine/$f" "$repo/$f"
+done
+cd /
+chown -R "$3:$(id -g "$3")" "$repo" "$1/home"; mv "$ib_testbed" "$1/agent-testbed"; mv "$repo" "$ib_testbed" || { mv "$1/agent-testbed" "$ib_testbed"; exit 1; }

@@ -1,0 +1,37 @@
+# Setup, after the repository is in place: the pristine copy, the python link and the base tree; for grading in fresh
+# copies ($1 = fresh) also the writable roots and the environment's pytest plugins. Runs with the repository's
+# environment, after swe-lib.sh. Prints `tree SHA`, and `linked` when it made the python link.
+set -e
+mkdir -p "$P"; chmod 0700 "$P"; rm -rf "$P/pristine"
+if [ "$1" = fresh ]; then cp -a /testbed "$P/pristine"; else
+  # Git never writes into an object file, so the agent's git works on with them read-only; it may only unlink its own
+  # names for them. Sharing them saves copying a repository's whole history (hundreds of MB in SWE-bench images).
+  find /testbed/.git/objects -type f -exec chown 0:0 {} + -exec chmod 0444 {} +
+  mkdir -p "$P/pristine/.git"
+  find /testbed/.git -mindepth 1 -maxdepth 1 ! -name objects -exec cp -a -t "$P/pristine/.git" {} +
+  cp -al /testbed/.git/objects "$P/pristine/.git/objects"
+fi
+if ! command -v python >/dev/null; then ln -s "$(command -v python3)" /usr/local/bin/python; echo linked; fi
+tree_first
+echo "$now" >"$P/base"; echo "tree $now"
+chmod 0600 "$P/base"
+[ "$1" = fresh ] || exit 0
+# Folders anyone may write to, where a graded run's leftovers could wait for the agent (tmpfs ones by name).
+{ find / -xdev \( -path /proc -o -path /sys -o -path "$ib_harness" \) -prune -o -type d -perm -0002 -print -prune 2>/dev/null; printf '%s\n' /dev/shm /dev/mqueue /run/lock; } | sort -u >"$P/roots"
+# The pytest plugins the pristine environment loads by entry point; `none` when they cannot be listed.
+(python - 2>/dev/null <<'PY' || echo none) >"$P/plugins"
+mods = None
+try:
+    from importlib import metadata
+    eps = metadata.entry_points()
+    group = eps.select(group="pytest11") if hasattr(eps, "select") else eps.get("pytest11", [])
+    mods = [e.value for e in group]
+except Exception:
+    try:
+        import pkg_resources
+        mods = [e.module_name for e in pkg_resources.iter_entry_points("pytest11")]
+    except Exception:
+        pass
+print("none" if mods is None else ",".join(sorted(set(m.split(":")[0].strip() for m in mods))))
+PY
+chmod 0600 "$P/plugins" "$P/roots"

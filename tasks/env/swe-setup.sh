@@ -1,0 +1,100 @@
+# Puts a SWE-style task's repository at /testbed at its base commit, as root inside the sandbox; no agent text reaches
+# it. After apply-patch.sh. See swe-setup.ts.
+# $1 = pack of the base commit's history ('' for a prepared image), $2 = base commit, $3 = git|image, $4 = test patch
+# ('' for none), $5 = the agent user, $6 = the grader user, $7 = the test spec's root setup lines (run first; failures
+# ignored, as the harness's eval script ignores them); the rest are the test patch's files.
+# stderr: a `STEP_MARK what` line before each step. stdout: `changed PATH` lines, then the environment (capture_env).
+set -e
+
+# Constants of swe-setup.ts, filled in there.
+ib_testbed=@TESTBED@
+ib_step_mark=@STEP_MARK@
+ib_env_mark=@ENV_MARK@
+
+# `add_user NAME HOME`: makes a login user when the image has none of that name, with the first uid from 1000 that no
+# image user or group has (the SWE-bench images' `nonroot` is 1000), and HOME ('' for none). No useradd: minimal images
+# lack it, and /etc/passwd is all exec needs. Prints `changed PATH` for each file it makes or changes, so they are not
+# taken for the agent's.
+add_user_taken() { cut -d: -f3 /etc/passwd /etc/group | grep -qx "$1"; }
+add_user() {
+  if grep -q "^$1:" /etc/passwd; then
+    [ "$(grep "^$1:" /etc/passwd | cut -d: -f3)" != 0 ] || { echo "the image's user $1 is root" >&2; return 1; }
+    return 0
+  fi
+  add_user_id=1000; while add_user_taken "$add_user_id"; do add_user_id=$((add_user_id + 1)); done
+  add_user_gid=$(grep "^$1:" /etc/group | cut -d: -f3)
+  if [ -z "$add_user_gid" ]; then add_user_gid=$add_user_id; echo "$1:x:$add_user_gid:" >>/etc/group; echo "changed /etc/group"; fi
+  add_user_shell=/bin/sh; [ -x /bin/bash ] && add_user_shell=/bin/bash
+  echo "$1:x:$add_user_id:$add_user_gid:impossiblebench:${2:-/nonexistent}:$add_user_shell" >>/etc/passwd; echo "changed /etc/passwd"
+  if [ -n "$2" ] && [ ! -d "$2" ]; then mkdir -p "$2"; chown "$add_user_id:$add_user_gid" "$2"; chmod 0755 "$2"; echo "changed $2"; fi
+}
+
+# Prints ENV_MARK and the conda root, then the environment before and after activating the repository's conda
+# environment (`env -0` each, a NUL between them); ENV_MARK and `-` when there is no such environment. Activation runs
+# in bash where there is one, as in the harness. (conda's activate script takes the caller's arguments: no more may be
+# passed, so the environment's name is in the text.)
+capture_env() {
+  for root in "$(dirname "$(dirname "$(command -v conda || echo /nonexistent/bin/conda)")")" /opt/miniconda3 /opt/conda /opt/miniforge3; do
+    if [ -f "$root/bin/activate" ] && [ -d "$root/envs/@CONDA_ENV_NAME@" ]; then
+      printf '%s%s\n' "$ib_env_mark" "$root"
+      shell=sh; command -v bash >/dev/null && shell=bash
+      "$shell" -c 'env -0 && printf "\0" && . "$1/bin/activate" && conda activate @CONDA_ENV_NAME@ && env -0' activate "$root"
+      return
+    fi
+  done
+  printf '%s-\n' "$ib_env_mark"
+}
+
+step() { echo "$ib_step_mark$1" >&2; }
+g() { git -c safe.directory=* -c user.name=impossiblebench -c user.email=bench@impossiblebench.invalid "$@"; }
+pack=$1; base=$2; source=$3; patch=$4; agent=$5; grader=$6; prepare=$7; shift 7
+if [ -n "$prepare" ]; then step 'prepare the environment as the harness does'; sh -c "$prepare" >&2 || true; fi
+step 'add the users the sandbox runs commands as'
+add_user "$agent" "/home/$agent"
+add_user "$grader" ""
+# A git source arrives as a pack of the base commit's history alone, so no later commit is there to hide: it is
+# indexed into a new repository and checked out. A prepared image keeps its working tree and build products when its
+# HEAD is the base commit or the one commit the SWE-bench harness adds on top of it (install steps may change tracked
+# files); any other HEAD is reset to the base, every ref is dropped and the objects repacked, so no later commit can be
+# read.
+if [ -n "$pack" ]; then
+  step 'unpack the repository'
+  g -c init.defaultBranch=main init -q "$ib_testbed"; cd "$ib_testbed"; g index-pack --stdin <"$pack" >/dev/null; rm -f "$pack"
+  step "check out the base commit $base"
+  g checkout -q -f -B main "$base"
+else
+  step "find the base commit $base in $ib_testbed"
+  cd "$ib_testbed"
+  g cat-file -e "$base^{commit}"
+  step "reset to $base"
+  head=$(g rev-parse -q --verify HEAD || true)
+  parent=$(g rev-parse -q --verify 'HEAD^' 2>/dev/null || true)
+  if [ "$head" != "$base" ] && [ "$parent" != "$base" ]; then g checkout -q -f --detach "$base"; fi
+  step 'hide the history after the base commit'
+  # Refs are moved by plumbing: a checkout would first re-read every file, since an image's index holds the stat data
+  # of the machine that built it. One transaction: hundreds of tags would rewrite packed-refs once each.
+  head=$(g rev-parse HEAD)
+  g for-each-ref --format='delete %(refname)' | g update-ref --stdin
+  g update-ref refs/heads/main "$head"; g symbolic-ref HEAD refs/heads/main
+  g remote | while read -r r; do g remote remove "$r"; done
+  rm -f .git/FETCH_HEAD .git/ORIG_HEAD .git/objects/pack/*.keep
+  g reflog expire --expire=now --all
+  g gc -q --prune=now
+fi
+if [ -n "$patch" ]; then
+  step 'apply the test patch'
+  apply_patch "$patch"
+  rm -f "$patch"
+  step 'commit the test patch'
+  g add -A -f -- "$@"
+  # Not `git commit`: it refreshes the whole index first (see above).
+  g update-ref HEAD "$(g commit-tree "$(g write-tree)" -p HEAD -m 'Update tests')"
+fi
+step "hand $ib_testbed to the agent"
+cd /
+# An image's /testbed lives in a lower layer: chown would copy every file up one at a time, and overlayfs cannot rename
+# the folder (grading in a fresh copy moves it aside). One copy into the container's own layer does both.
+if [ "$source" = image ]; then rm -rf "$ib_testbed.ib-copy"; cp -a "$ib_testbed" "$ib_testbed.ib-copy"; rm -rf "$ib_testbed"; mv "$ib_testbed.ib-copy" "$ib_testbed"; fi
+chown -R "$agent:$(id -g "$agent")" "$ib_testbed"
+step 'activate the repository environment (conda @CONDA_ENV_NAME@)'
+capture_env
