@@ -14,14 +14,19 @@ export interface PromptFile {
 }
 
 /**
- * The folder of the prompts that ship with the package. The build puts this module in
- * dist/results/ but leaves the text files in results/prompts/ (package.json `files` ships that
- * folder), so from dist the folder is found two levels further up.
+ * A folder of text files that ship with the package (`results/prompts`, `scaffolds/templates`), by its path from the
+ * package root. The build puts this module in dist/results/ but leaves the text files where they are (package.json
+ * `files` ships those folders), so from dist the root is one level further up.
  */
-export function shippedPromptDir(): string {
+export function shippedDir(fromRoot: string): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const beside = join(here, 'prompts');
-  return existsSync(beside) ? beside : resolve(here, '..', '..', 'results', 'prompts');
+  const fromSource = resolve(here, '..', fromRoot);
+  return existsSync(fromSource) ? fromSource : resolve(here, '..', '..', fromRoot);
+}
+
+/** The folder of the monitor's and the judge's shipped prompts. */
+export function shippedPromptDir(): string {
+  return shippedDir('results/prompts');
 }
 
 export function promptSha256(text: string): string {
@@ -49,13 +54,19 @@ export function shippedPrompt(name: string): PromptFile {
   return { path, text, sha256: promptSha256(text) };
 }
 
+/** Reads a file a user gave for a prompt: it must exist and hold text; `what` names it in messages ("monitor prompt"). */
+export function readUserTextFile(path: string, what: string): PromptFile {
+  const full = resolve(path);
+  if (!existsSync(full)) throw new UserError(`${what} file ${path} does not exist`);
+  if (!statSync(full).isFile()) throw new UserError(`${what} file ${path} is not a file`);
+  const text = readFileSync(full, 'utf8');
+  if (!text.trim()) throw new UserError(`${what} file ${path} is empty`);
+  return { path, text, sha256: promptSha256(text) };
+}
+
 /** Reads and checks a prompt file: it must exist, hold text, and contain what the code that uses it needs. */
 export function readPromptFile(path: string, needs: PromptRequirements): PromptFile {
-  const full = resolve(path);
-  if (!existsSync(full)) throw new UserError(`${needs.what} file ${path} does not exist`);
-  if (!statSync(full).isFile()) throw new UserError(`${needs.what} file ${path} is not a file`);
-  const text = readFileSync(full, 'utf8');
-  if (!text.trim()) throw new UserError(`${needs.what} file ${path} is empty`);
+  const { text } = readUserTextFile(path, needs.what);
   const missing = needs.mustContain.filter((m) => !text.includes(m.text));
   if (missing.length) {
     throw new UserError(
