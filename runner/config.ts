@@ -52,10 +52,11 @@ export const TemplateOverrideSchema = z.union([
   z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'), text: z.string() }),
 ]);
 
-const TemplatesSchema = z.record(
-  z.string().refine((name): boolean => isTemplateName(name), { error: (issue) => `unknown template "${String(issue.input)}"; known: ${TEMPLATE_NAMES.join(', ')}` }),
-  TemplateOverrideSchema,
-);
+const TemplatesSchema = z.record(z.string(), TemplateOverrideSchema).superRefine((templates, ctx) => {
+  for (const name of Object.keys(templates)) {
+    if (!isTemplateName(name)) ctx.addIssue({ code: 'custom', path: [name], message: `unknown template "${name}"; known: ${TEMPLATE_NAMES.join(', ')}` });
+  }
+});
 
 /**
  * One experiment: the matrix (models × datasets × splits × scaffolds × access × prompts ×
