@@ -1,10 +1,9 @@
-import type { Outcome, StopReason, TranscriptMessage } from '../../results/record.js';
+import type { Outcome, ScaffoldName, StopReason, TranscriptMessage } from '../../results/record.js';
 import { ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../model/types.js';
 import type { AgentEnvironment, GradeReport } from '../env/types.js';
 import { abortOptionText } from '../prompts.js';
 import { render, shippedTemplates, type TemplateName, type Templates, type TemplateVars } from '../templates.js';
 import type { AgentRunInput, AgentRunResult } from '../types.js';
-import type { ScaffoldName } from '../../results/record.js';
 
 /** Raised inside a loop to end the sample with a stop reason (limits, flag, attempts). */
 export class StopSample extends Error {
