@@ -96,7 +96,7 @@ const PLACEHOLDER = /\{\{(\w+)\}\}/g;
 
 /** A file's text as a template: a file ends with a newline, the text it holds does not (so a file may end as files do). */
 function fromFile(content: string): string {
-  return content.endsWith('\n') ? content.slice(0, -1) : content;
+  return content.replace(/\r?\n$/, '');
 }
 
 function placeholdersOf(name: TemplateName): { required: string[]; all: string[] } {
