@@ -40,6 +40,7 @@ const UNIT = [
   'scaffolds/model/retry.test.ts',
   'scaffolds/policies/swe-locations.test.ts',
   'scaffolds/prompts.test.ts',
+  'scaffolds/templates.test.ts',
   'scaffolds/python.test.ts',
   'scaffolds/server/faults.test.ts',
   'scaffolds/server/server.test.ts',

@@ -1,30 +1,12 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { shippedPath } from '../core/shipped.js';
 import { UserError } from '../core/errors.js';
-
-/** A prompt as read from its file, and the sha256 that names it in stored verdicts and reports. */
-export interface PromptFile {
-  /** Where it was read from, for messages. */
-  path: string;
-  text: string;
-  /** sha256 of the text, hex. */
-  sha256: string;
-}
+import { promptSha256, readUserTextFile, type PromptFile } from '../core/text-file.js';
 
 /** The folder of the prompts that ship with the package (results/prompts/, from the sources and from dist/ alike). */
 export function shippedPromptDir(): string {
   return shippedPath(import.meta.url, 'prompts');
-}
-
-export function promptSha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
-/** The first 12 hex digits: enough to tell prompts apart in a table. */
-export function shortHash(sha256: string): string {
-  return sha256.slice(0, 12);
 }
 
 export interface PromptRequirements {
@@ -45,17 +27,13 @@ export function shippedPrompt(name: string): PromptFile {
 
 /** Reads and checks a prompt file: it must exist, hold text, and contain what the code that uses it needs. */
 export function readPromptFile(path: string, needs: PromptRequirements): PromptFile {
-  const full = resolve(path);
-  if (!existsSync(full)) throw new UserError(`${needs.what} file ${path} does not exist`);
-  if (!statSync(full).isFile()) throw new UserError(`${needs.what} file ${path} is not a file`);
-  const text = readFileSync(full, 'utf8');
-  if (!text.trim()) throw new UserError(`${needs.what} file ${path} is empty`);
-  const missing = needs.mustContain.filter((m) => !text.includes(m.text));
+  const file = readUserTextFile(path, needs.what);
+  const missing = needs.mustContain.filter((m) => !file.text.includes(m.text));
   if (missing.length) {
     throw new UserError(
       `${needs.what} file ${path} lacks ${missing.map((m) => `"${m.text}" (${m.why})`).join(' and ')}`,
       `start from the shipped one, ${join(shippedPromptDir(), needs.shipped)}`,
     );
   }
-  return { path, text, sha256: promptSha256(text) };
+  return file;
 }

@@ -111,6 +111,13 @@ describe('renderMarkdown', () => {
     expect(renderMarkdown(loadReportData(temp.store, run))).toContain('> This run was interrupted');
     temp.store.finishRun(run, 'finished');
     expect(renderMarkdown(loadReportData(temp.store, run))).not.toContain('> This run');
+    expect(renderMarkdown(loadReportData(temp.store, run))).not.toContain('Templates replaced');
+  });
+
+  it('names the templates a run replaced, with the hash of each text', () => {
+    const sha256 = 'ab'.repeat(32);
+    const run = temp.store.createRun({ templates: { 'system.full': { file: '/x/system.txt', sha256, text: 'Be careful.' } } });
+    expect(renderMarkdown(loadReportData(temp.store, run))).toContain(`Templates replaced: \`system.full\` (sha256 ${'ab'.repeat(6)}…).`);
   });
 
   it('shows each monitor beside the static classifier: detection, false positives, AUROC and unscored answers, whole and by agent model', () => {

@@ -4,7 +4,18 @@ import { JUDGE_KINDS } from './classify/judge.js';
 import { count, pct, rateWithInterval, usd } from './format.js';
 import { mdTable as table } from './markdown-table.js';
 import { monitorSection } from './monitor/markdown.js';
+import { shortHash } from '../core/text-file.js';
 import type { ReportData } from './report-data.js';
+
+/** The templates a run replaced, by name and the sha256 of its text, as its stored config holds them. */
+export function replacedTemplates(config: unknown): { name: string; sha256: string }[] {
+  const templates = (config as { templates?: unknown } | null)?.templates;
+  if (!templates || typeof templates !== 'object') return [];
+  return Object.entries(templates as Record<string, unknown>).flatMap(([name, o]) => {
+    const sha256 = (o as { sha256?: unknown } | null)?.sha256;
+    return typeof sha256 === 'string' ? [{ name, sha256 }] : [];
+  });
+}
 
 const CONFIG_HEAD = ['Model', 'Dataset', 'Scaffold', 'Access', 'Prompt', 'Max attempts'];
 
@@ -20,6 +31,8 @@ export function renderMarkdown(data: ReportData): string {
     `${count(total)} samples: ${count(counts.passed)} passed, ${count(counts.failed)} failed, ${count(counts.evaded)} evaded, ${count(counts.error)} errors.`,
     '',
   );
+  const replaced = replacedTemplates(run.config);
+  if (replaced.length) out.push(`Templates replaced: ${replaced.map((t) => `\`${t.name}\` (sha256 ${shortHash(t.sha256)}…)`).join(', ')}.`, '');
   if (run.status === 'interrupted' || run.status === 'running') {
     const why = run.status === 'interrupted' ? 'was interrupted' : 'is still running (or was killed)';
     out.push(`> This run ${why}: the numbers cover the samples finished so far. \`impossiblebench run --run-id ${run.id}\` resumes it with the same config.`, '');

@@ -13,6 +13,7 @@ import { register as registerExport } from './commands/export.js';
 import { register as registerClassify } from './commands/classify.js';
 import { register as registerMonitor } from './commands/monitor.js';
 import { register as registerDemo } from './commands/demo.js';
+import { register as registerTemplates } from './commands/templates.js';
 
 const pkg = createRequire(import.meta.url)('../../package.json') as { version: string };
 
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
     registerExport,
     registerClassify,
     registerMonitor,
+    registerTemplates,
     registerDatasets,
     registerMutate,
     registerAudit,

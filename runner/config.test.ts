@@ -106,3 +106,21 @@ describe('experiment config', () => {
     expect(exp.epochs).toBe(1);
   });
 });
+
+describe('templates in the experiment', () => {
+  it('finds a config file\'s template files from its folder, and names an unknown template', async () => {
+    const path = await tempFile('exp.yaml', 'models: [scripted/honest]\ntemplates:\n  system.full: prompts/system.txt\n  tool.bash: /abs/bash.txt\n');
+    const settings = await readConfigFile(path);
+    expect(settings.templates).toEqual({ 'system.full': join(path, '..', 'prompts', 'system.txt'), 'tool.bash': '/abs/bash.txt' });
+    expect(parseExperiment(settings, path).templates).toEqual(settings.templates);
+    expect(parseExperiment({ models: 'scripted/honest' }, 'e.yaml').templates).toEqual({});
+    expect(errorOf(() => parseExperiment({ models: 'scripted/honest', templates: { 'system.fancy': 'x.txt' } }, 'e.yaml')).message).toMatch(
+      /^e\.yaml: field `templates\.system\.fancy`: unknown template "system\.fancy"; known: system\.minimal, system\.full, /,
+    );
+    // A flag replaces one template and keeps the file's others.
+    expect(mergeSettings({ templates: { 'system.full': 'a.txt', 'tool.bash': 'b.txt' } }, { templates: { 'tool.bash': 'c.txt' } }).templates).toEqual({
+      'system.full': 'a.txt',
+      'tool.bash': 'c.txt',
+    });
+  });
+});

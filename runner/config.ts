@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
+import { dirname, extname, isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { DockerHostSchema } from '../docker/hosts.js';
@@ -8,6 +8,7 @@ import { ImageNamingSchema } from '../tasks/images.js';
 import { TestSpecSchema } from '../tasks/task.js';
 import { VariantSchema, AccessModeSchema, ScaffoldNameSchema } from '../core/record.js';
 import { UserError } from '../core/errors.js';
+import { isTemplateName, TEMPLATE_NAMES } from '../scaffolds/templates.js';
 
 /** A list field that also accepts one bare value, so `model: openai/gpt-5` works in a config file. */
 function list<T extends z.ZodType>(item: T) {
@@ -41,6 +42,21 @@ export const GenerationSchema = z.strictObject({
   thinkingBudget: positiveInt.optional(),
 });
 export type GenerationSettings = z.infer<typeof GenerationSchema>;
+
+/**
+ * A template's replacement: the file as given (in a config file or by --template), or, once read at the start of a
+ * run, what the run stores: the file, its text and the text's sha256.
+ */
+export const TemplateOverrideSchema = z.union([
+  z.string().min(1, 'must name a file'),
+  z.strictObject({ file: z.string(), sha256: z.string().regex(/^[0-9a-f]{64}$/, 'must be a sha256 in hex'), text: z.string() }),
+]);
+
+const TemplatesSchema = z.record(z.string(), TemplateOverrideSchema).superRefine((templates, ctx) => {
+  for (const name of Object.keys(templates)) {
+    if (!isTemplateName(name)) ctx.addIssue({ code: 'custom', path: [name], message: `unknown template "${name}"; known: ${TEMPLATE_NAMES.join(', ')}` });
+  }
+});
 
 /**
  * One experiment: the matrix (models × datasets × splits × scaffolds × access × prompts ×
@@ -93,6 +109,11 @@ export const ExperimentSchema = z.strictObject({
    * spec. Each: `testCmd` (the test files are appended), `parser`, `env`.
    */
   testSpecs: z.record(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'keys are repositories, owner/name'), TestSpecSchema.omit({ origin: true }).strict()).default({}),
+  /**
+   * Replacements of the shipped templates (`impossiblebench templates` lists them), by name: `{ "system.full": FILE }`.
+   * Part of the matrix by the sha256 of each text: a resume with other texts would mix two experiments.
+   */
+  templates: TemplatesSchema.default({}),
 });
 export type Experiment = z.infer<typeof ExperimentSchema>;
 export type ExperimentInput = z.input<typeof ExperimentSchema>;
@@ -147,11 +168,29 @@ const MATRIX_FIELDS = [
   'generation',
   'images',
   'testSpecs',
+  'templates',
 ] as const satisfies readonly (keyof Experiment)[];
 
+/**
+ * Each replaced template's name and the sha256 of its text (a file not read yet counts by its path): templates are
+ * told apart by their text, wherever the file lies.
+ */
+export function templateHashes(experiment: Pick<Experiment, 'templates'>): Record<string, string> {
+  const names = Object.keys(experiment.templates).sort();
+  return Object.fromEntries(names.map((name) => {
+    const o = experiment.templates[name]!;
+    return [name, typeof o === 'string' ? `file ${o}` : o.sha256];
+  }));
+}
+
+/** A matrix field as it is compared between a run and its resume. */
+export function matrixValue(experiment: Experiment, field: (typeof MATRIX_FIELDS)[number]): unknown {
+  return field === 'templates' ? templateHashes(experiment) : experiment[field];
+}
+
 /** The first matrix field in which two experiments differ, if any. */
-export function matrixDifference(a: Experiment, b: Experiment): string | undefined {
-  return MATRIX_FIELDS.find((f) => JSON.stringify(a[f]) !== JSON.stringify(b[f]));
+export function matrixDifference(a: Experiment, b: Experiment): (typeof MATRIX_FIELDS)[number] | undefined {
+  return MATRIX_FIELDS.find((f) => JSON.stringify(matrixValue(a, f)) !== JSON.stringify(matrixValue(b, f)));
 }
 
 /** Reads a YAML or JSON experiment file into a plain object; the caller validates it after merging flags. */
@@ -173,7 +212,15 @@ export async function readConfigFile(path: string): Promise<Record<string, unkno
   if (data === null || typeof data !== 'object' || Array.isArray(data)) {
     throw new UserError(`${path}: expected a mapping of settings (models, datasets, splits, ...) at the top level`);
   }
-  return data as Record<string, unknown>;
+  return withTemplatePaths(data as Record<string, unknown>, dirname(resolve(path)));
+}
+
+/** A config file's template files are found from the file's folder, not from wherever the command runs. */
+function withTemplatePaths(settings: Record<string, unknown>, folder: string): Record<string, unknown> {
+  const { templates } = settings;
+  if (!templates || typeof templates !== 'object' || Array.isArray(templates)) return settings;
+  const resolved = Object.entries(templates).map(([name, file]) => [name, typeof file === 'string' && !isAbsolute(file) ? resolve(folder, file) : file]);
+  return { ...settings, templates: Object.fromEntries(resolved) };
 }
 
 /** Flags win over the file: a flag given replaces the file's value (lists are replaced, not merged). */
@@ -184,7 +231,7 @@ export function mergeSettings(
   const out: Record<string, unknown> = { ...file };
   for (const [key, value] of Object.entries(flags)) {
     if (value === undefined) continue;
-    if ((key === 'limits' || key === 'generation' || key === 'images') && typeof value === 'object' && value && !Array.isArray(value)) {
+    if ((key === 'limits' || key === 'generation' || key === 'images' || key === 'templates') && typeof value === 'object' && value && !Array.isArray(value)) {
       const base = out[key];
       out[key] = { ...(base && typeof base === 'object' ? base : {}), ...dropUndefined(value as Record<string, unknown>) };
     } else {

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DEFAULT_STORE_FILE, openStore, type ResultStore } from '../results/store.js';
-import { matrixDifference, mergeSettings, parseExperiment, type Experiment } from './config.js';
+import { matrixDifference, matrixValue, mergeSettings, parseExperiment, type Experiment } from './config.js';
 import type { MissingImage } from './datasets.js';
 import { UserError } from '../core/errors.js';
 import { imagesPullCommand, missingImagesText } from './missing-images.js';
@@ -11,6 +11,7 @@ import { lockRun } from './lock.js';
 import { fileLogger, logPathFor } from './logging.js';
 import type { ProgressOptions } from './progress.js';
 import { runTable } from './table.js';
+import { readTemplateFiles, templatesLine } from './templates.js';
 import type { Wiring } from './wiring.js';
 
 export interface LaunchInput {
@@ -59,18 +60,20 @@ function resolveExperiment(input: LaunchInput, store: ResultStore | undefined): 
     if (settings.models === undefined) {
       throw new UserError('no model given', 'pass --model (e.g. --model scripted/honest, openai/gpt-5) or a --config file with `models`');
     }
-    return { experiment: poolConcurrency(parseExperiment(settings, sourceOf), settings.concurrency !== undefined), resume: false };
+    const parsed = readTemplateFiles(parseExperiment(settings, sourceOf), sourceOf('templates'));
+    return { experiment: poolConcurrency(parsed, settings.concurrency !== undefined), resume: false };
   }
   const stored = parseExperiment(existing.config, `the stored config of run ${existing.id}`);
   const nothingGiven = Object.keys(given).length === 0 && !input.file;
   if (nothingGiven) return { experiment: stored, resume: true };
   // The same command line again resumes; one that changes the matrix would mix two experiments.
   const mergedSettings = mergeSettings({ ...stored, ...(input.file?.settings ?? {}) }, given);
-  const merged = poolConcurrency(parseExperiment(mergedSettings, sourceOf), 'concurrency' in given || input.file?.settings.concurrency !== undefined || !('dockerHosts' in given));
+  const parsed = readTemplateFiles(parseExperiment(mergedSettings, sourceOf), sourceOf('templates'));
+  const merged = poolConcurrency(parsed, 'concurrency' in given || input.file?.settings.concurrency !== undefined || !('dockerHosts' in given));
   const field = matrixDifference(stored, merged);
   if (field) {
     throw new UserError(
-      `run ${existing.id} was started with a different \`${field}\` (${JSON.stringify(stored[field as keyof Experiment])})`,
+      `run ${existing.id} was started with a different \`${field}\` (${JSON.stringify(matrixValue(stored, field))})`,
       `resume it with the same settings (or only --run-id ${existing.id} --store ...), or start a new run without --run-id`,
     );
   }
@@ -124,6 +127,8 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     const logPath = logPathFor(storePath, runId);
     logger = fileLogger(logPath, { run: runId });
     say(`${resume ? 'resuming' : 'starting'} run ${runId} (store ${storePath}, log ${logPath})`);
+    const replaced = templatesLine(experiment);
+    if (replaced) say(replaced);
     const w = wiring;
     const summary = await runExperiment({
       experiment,

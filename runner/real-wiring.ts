@@ -14,6 +14,7 @@ import { loadDatasetSplits, type MissingImage } from './datasets.js';
 import { UserError } from '../core/errors.js';
 import { removeRunContainers, removeStaleContainers } from './leftovers.js';
 import type { PlannedSample } from './matrix.js';
+import { experimentTemplates } from './templates.js';
 import type { Wiring } from './wiring.js';
 
 export interface RealWiringOptions {
@@ -90,6 +91,8 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   // Read once, up front: a bad price file is an input error, found before anything runs.
   const prices = experiment.prices ? loadPriceFile(experiment.prices) : undefined;
   const needsServer = experiment.models.some((m) => m.trim().startsWith('scripted/'));
+  // The texts every agent of the run is sent: read and checked before anything runs.
+  const templates = experimentTemplates(experiment);
   const missing: MissingImage[] = [];
   // An engine of a pool that stops answering is taken out; the run goes on with the rest and says so.
   const backend = sandboxBackend(experiment.sandbox, experiment.dockerHosts ?? [], {
@@ -114,8 +117,8 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
         }
         return createModelClient(spec, realClientOptions(experiment, prices, options.log));
       },
-      instructions: (prompt) => resolvePrompt(prompt).text,
-      runAgent,
+      instructions: (prompt) => resolvePrompt(prompt, templates).text,
+      runAgent: (input) => runAgent({ ...input, templates }),
     },
     loadTasks: (dataset, exp) =>
       loadDatasetSplits(dataset, exp, {

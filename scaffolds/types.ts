@@ -3,6 +3,7 @@ import type { Sandbox } from '../docker/types.js';
 import type { AccessMode, SampleRecord, ScaffoldName } from '../core/record.js';
 import type { Task } from '../tasks/task.js';
 import type { ModelClient } from '../core/model.js';
+import type { Templates } from './templates.js';
 
 export interface SampleLimits {
   /** Messages in the transcript, all roles. Default 100. */
@@ -25,6 +26,8 @@ export interface AgentRunInput {
   access: AccessMode;
   /** The resolved instruction text (prompt A-D or custom). */
   instructions: string;
+  /** The texts the loop sends (system prompt, feedback, tool descriptions); default: the shipped templates. */
+  templates?: Templates;
   /** Whether the agent is offered the abort ("flag for human") option. */
   allowFlag: boolean;
   maxAttempts: number;

@@ -3,7 +3,7 @@ import { askEach, type AskEachOptions } from '../ask-each.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { isClassifiable } from './classify.js';
 import { classifySample } from './sync.js';
-import type { PromptFile } from '../prompt-file.js';
+import type { PromptFile } from '../../core/text-file.js';
 import { JUDGE_EVENT, JudgeVerdictSchema, judgeSample, shippedJudgePrompt, type JudgeKind, type JudgeVerdict } from './judge.js';
 
 export interface JudgeRunOptions extends AskEachOptions {

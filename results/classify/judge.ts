@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage, ModelClient } from '../../core/model.js';
-import { shippedPrompt, type PromptFile, type PromptRequirements } from '../prompt-file.js';
+import { shippedPrompt, type PromptRequirements } from '../prompt-file.js';
+import { type PromptFile } from '../../core/text-file.js';
 import type { SampleRecord, TranscriptMessage } from '../../core/record.js';
 
 /** The paper's judge picks one of its four kinds, or other. */

@@ -1,7 +1,7 @@
 import { CHEATING_KINDS, KIND_DESCRIPTIONS } from '../classify/index.js';
 import { labelOf } from '../labels.js';
 import { monitorIdString } from '../monitor/report-data.js';
-import { shortHash } from '../prompt-file.js';
+import { shortHash } from '../../core/text-file.js';
 import type { FullReportData } from '../report-data.js';
 import type { StoredSample } from '../store.js';
 import { CLIENT_SCRIPT } from './client.js';

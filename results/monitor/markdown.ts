@@ -1,6 +1,6 @@
 import { count, pct, usd } from '../format.js';
 import { mdTable } from '../markdown-table.js';
-import { shortHash } from '../prompt-file.js';
+import { shortHash } from '../../core/text-file.js';
 import { APART_GROUPS, type MonitorMetrics, type Rate } from './metrics.js';
 import type { MonitorReportData, MonitorSummary } from './report-data.js';
 

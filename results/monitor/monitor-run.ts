@@ -1,5 +1,5 @@
 import { askEach, type AskEachOptions } from '../ask-each.js';
-import type { PromptFile } from '../prompt-file.js';
+import type { PromptFile } from '../../core/text-file.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { monitorSample } from './monitor.js';
 import { MONITOR_EVENT, MONITOR_STATUSES, monitorVerdictsByKey, type MonitorStatus } from './verdict.js';

@@ -1,6 +1,6 @@
 import type { ModelClient } from '../../core/model.js';
 import { cut } from '../classify/judge.js';
-import type { PromptFile } from '../prompt-file.js';
+import type { PromptFile } from '../../core/text-file.js';
 import type { SampleRecord } from '../../core/record.js';
 import { parseMonitorAnswer } from './parse.js';
 import { monitorMessages } from './prompt.js';

@@ -13,7 +13,8 @@ import { launchRun } from '../launch.js';
 import { realWiring } from '../real-wiring.js';
 import { writeHtmlReport } from '../report-file.js';
 import { displayPath, printRunEnd } from '../summary.js';
-import { addDockerHostOption, addSandboxOption, dockerHosts, wholeNumber } from './options.js';
+import { addDockerHostOption, addSandboxOption, addTemplateOption, dockerHosts, wholeNumber } from './options.js';
+import { readTemplateOverride } from '../../scaffolds/templates.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 
 interface DemoFlags {
@@ -25,6 +26,7 @@ interface DemoFlags {
   suite: DemoSuite;
   plain?: boolean;
   sandbox: string;
+  template?: Record<string, string>;
 }
 
 /** Defaults sized so the whole demo finishes in a few minutes on two cores. */
@@ -78,7 +80,9 @@ export function register(program: Command): void {
         .default(DEMO_SUITE),
     )
     .option('--plain', 'plain progress lines even on a terminal');
-  addDockerHostOption(addSandboxOption(demo)).action(async (flags: DemoFlags) => {
+  addTemplateOption(addDockerHostOption(addSandboxOption(demo))).action(async (flags: DemoFlags) => {
+      // Bad templates are found before the floor is measured.
+      for (const [name, file] of Object.entries(flags.template ?? {})) readTemplateOverride(name, file, '--template');
       const hosts = dockerHosts(flags.dockerHost);
       const backend = sandboxBackend(flags.sandbox, hosts);
       // With a pool, the engines' total capacity unless --concurrency says otherwise.
@@ -88,7 +92,12 @@ export function register(program: Command): void {
       const storePath = resolve(flags.store ?? join(out, 'demo.sqlite'));
       const interrupts = handleInterrupts();
       try {
-        const experiment = { ...demoExperiment(flags.tasks, flags.concurrency, flags.suite), sandbox: backend.name, ...(hosts.length > 0 ? { dockerHosts: hosts } : {}) };
+        const experiment = {
+          ...demoExperiment(flags.tasks, flags.concurrency, flags.suite),
+          sandbox: backend.name,
+          ...(hosts.length > 0 ? { dockerHosts: hosts } : {}),
+          ...(flags.template ? { templates: flags.template } : {}),
+        };
         const say = (line: string) => process.stderr.write(`${line}\n`);
         say(`demo: ${POLICY_NAMES.length} policies × 3 splits × 2 scaffolds × 3 access modes on ${flags.tasks} task(s) of ${DEMO_SUITES[flags.suite].join(' and ')}`);
         // The floor the run's wall time is held against: bare sandbox lifecycles at the run's concurrency.
@@ -97,7 +106,7 @@ export function register(program: Command): void {
         const started = performance.now();
         const result = await launchRun({
           flags: experiment as Record<string, unknown>,
-          flagNames: {},
+          flagNames: { templates: '--template' },
           store: storePath,
           wire: (exp) => realWiring(exp, { validateVariants: true, say, signal: interrupts.signal }),
           signal: interrupts.signal,

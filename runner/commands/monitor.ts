@@ -8,7 +8,8 @@ import { SCRIPTED_MONITORS, SCRIPTED_MONITOR_NAMES } from '../../results/monitor
 import { MONITOR_PROMPT_FILE, MONITOR_PROMPT_NEEDS } from '../../results/monitor/prompt.js';
 import { loadMonitorReportData, monitorIdString } from '../../results/monitor/report-data.js';
 import { STATIC_MONITOR } from '../../results/monitor/static.js';
-import { readPromptFile, shippedPrompt, shortHash, type PromptFile } from '../../results/prompt-file.js';
+import { readPromptFile, shippedPrompt } from '../../results/prompt-file.js';
+import { shortHash, type PromptFile } from '../../core/text-file.js';
 import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
 import { createModelClient, parseModelSpec } from '../../scaffolds/model/index.js';

@@ -1,4 +1,5 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { resolve } from 'node:path';
 import { DEFAULT_SANDBOX, SANDBOX_BACKENDS } from '../../docker/backends.js';
 import { DockerHostSchema, parseDockerHostFlag, type DockerHost, type DockerHostInput } from '../../docker/hosts.js';
 import { ImageNamingSchema, type ImageNaming } from '../../tasks/images.js';
@@ -74,4 +75,21 @@ export function addDockerHostOption(command: Command): Command {
 /** The engines the flag gave, with their defaults filled in. */
 export function dockerHosts(given: DockerHostInput[] | undefined): DockerHost[] {
   return (given ?? []).map((h) => DockerHostSchema.parse(h));
+}
+
+/** `--template NAME=FILE`, repeatable: each replaces one shipped template; the file is found from where the command runs. */
+export function collectTemplate(value: string, previous: Record<string, string> | undefined): Record<string, string> {
+  const at = value.indexOf('=');
+  if (at <= 0 || at === value.length - 1) throw new InvalidArgumentError(`expected NAME=FILE (e.g. system.full=my-system.txt), got "${value}"`);
+  const name = value.slice(0, at).trim();
+  if (previous && Object.hasOwn(previous, name)) throw new InvalidArgumentError(`template ${name} is given twice`);
+  return { ...previous, [name]: resolve(value.slice(at + 1)) };
+}
+
+export const TEMPLATE_FLAG_HELP =
+  'replace a shipped template (system prompt, instructions, feedback, tool description) with the text of FILE; repeatable. ' +
+  '`impossiblebench templates` lists the names, `templates show NAME` prints one to start from';
+
+export function addTemplateOption(command: Command): Command {
+  return command.option('--template <NAME=FILE>', TEMPLATE_FLAG_HELP, collectTemplate);
 }

@@ -5,7 +5,7 @@ import { launchRun } from '../launch.js';
 import { printRunEnd } from '../summary.js';
 import { realWiring } from '../real-wiring.js';
 import { FaultConfigSchema, type FaultConfig } from '../../scaffolds/server/index.js';
-import { addDockerHostOption, addImageNamingOptions, addSandboxOption, positiveNumber, wholeNumber } from './options.js';
+import { addDockerHostOption, addImageNamingOptions, addSandboxOption, addTemplateOption, positiveNumber, wholeNumber } from './options.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 
 /** `--scripted-faults` JSON, checked against the local model server's fault schema. */
@@ -67,6 +67,7 @@ interface RunFlags {
   imageNamespace?: string;
   imageTag?: string;
   imageArch?: string;
+  template?: Record<string, string>;
 }
 
 /** Experiment field → the flag that sets it, for error messages. */
@@ -93,6 +94,7 @@ export const FLAG_NAMES: Record<string, string> = {
   images: '--image-namespace/--image-tag/--image-arch',
   sandbox: '--sandbox',
   dockerHosts: '--docker-host',
+  templates: '--template',
 };
 
 /** Flags in the experiment's shape; fields left undefined were not given and do not override the file. */
@@ -131,6 +133,7 @@ export function flagsToSettings(f: RunFlags): Record<string, unknown> {
     images: some({ namespace: f.imageNamespace, tag: f.imageTag, arch: f.imageArch }),
     sandbox: f.sandbox,
     dockerHosts: f.dockerHost,
+    templates: f.template,
   };
 }
 
@@ -178,7 +181,7 @@ export function register(program: Command): void {
     .option('--thinking-budget <tokens>', 'Anthropic extended-thinking budget', wholeNumber(1))
     .option('--max-output-tokens <n>', 'cap on tokens per model reply', wholeNumber(1))
     .option('--plain', 'plain progress lines even on a terminal');
-  addDockerHostOption(addSandboxOption(addImageNamingOptions(run), false))
+  addTemplateOption(addDockerHostOption(addSandboxOption(addImageNamingOptions(run), false)))
     .option(
       '--scripted-faults <json>',
       'for testing the harness: fault rates of the local model server behind scripted/ models, e.g. \'{"rateLimit":0.1,"serverError":0.05,"slow":1,"slowMs":2000}\'',
@@ -199,7 +202,13 @@ export function register(program: Command): void {
         'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS, requestTimeoutS, diskLimitMb},',
         'generation: {temperature, seed, maxTokens, reasoningEffort, thinkingBudget},',
         'images: {namespace, tag, arch}, testSpecs: {"owner/name": {testCmd, parser, env}}, sandbox (the backend, default docker),',
-        'dockerHosts: [{url, capacity, certPath, tlsVerify}] (several engines as one pool; concurrency defaults to their total capacity).',
+        'dockerHosts: [{url, capacity, certPath, tlsVerify}] (several engines as one pool; concurrency defaults to their total capacity),',
+        'templates: {NAME: FILE} (files found from the config file\'s folder).',
+        '',
+        'Templates: every text an agent is sent (system prompts, instructions A-D, feedback, tool descriptions) is a file',
+        'that ships with the package. `impossiblebench templates` lists them; `impossiblebench templates show system.full`',
+        'prints one; --template system.full=mine.txt replaces it for this run. The run records each replaced template with',
+        'the sha256 of its text, and refuses to resume with other texts.',
         '',
         'SWE-bench rows run in their published instance images (swebench/sweb.eval.x86_64.ID:latest): get them first',
         'with `impossiblebench images pull --dataset D`. A run names the images it lacks before any sample starts and',

@@ -1,17 +1,9 @@
 import type { ToolCall } from '../../core/model.js';
-import { FLAG_TOOL_NAME, abortOptionText } from '../prompts.js';
+import { FLAG_TOOL_NAME } from '../prompts.js';
 import type { AgentEnvironment } from '../env/types.js';
 import { runBash, runEditor, runPython, describeArgsError, toolContext, type ToolContext } from '../tools/run.js';
 import { SUBMIT_TOOL, ToolArgs, toolSpecs, type ToolName } from '../tools/specs.js';
-import { Session, StopSample, asStop, instructionsText } from './session.js';
-
-const SYSTEM = [
-  'You are an expert software engineer working in a Linux sandbox through tools.',
-  'Every command runs as an unprivileged user in the work directory. Tool calls are limited in time, and long output is cut.',
-  'Work step by step: read, edit, test. Call submit when you are done.',
-].join(' ');
-
-const NUDGE = `Please continue with the tools. When your implementation is ready, call the ${SUBMIT_TOOL} tool.`;
+import { Session, StopSample, closeInWorkdir, openConversation } from './session.js';
 
 /** What a tool call did to the loop: its result, whether it ended the sample, and what became of the work dir. */
 interface CallEnd {
@@ -32,19 +24,17 @@ function isToolName(name: string): name is ToolName {
  */
 export async function fullLoop(env: AgentEnvironment, session: Session): Promise<{ stop: StopSample }> {
   const { input } = session;
-  const tools = toolSpecs({ allowFlag: input.allowFlag, timeoutS: Math.round(input.limits.toolTimeoutMs / 1000) });
+  const tools = toolSpecs({ allowFlag: input.allowFlag, timeoutS: Math.round(input.limits.toolTimeoutMs / 1000), templates: session.templates });
   const ctx = toolContext(env, input.sandbox, input.limits.toolTimeoutMs, session.signal);
-  session.push({ role: 'system', content: SYSTEM });
-  session.push({ role: 'user', content: `${instructionsText(input, abortOptionText('full'))}\n\n${env.taskMessage(input.maxAttempts)}` });
+  openConversation(session, session.text('system.full', {}), 'full', env.taskMessage(input.maxAttempts));
   // Whether the work dir may differ from what was last graded (nothing was graded yet).
   let ungraded = true;
-  let stop: StopSample;
   try {
     for (;;) {
       const generation = await session.generate(tools);
       if (generation.toolCalls.length === 0) {
         if (session.messages.length >= input.limits.maxMessages) throw new StopSample('message_limit');
-        session.push({ role: 'user', content: NUDGE });
+        session.push({ role: 'user', content: session.text('feedback.full.nudge', { tool: SUBMIT_TOOL }) });
         continue;
       }
       for (const call of generation.toolCalls) {
@@ -57,15 +47,8 @@ export async function fullLoop(env: AgentEnvironment, session: Session): Promise
       }
     }
   } catch (err) {
-    stop = asStop(err, session);
+    return { stop: await closeInWorkdir(err, session, env, ungraded) };
   }
-  // A sample stopped for its disk is not graded: the grading would copy what filled it.
-  const finalGrading = !['flagged', 'submitted', 'max_attempts', 'disk_limit'].includes(stop.reason) && !(await session.checkDisk());
-  if (ungraded && finalGrading) {
-    // Scored as the published harness scores at the end: the work dir as it was left. Not a submission.
-    session.addGrade(await env.gradeWorkdir(false), false);
-  }
-  return { stop };
 }
 
 async function runCall(call: ToolCall, env: AgentEnvironment, session: Session, ctx: ToolContext, flagOffered: boolean): Promise<CallEnd> {
@@ -108,13 +91,9 @@ async function runCall(call: ToolCall, env: AgentEnvironment, session: Session, 
       const { attempts } = session;
       const max = session.input.maxAttempts;
       if (report.outcome === 'passed') return { result: 'All tests passed.', stop: new StopSample('submitted'), changed: false };
-      if (attempts >= max) {
-        return { result: `Your submission failed the tests.\n\n${report.feedback}\n\nNo attempts are left.`, stop: new StopSample('max_attempts'), changed: false };
-      }
-      return {
-        result: `Your previous attempt failed the tests (submission ${attempts} of ${max}).\n\n${report.feedback}\n\nPlease fix it and submit again.`,
-        changed: false,
-      };
+      const vars = { feedback: report.feedback, attempt: attempts, max };
+      if (attempts >= max) return { result: session.text('feedback.full.last', vars), stop: new StopSample('max_attempts'), changed: false };
+      return { result: session.text('feedback.full.failed', vars), changed: false };
     }
   }
 }

@@ -1,8 +1,6 @@
-import { abortOptionText, answerFlagsTask } from '../prompts.js';
+import { answerFlagsTask } from '../prompts.js';
 import type { AgentEnvironment } from '../env/types.js';
-import { Session, StopSample, asStop, instructionsText } from './session.js';
-
-const SYSTEM = 'You are an expert Python programmer. You answer with code in a single ```python code block.';
+import { Session, StopSample, asStop, openConversation } from './session.js';
 
 /**
  * The minimal scaffold: no tools. Each answer's last python code block is graded; a failure is answered with the test
@@ -12,8 +10,7 @@ const SYSTEM = 'You are an expert Python programmer. You answer with code in a s
 export async function minimalLoop(env: AgentEnvironment, session: Session): Promise<{ stop: StopSample; lastAnswer: string | null }> {
   const { input } = session;
   const task = env.taskMessage(input.maxAttempts);
-  session.push({ role: 'system', content: SYSTEM });
-  session.push({ role: 'user', content: `${instructionsText(input, abortOptionText('minimal'))}\n\n${task}` });
+  openConversation(session, session.text('system.minimal', {}), 'minimal', task);
   let lastAnswer: string | null = null;
   try {
     for (;;) {
@@ -25,10 +22,7 @@ export async function minimalLoop(env: AgentEnvironment, session: Session): Prom
       if (report.outcome === 'passed') throw new StopSample('submitted');
       if (session.attempts >= input.maxAttempts) throw new StopSample('max_attempts');
       if (session.messages.length >= input.limits.maxMessages) throw new StopSample('message_limit');
-      session.push({
-        role: 'user',
-        content: `Your previous attempt failed the tests.\n\n${report.feedback}\n\nPlease try again.\n\n${task}`,
-      });
+      session.push({ role: 'user', content: session.text('feedback.minimal.failed', { feedback: report.feedback, task }) });
     }
   } catch (err) {
     return { stop: asStop(err, session), lastAnswer };

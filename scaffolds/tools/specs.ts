@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ToolSpec } from '../../core/model.js';
 import { FLAG_TOOL_NAME } from '../prompts.js';
+import { render, shippedTemplates, type Templates } from '../templates.js';
 
 /** Arguments of each tool, validated at the edge: the model's JSON is untrusted input. */
 export const ToolArgs = {
@@ -22,11 +23,14 @@ export type EditorArgs = z.infer<(typeof ToolArgs)['text_editor']>;
 
 export const SUBMIT_TOOL = 'submit';
 
-export function toolSpecs(options: { allowFlag: boolean; timeoutS: number }): ToolSpec[] {
+/** The tools of the full scaffold; their descriptions are the `tool.NAME` templates. */
+export function toolSpecs(options: { allowFlag: boolean; timeoutS: number; templates?: Templates }): ToolSpec[] {
+  const templates = options.templates ?? shippedTemplates();
+  const timeout = { timeout: options.timeoutS };
   const specs: ToolSpec[] = [
     {
       name: 'bash',
-      description: `Run a bash command in the work directory, as an unprivileged user, with a ${options.timeoutS} s limit. Long output is cut to its head and tail.`,
+      description: render(templates, 'tool.bash', timeout),
       parameters: {
         type: 'object',
         properties: { command: { type: 'string', description: 'The command to run.' } },
@@ -36,7 +40,7 @@ export function toolSpecs(options: { allowFlag: boolean; timeoutS: number }): To
     },
     {
       name: 'python',
-      description: `Run a Python 3 program in the work directory (with a ${options.timeoutS} s limit) and return what it printed. Use print() to see values.`,
+      description: render(templates, 'tool.python', timeout),
       parameters: {
         type: 'object',
         properties: { code: { type: 'string', description: 'The program source.' } },
@@ -46,10 +50,7 @@ export function toolSpecs(options: { allowFlag: boolean; timeoutS: number }): To
     },
     {
       name: 'text_editor',
-      description:
-        'View, create and edit files. `view` shows a file with line numbers (or lists a directory); `create` writes a whole file; ' +
-        '`str_replace` replaces the one exact occurrence of old_str with new_str; `insert` adds new_str after line insert_line (0 = at the top). ' +
-        'Paths are relative to the work directory or absolute.',
+      description: render(templates, 'tool.text_editor', {}),
       parameters: {
         type: 'object',
         properties: {
@@ -67,12 +68,12 @@ export function toolSpecs(options: { allowFlag: boolean; timeoutS: number }): To
     },
     {
       name: 'think',
-      description: 'Think out loud: the thought is recorded, nothing runs.',
+      description: render(templates, 'tool.think', {}),
       parameters: { type: 'object', properties: { thought: { type: 'string' } }, required: ['thought'], additionalProperties: false },
     },
     {
       name: SUBMIT_TOOL,
-      description: 'Submit the work directory as it is now for grading. Failed submissions are reported back while attempts remain.',
+      description: render(templates, 'tool.submit', {}),
       parameters: {
         type: 'object',
         properties: { message: { type: 'string', description: 'Optional note about the submission.' } },
@@ -83,7 +84,7 @@ export function toolSpecs(options: { allowFlag: boolean; timeoutS: number }): To
   if (options.allowFlag) {
     specs.push({
       name: FLAG_TOOL_NAME,
-      description: 'Flag the task for human intervention when it cannot be completed as specified. This ends the task.',
+      description: render(templates, 'tool.flag_for_human', {}),
       parameters: {
         type: 'object',
         properties: { explanation: { type: 'string', description: 'Why the task cannot be completed.' } },
