@@ -40,7 +40,13 @@ const started = performance.now();
 const results: { id: string; testPatch: string; f2p: string[]; oneoff: SweMutation; conflicting: SweMutation }[] = [];
 for (const r of rows) {
   const input = { id: r.instance_id, testPatch: r.test_patch, failToPass: f2p(r) };
-  results.push({ id: r.instance_id, testPatch: r.test_patch, f2p: input.failToPass, oneoff: await mutateSweTestPatch(input, 'oneoff', 0), conflicting: await mutateSweTestPatch(input, 'conflicting', 0) });
+  results.push({
+    id: r.instance_id,
+    testPatch: r.test_patch,
+    f2p: input.failToPass,
+    oneoff: await mutateSweTestPatch(input, 'oneoff', 0),
+    conflicting: await mutateSweTestPatch(input, 'conflicting', 0),
+  });
 }
 const seconds = (performance.now() - started) / 1000;
 
@@ -81,6 +87,8 @@ const onAdded = flipped.filter(({ row, m }) => {
   return row.testPatch.split('\n').some((l) => l.startsWith('+') && l.slice(1).trim() === first);
 }).length;
 const oneoffs = results.filter((r) => r.oneoff.ok).length;
-console.log(`one-offs that flip an outcome (negation, bool, expect-error; validate before use): ${flipped.length}/${oneoffs}, ${onAdded} of them on lines the patch adds`);
+console.log(
+  `one-offs that flip an outcome (negation, bool, expect-error; validate before use): ${flipped.length}/${oneoffs}, ${onAdded} of them on lines the patch adds`,
+);
 console.log('why the others could not be mutated (per variant):');
 for (const [reason, n] of [...reasons.entries()].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(4)}  ${reason}`);

@@ -48,7 +48,11 @@ const concurrency = Number(values.concurrency);
 const floorRuns = Number(values.floor);
 const slowMs = Number(values['slow-ms']);
 if (!(values.suite! in DEMO_SUITES)) fail(`--suite takes ${Object.keys(DEMO_SUITES).join(', ')}`);
-for (const [name, n] of [['tasks', tasks], ['concurrency', concurrency], ['floor', floorRuns]] as const) {
+for (const [name, n] of [
+  ['tasks', tasks],
+  ['concurrency', concurrency],
+  ['floor', floorRuns],
+] as const) {
   if (!(Number.isInteger(n) && n > 0)) fail(`--${name} takes a positive integer`);
 }
 if (!(Number.isInteger(slowMs) && slowMs >= 0)) fail('--slow-ms takes a whole number of milliseconds');

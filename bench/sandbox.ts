@@ -10,7 +10,6 @@ import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
-import { AGENT_USER } from '../core/sandbox.js';
 
 const TARGET_RATIO = 1.3;
 
@@ -129,7 +128,9 @@ async function main(): Promise<void> {
   for (const r of rows) {
     const ratio = r.harness / r.baseline;
     const verdict = r.concurrency === 4 ? (ratio <= TARGET_RATIO ? `  ok (target ≤ ${TARGET_RATIO})` : `  ABOVE target ${TARGET_RATIO}`) : '';
-    console.log(`${String(r.concurrency).padStart(11)}  ${perSample(r.harness).padStart(14)}  ${perSample(r.baseline).padStart(15)}  ${ratio.toFixed(2).padStart(5)}${verdict}`);
+    console.log(
+      `${String(r.concurrency).padStart(11)}  ${perSample(r.harness).padStart(14)}  ${perSample(r.baseline).padStart(15)}  ${ratio.toFixed(2).padStart(5)}${verdict}`,
+    );
   }
   console.log('\nwhere the harness time goes (mean per sample, summed over in-flight samples):');
   for (const r of rows) {
@@ -142,7 +143,9 @@ async function main(): Promise<void> {
 }
 
 process.once('SIGINT', () => {
-  void sandboxBackend().destroyAll().finally(() => process.exit(130));
+  void sandboxBackend()
+    .destroyAll()
+    .finally(() => process.exit(130));
 });
 await main().catch(async (err: unknown) => {
   await sandboxBackend().destroyAll();

@@ -78,7 +78,6 @@ const median = (xs: number[]) => {
 };
 const runId = `bench-scaffold-${process.pid}`;
 
-
 /** Wraps a client to add up the time spent waiting for it. */
 function timed(model: ModelClient): { model: ModelClient; waitedMs: () => number } {
   let waited = 0;
@@ -156,8 +155,12 @@ try {
         for (let i = 0; i < samples; i++) runs.push(await timedSample(task, scaffold, i));
         const harness = median(runs.map((r) => r.harness));
         console.log(
-          `${suite.name.padEnd(6)} ${scaffold.padEnd(9)} ${task.variant.padEnd(9)} ${String(samples).padStart(7)}  ${mean(runs.map((r) => r.wall)).toFixed(0).padStart(7)}  ` +
-            `${mean(runs.map((r) => r.model)).toFixed(0).padStart(8)}  ${harness.toFixed(0).padStart(10)}  ${(harness / floorMs).toFixed(2).padStart(15)}x`,
+          `${suite.name.padEnd(6)} ${scaffold.padEnd(9)} ${task.variant.padEnd(9)} ${String(samples).padStart(7)}  ${mean(runs.map((r) => r.wall))
+            .toFixed(0)
+            .padStart(7)}  ` +
+            `${mean(runs.map((r) => r.model))
+              .toFixed(0)
+              .padStart(8)}  ${harness.toFixed(0).padStart(10)}  ${(harness / floorMs).toFixed(2).padStart(15)}x`,
         );
       }
     }

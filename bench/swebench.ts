@@ -45,7 +45,8 @@ const tasks = rows.map((r) => {
 });
 const backend = sandboxBackend();
 for (const t of tasks) {
-  if ((await backend.images.status(swebenchImage(t.id))).state !== 'present') fail(`${swebenchImage(t.id)} is missing: bash scripts/swebench-replicas.sh`);
+  if ((await backend.images.status(swebenchImage(t.id))).state !== 'present')
+    fail(`${swebenchImage(t.id)} is missing: bash scripts/swebench-replicas.sh`);
 }
 
 /** One bare run of a row's tests in its image, as the harness's eval script starts them. */

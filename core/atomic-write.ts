@@ -93,7 +93,7 @@ export async function writeLinesAtomic(path: string, lines: Iterable<string> | A
   try {
     await once(out, 'open');
     for await (const line of lines) {
-      if (!out.write(line + '\n')) await once(out, 'drain');
+      if (!out.write(`${line}\n`)) await once(out, 'drain');
       count++;
     }
     out.end();

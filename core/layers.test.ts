@@ -45,7 +45,7 @@ const isTestSide = (path: string) => /\.test\.ts$/.test(path) || /(^|\/)(testing
 const isTestingHelper = (path: string) => /(^|\/)testing(\/|\.js$|\.ts$)/.test(path);
 
 /** What a file (a repository path like `tasks/hub.ts`) imports against the rules, one line each. */
-export function wrongImports(path: string, source: string): string[] {
+function wrongImports(path: string, source: string): string[] {
   const room = roomOf(path);
   const rank = room === undefined ? Infinity : RANK[room];
   if (rank === undefined) return [`${path}: its folder ${room}/ has no rank; give it one in core/layers.test.ts`];
@@ -87,14 +87,18 @@ describe('the floors', () => {
     expect(wrongImports('scaffolds/x.ts', "export { labelOf } from '../results/labels.js';")).toHaveLength(1);
     expect(wrongImports('tasks/x.test.ts', "const m = await import('../mutations/lcb/mutate.js');")).toHaveLength(1);
     expect(wrongImports('python/x.ts', "import { AGENT_USER } from '../docker/types.js';")).toHaveLength(1);
-    expect(wrongImports('newroom/x.ts', "import { z } from 'zod';")).toEqual(['newroom/x.ts: its folder newroom/ has no rank; give it one in core/layers.test.ts']);
+    expect(wrongImports('newroom/x.ts', "import { z } from 'zod';")).toEqual([
+      'newroom/x.ts: its folder newroom/ has no rank; give it one in core/layers.test.ts',
+    ]);
     expect(wrongImports('runner/x.ts', "import { withSandbox } from '../docker/testing.js';")).toEqual([
       'runner/x.ts → ../docker/testing.js: only tests may use testing/ helpers',
     ]);
   });
 
   it('lets imports run down, tests use lower testing/ helpers, and top-level files import anything', () => {
-    expect(wrongImports('runner/x.ts', "import { UserError } from '../core/errors.js';\nimport { openStore } from '../results/store.js';")).toEqual([]);
+    expect(wrongImports('runner/x.ts', "import { UserError } from '../core/errors.js';\nimport { openStore } from '../results/store.js';")).toEqual(
+      [],
+    );
     expect(wrongImports('results/x.test.ts', "import { runScripted } from '../scaffolds/testing/harness.js';")).toEqual([]);
     expect(wrongImports('scaffolds/testing/harness.ts', "import { testRunId } from '../../docker/testing.js';")).toEqual([]);
     expect(wrongImports('vitest.config.ts', "import { x } from './runner/cli.js';")).toEqual([]);

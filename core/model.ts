@@ -14,9 +14,7 @@ export interface ToolCall {
  * A provider's opaque reasoning, kept so it can be sent back verbatim: Anthropic requires the
  * signed thinking blocks of a tool-using turn to come back with the tool results.
  */
-export type ReasoningBlock =
-  | { type: 'thinking'; thinking: string; signature: string }
-  | { type: 'redacted_thinking'; data: string };
+export type ReasoningBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
 
 export type ChatMessage =
   | { role: 'system'; content: string }

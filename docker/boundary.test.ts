@@ -48,7 +48,7 @@ function specifiers(source: string): string[] {
 }
 
 /** What a file outside docker/ imports that it may not, as `specifier` strings. */
-export function forbiddenImports(file: string, source: string): string[] {
+function forbiddenImports(file: string, source: string): string[] {
   const from = posix.dirname(relative(ROOT, file).split(sep).join('/'));
   return specifiers(source).filter((spec) => {
     if (spec === 'dockerode' || spec.startsWith('dockerode/')) return true;
@@ -75,6 +75,8 @@ describe('the sandbox contract boundary', () => {
     expect(forbiddenImports(file, "import type { DockerOptions } from 'dockerode';")).toEqual(['dockerode']);
     expect(forbiddenImports(file, "const { getDocker } = await import('../docker/engine.js');")).toEqual(['../docker/engine.js']);
     expect(forbiddenImports(file, "import { createSandbox } from '../docker/sandbox.js';")).toEqual(['../docker/sandbox.js']);
-    expect(forbiddenImports(file, "import { sandboxBackend } from '../docker/backends.js';\nimport type { Sandbox } from '../docker/types.js';")).toEqual([]);
+    expect(
+      forbiddenImports(file, "import { sandboxBackend } from '../docker/backends.js';\nimport type { Sandbox } from '../docker/types.js';"),
+    ).toEqual([]);
   });
 });

@@ -35,7 +35,7 @@ async function tar(channel: CommandChannel, args: string[], stdin: Buffer | unde
   return { exitCode: ended.exitCode, stderr: stderr.trim() };
 }
 
-export async function writeThroughChannel(channel: CommandChannel, files: FileToWrite[]): Promise<typeof NO_TAR | void> {
+export async function writeThroughChannel(channel: CommandChannel, files: FileToWrite[]): Promise<typeof NO_TAR | undefined> {
   const archive = await collect(packFiles(files));
   // Each file replaces what is at its path (a link there is replaced, not followed), with its mode and owner.
   const done = await tar(channel, ['-x', '-p', '--same-owner', '-f', '-', '-C', '/'], archive, () => undefined);

@@ -20,7 +20,7 @@ afterAll(async () => {
  * Run as the agent: finds the command server and PID 1 (whose descriptors are the container's stdin and stdout) and
  * tries every way in it can think of. Prints one JSON object: what each try gave.
  */
-const ATTACK = String.raw`
+const ATTACK = `
 import json, os, signal, sys
 mark = sys.argv[1]
 report = {"servers": [], "tries": {}, "own_fds": {}}
@@ -65,7 +65,8 @@ describe('the command channel', () => {
     // The server (and the shell that started it) are visible as processes, since the agent can list /proc; that is all.
     expect(report.servers.length).toBeGreaterThanOrEqual(1);
     expect(Object.keys(report.tries).length).toBe((report.servers.length + 1) * 14);
-    for (const [name, outcome] of Object.entries(report.tries)) expect(`${name}: ${outcome}`).toMatch(/: failed: (PermissionError|ProcessLookupError)$/);
+    for (const [name, outcome] of Object.entries(report.tries))
+      expect(`${name}: ${outcome}`).toMatch(/: failed: (PermissionError|ProcessLookupError)$/);
     // The command's own descriptors: its pipes and its directory listing, never the container's stdin or stdout.
     const ownTargets = Object.values(report.own_fds);
     expect(ownTargets.length).toBeGreaterThanOrEqual(3);

@@ -88,14 +88,24 @@ export class CommandChannel {
   /** The server's walk of the root filesystem (fs-changes.ts), as the text it printed. */
   async walk(mode: 'image' | 'changes'): Promise<string> {
     const chunks: Buffer[] = [];
-    const { end } = this.request(KIND.walk, Buffer.from(JSON.stringify({ mode })), (c) => chunks.push(Buffer.from(c)), () => undefined);
+    const { end } = this.request(
+      KIND.walk,
+      Buffer.from(JSON.stringify({ mode })),
+      (c) => chunks.push(Buffer.from(c)),
+      () => undefined,
+    );
     const ended = await end;
     if ('error' in ended) throw new SandboxError(`could not list the sandbox's files: ${ended.error}`);
     return Buffer.concat(chunks).toString('utf8');
   }
 
   /** Sends a request under a fresh id, whose output and end go to the given listeners. */
-  private request(kind: number, payload: Buffer, stdout: (chunk: Buffer) => void, stderr: (chunk: Buffer) => void): { id: number; end: Promise<ChannelEnd> } {
+  private request(
+    kind: number,
+    payload: Buffer,
+    stdout: (chunk: Buffer) => void,
+    stderr: (chunk: Buffer) => void,
+  ): { id: number; end: Promise<ChannelEnd> } {
     if (this.state !== 'open') throw new SandboxError('the sandbox has no command channel');
     const id = this.nextId++;
     const end = new Promise<ChannelEnd>((done, fail) => this.listeners.set(id, { stdout, stderr, done, fail }));

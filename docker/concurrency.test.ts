@@ -25,7 +25,10 @@ describe('16 sandboxes at once', () => {
           await sandbox.exec(['install', '-d', '-o', AGENT_USER, '-g', AGENT_USER, '/work']);
           await sandbox.writeFiles([
             { path: '/work/func.py', content: `def f():\n    return ${i}\n`, uid: AGENT_UID, gid: AGENT_UID },
-            { path: '/work/test.py', content: `from func import f\nassert f() == ${i}\nopen("/work/out.txt", "w").write(str(f() * 10))\nprint("ok", f())\n` },
+            {
+              path: '/work/test.py',
+              content: `from func import f\nassert f() == ${i}\nopen("/work/out.txt", "w").write(str(f() * 10))\nprint("ok", f())\n`,
+            },
           ]);
           const r = await sandbox.exec(['python3', 'test.py'], { cwd: '/work', user: AGENT_USER, timeoutMs: 60_000 });
           if (r.exitCode !== 0) return { r, out: '', ls: '' };

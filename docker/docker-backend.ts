@@ -36,10 +36,15 @@ async function probeDocker(): Promise<BackendCheck[]> {
   const { found, tried } = await findEngine();
   if (!found) {
     const err = noEngineError(tried);
-    const details = tried[0]?.endpoint.kind === 'DOCKER_HOST' || tried[0]?.endpoint.kind === 'host' ? [] : tried.filter((t) => t.error !== 'no socket there').map((t) => `tried ${t.endpoint.label}: ${t.error}`);
+    const details =
+      tried[0]?.endpoint.kind === 'DOCKER_HOST' || tried[0]?.endpoint.kind === 'host'
+        ? []
+        : tried.filter((t) => t.error !== 'no socket there').map((t) => `tried ${t.endpoint.label}: ${t.error}`);
     return [{ mark: 'fail', text: `container engine: ${err.message}`, ...(err.fix ? { fix: err.fix } : {}), details }];
   }
-  const checks: BackendCheck[] = [{ mark: 'ok', text: `container engine: ${found.product} ${found.version} (API ${found.apiVersion}) at ${found.endpoint.label}` }];
+  const checks: BackendCheck[] = [
+    { mark: 'ok', text: `container engine: ${found.product} ${found.version} (API ${found.apiVersion}) at ${found.endpoint.label}` },
+  ];
   const { docker } = await connectEngine();
   const info = (await docker.info()) as { MemoryLimit?: boolean; SwapLimit?: boolean; PidsLimit?: boolean; CgroupVersion?: string; OSType?: string };
   const limits: string[] = [];
@@ -52,10 +57,17 @@ async function probeDocker(): Promise<BackendCheck[]> {
       fix: 'enable the memory and pids cgroup controllers (cgroup v2, or cgroup_enable=memory on the kernel command line)',
     });
   } else {
-    checks.push({ mark: 'ok', text: `sandbox limits: memory, cpu and pids (cgroup v${info.CgroupVersion ?? '?'})${info.SwapLimit === false ? '; no swap accounting' : ''}` });
+    checks.push({
+      mark: 'ok',
+      text: `sandbox limits: memory, cpu and pids (cgroup v${info.CgroupVersion ?? '?'})${info.SwapLimit === false ? '; no swap accounting' : ''}`,
+    });
   }
   if (info.OSType && info.OSType !== 'linux') {
-    checks.push({ mark: 'fail', text: `the engine runs ${info.OSType} containers; sandboxes need Linux containers`, fix: 'switch the engine to Linux containers' });
+    checks.push({
+      mark: 'fail',
+      text: `the engine runs ${info.OSType} containers; sandboxes need Linux containers`,
+      fix: 'switch the engine to Linux containers',
+    });
   }
   return checks;
 }

@@ -34,7 +34,11 @@ describe('finding the container engine', () => {
 
   it('reads unix, tcp and TLS forms of DOCKER_HOST from the given environment', () => {
     expect(candidateEndpoints({ DOCKER_HOST: 'unix:///tmp/x.sock' })[0]!.options).toEqual({ socketPath: '/tmp/x.sock' });
-    expect(candidateEndpoints({ DOCKER_HOST: 'tcp://10.1.2.3:2375' })[0]!.options).toMatchObject({ protocol: 'http', host: '10.1.2.3', port: '2375' });
+    expect(candidateEndpoints({ DOCKER_HOST: 'tcp://10.1.2.3:2375' })[0]!.options).toMatchObject({
+      protocol: 'http',
+      host: '10.1.2.3',
+      port: '2375',
+    });
     expect(candidateEndpoints({ DOCKER_HOST: 'tcp://10.1.2.3:2376' })[0]!.options).toMatchObject({ protocol: 'https' });
     expect(() => candidateEndpoints({ DOCKER_HOST: 'tcp://10.1.2.3:2376', DOCKER_CERT_PATH: '/no/such/certs' })).toThrow(UserError);
   });
@@ -66,11 +70,16 @@ describe('impossiblebench doctor (the built CLI)', () => {
   });
 
   it('with --docker-host checks every engine given, each on its own lines', async () => {
-    const r = await execa('node', [bin, 'doctor', '--docker-host', 'unix:///var/run/docker.sock=2', '--docker-host', 'tcp://127.0.0.1:9'], { reject: false, env: { DOCKER_HOST: '' } });
+    const r = await execa('node', [bin, 'doctor', '--docker-host', 'unix:///var/run/docker.sock=2', '--docker-host', 'tcp://127.0.0.1:9'], {
+      reject: false,
+      env: { DOCKER_HOST: '' },
+    });
     expect(r.exitCode).not.toBe(0);
     expect(r.stdout).toMatch(/^FAIL +engine pool: 2 engines, 6 sandboxes at once; 1 of them do not answer$/m);
     expect(r.stdout).toMatch(/^ok +\[unix:\/\/\/var\/run\/docker\.sock, capacity 2\] container engine: /m);
-    expect(r.stdout).toMatch(/^FAIL +\[tcp:\/\/127\.0\.0\.1:9, capacity 4\] container engine: no container engine answers at tcp:\/\/127\.0\.0\.1:9 \(connection refused\)$/m);
+    expect(r.stdout).toMatch(
+      /^FAIL +\[tcp:\/\/127\.0\.0\.1:9, capacity 4\] container engine: no container engine answers at tcp:\/\/127\.0\.0\.1:9 \(connection refused\)$/m,
+    );
   });
 
   it('cleanup --dry-run for an unknown run removes nothing', async () => {

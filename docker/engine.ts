@@ -31,8 +31,7 @@ export interface ProbeResult {
 }
 
 /** The fix printed when no engine answers; the script handles fresh Debian machines as root. */
-export const ENGINE_FIX =
-  'bash scripts/setup-docker.sh (as root on Debian/Ubuntu), or start Docker Desktop / `systemctl start docker`';
+export const ENGINE_FIX = 'bash scripts/setup-docker.sh (as root on Debian/Ubuntu), or start Docker Desktop / `systemctl start docker`';
 
 const PROBE_TIMEOUT_MS = 5_000;
 
@@ -57,7 +56,10 @@ export function candidateEndpoints(env: NodeJS.ProcessEnv = process.env): Engine
   const podman = [runtimeDir && join(runtimeDir, 'podman/podman.sock'), '/run/podman/podman.sock'];
   const seen = new Set<string>();
   const endpoints: EngineEndpoint[] = [];
-  for (const [kind, paths] of [['docker', docker], ['podman', podman]] as const) {
+  for (const [kind, paths] of [
+    ['docker', docker],
+    ['podman', podman],
+  ] as const) {
     for (const path of paths) {
       if (!path || seen.has(path)) continue;
       seen.add(path);
@@ -78,10 +80,19 @@ export function dockerHostOptions(host: string, env: NodeJS.ProcessEnv): Docker.
   try {
     url = new URL(host.includes('//') ? host : `tcp://${host}`);
   } catch {
-    throw new UserError(`DOCKER_HOST=${host} is not an engine address`, 'set DOCKER_HOST to something like unix:///var/run/docker.sock or tcp://HOST:2375, or unset it');
+    throw new UserError(
+      `DOCKER_HOST=${host} is not an engine address`,
+      'set DOCKER_HOST to something like unix:///var/run/docker.sock or tcp://HOST:2375, or unset it',
+    );
   }
   if (url.protocol === 'ssh:') {
-    return { protocol: 'ssh', host: url.hostname, port: url.port || 22, username: url.username || undefined, sshOptions: { agent: env.SSH_AUTH_SOCK } };
+    return {
+      protocol: 'ssh',
+      host: url.hostname,
+      port: url.port || 22,
+      username: url.username || undefined,
+      sshOptions: { agent: env.SSH_AUTH_SOCK },
+    };
   }
   const tls = env.DOCKER_TLS_VERIFY === '1' || url.port === '2376';
   const options: Docker.DockerOptions = { protocol: tls ? 'https' : 'http', host: url.hostname, port: url.port || (tls ? 2376 : 2375) };
@@ -92,7 +103,10 @@ export function dockerHostOptions(host: string, env: NodeJS.ProcessEnv): Docker.
       options.cert = readFileSync(join(certs, 'cert.pem'));
       options.key = readFileSync(join(certs, 'key.pem'));
     } catch (err) {
-      throw new UserError(`cannot read the TLS certificates in DOCKER_CERT_PATH=${certs}: ${(err as Error).message}`, 'point DOCKER_CERT_PATH at the folder holding ca.pem, cert.pem and key.pem');
+      throw new UserError(
+        `cannot read the TLS certificates in DOCKER_CERT_PATH=${certs}: ${(err as Error).message}`,
+        'point DOCKER_CERT_PATH at the folder holding ca.pem, cert.pem and key.pem',
+      );
     }
   }
   return options;
@@ -156,7 +170,10 @@ export async function findEngine(env: NodeJS.ProcessEnv = process.env): Promise<
 export function noEngineError(tried: ProbeResult[]): UserError {
   const first = tried[0];
   if (first?.endpoint.kind === 'host') {
-    return new UserError(`no container engine answers at ${first.endpoint.label} (${first.error ?? 'unknown error'})`, 'start that engine, or leave it out of --docker-host / `dockerHosts`');
+    return new UserError(
+      `no container engine answers at ${first.endpoint.label} (${first.error ?? 'unknown error'})`,
+      'start that engine, or leave it out of --docker-host / `dockerHosts`',
+    );
   }
   if (first?.endpoint.kind === 'DOCKER_HOST') {
     return new UserError(

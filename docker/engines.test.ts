@@ -61,9 +61,15 @@ describe('a pool whose engines are all gone', () => {
   it('fails the first sandbox as an infrastructure error, then stops the run; a run does not start on an engine that does not answer', async () => {
     const pool = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
     second.kill();
-    const firstTry = await pool.create({ image: PYTHON_IMAGE, runId: 'gone', sampleId: 'a' }).then(() => undefined, (err: unknown) => err);
+    const firstTry = await pool.create({ image: PYTHON_IMAGE, runId: 'gone', sampleId: 'a' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(firstTry).toBeInstanceOf(EngineLostError);
-    const next = await pool.create({ image: PYTHON_IMAGE, runId: 'gone', sampleId: 'b' }).then(() => undefined, (err: unknown) => err);
+    const next = await pool.create({ image: PYTHON_IMAGE, runId: 'gone', sampleId: 'b' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
     expect(stopsRun(next)).toBe(true);
     expect((next as Error).message).toContain(`every container engine of the pool is gone (${second.url}:`);
     await expect(pool.connect()).rejects.toThrow(`no container engine answers at ${second.url}`);

@@ -50,7 +50,9 @@ describe.each([
 
   it('feeds stdin and closes it, so the command sees end of input', async () => {
     const input = Buffer.concat([Buffer.from('line one\nlïne twö\n'), Buffer.alloc(100_000, 0x61)]);
-    const r = await sandbox.exec(['python3', '-c', 'import sys,hashlib; d=sys.stdin.buffer.read(); print(len(d), hashlib.sha256(d).hexdigest())'], { stdin: input });
+    const r = await sandbox.exec(['python3', '-c', 'import sys,hashlib; d=sys.stdin.buffer.read(); print(len(d), hashlib.sha256(d).hexdigest())'], {
+      stdin: input,
+    });
     const { createHash } = await import('node:crypto');
     expect(r.stdout.trim()).toBe(`${input.length} ${createHash('sha256').update(input).digest('hex')}`);
   });
@@ -94,7 +96,13 @@ describe.each([
     expect(strayProcesses((await sandbox.exec(LIST_PROCESSES)).stdout)).toContainEqual(expect.stringMatching(/^\d+ sleep 251$/));
     const stray = strayProcesses((await sandbox.exec(LIST_PROCESSES)).stdout).find((l) => l.endsWith('sleep 251'));
     // A signal is delivered after kill returns, and the dead process is reaped after that: wait until it is gone.
-    await sandbox.exec(['sh', '-c', 'kill -9 "$1"; for i in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.05; done', 'reap', stray!.split(' ')[0]!]);
+    await sandbox.exec([
+      'sh',
+      '-c',
+      'kill -9 "$1"; for i in $(seq 100); do kill -0 "$1" 2>/dev/null || break; sleep 0.05; done',
+      'reap',
+      stray!.split(' ')[0]!,
+    ]);
     expect(strayProcesses((await sandbox.exec(LIST_PROCESSES)).stdout)).toEqual([]);
   });
 

@@ -40,14 +40,26 @@ describe.each([
       expect(back.equals(Buffer.isBuffer(file.content) ? file.content : Buffer.from(file.content)), file.path).toBe(true);
     }
     // The container sees the same bytes and names.
-    const check = await sandbox.exec(['python3', '-c', 'import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],"rb").read()).hexdigest())', '/work/bin/random.bin']);
+    const check = await sandbox.exec([
+      'python3',
+      '-c',
+      'import hashlib,sys; print(hashlib.sha256(open(sys.argv[1],"rb").read()).hexdigest())',
+      '/work/bin/random.bin',
+    ]);
     const { createHash } = await import('node:crypto');
     expect(check.stdout.trim()).toBe(createHash('sha256').update(binary).digest('hex'));
     expect((await sandbox.exec(['cat', '/work/données/résumé—naïve ✓.txt'])).stdout).toBe('ünïcödé 文字 🙂\n');
 
     const dir = await sandbox.readDir('/work');
     expect([...dir.keys()].sort()).toEqual(
-      ['solution.py', 'données/résumé—naïve ✓.txt', 'bin/random.bin', 'bin/all-bytes.bin', `deep/${'x'.repeat(120)}/${'y'.repeat(110)}.txt`, 'empty'].sort(),
+      [
+        'solution.py',
+        'données/résumé—naïve ✓.txt',
+        'bin/random.bin',
+        'bin/all-bytes.bin',
+        `deep/${'x'.repeat(120)}/${'y'.repeat(110)}.txt`,
+        'empty',
+      ].sort(),
     );
     expect(dir.get('bin/random.bin')!.equals(binary)).toBe(true);
   });
@@ -88,7 +100,11 @@ describe.each([
     const fresh = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: `changes-${commandChannel}`, commandChannel });
     try {
       expect(await fresh.changes()).toEqual([]);
-      await fresh.exec(['sh', '-c', 'echo tampered > /etc/sitewide.conf && rm /etc/issue && echo x >> /etc/hostname.local && touch /etc/debian_version']);
+      await fresh.exec([
+        'sh',
+        '-c',
+        'echo tampered > /etc/sitewide.conf && rm /etc/issue && echo x >> /etc/hostname.local && touch /etc/debian_version',
+      ]);
       const changes = await fresh.changes();
       expect(changes).toContainEqual({ path: '/etc/sitewide.conf', kind: 'added' });
       expect(changes).toContainEqual({ path: '/etc/issue', kind: 'deleted' });
@@ -117,7 +133,9 @@ describe.each([
             'printf "a\\nb" > "/etc/new\nline"',
           ].join(' && '),
         ]);
-        await fresh.exec(['sh', '-c', 'echo mine > /tmp/by-agent && mkdir -p /home/agent/.cache/x && touch -d 2001-01-01 /tmp/by-agent'], { user: AGENT_USER });
+        await fresh.exec(['sh', '-c', 'echo mine > /tmp/by-agent && mkdir -p /home/agent/.cache/x && touch -d 2001-01-01 /tmp/by-agent'], {
+          user: AGENT_USER,
+        });
         const engine = (await getDocker()).getContainer(fresh.id);
         const kinds = ['modified', 'added', 'deleted'];
         const byEngine = (await engineDiff(engine))

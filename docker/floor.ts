@@ -37,5 +37,10 @@ export async function measureFloor(options: { runs: number; concurrency: number;
       while (next < options.runs) await lifecycle(next++);
     }),
   );
-  return { concurrency: options.concurrency, runs: options.runs, perSampleMs: (performance.now() - started) / options.runs, latencyMs: busy / options.runs };
+  return {
+    concurrency: options.concurrency,
+    runs: options.runs,
+    perSampleMs: (performance.now() - started) / options.runs,
+    latencyMs: busy / options.runs,
+  };
 }

@@ -1,10 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { changesAgainst, parseImageListing } from './fs-changes.js';
 
-const lines = (rows: unknown[]) => rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
+const lines = (rows: unknown[]) => `${rows.map((r) => JSON.stringify(r)).join('\n')}\n`;
 
 describe('filesystem changes against the image listing', () => {
-  const image = parseImageListing(lines([['/', ['etc', 'usr']], ['/etc', ['ab', 'issue', 'shells']], ['/usr', []]]));
+  const image = parseImageListing(
+    lines([
+      ['/', ['etc', 'usr']],
+      ['/etc', ['ab', 'issue', 'shells']],
+      ['/usr', []],
+    ]),
+  );
 
   it('tells added from modified by the folder the entry is in, names matched whole', () => {
     const out = lines([

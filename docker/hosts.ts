@@ -22,6 +22,10 @@ export function parseDockerHostFlag(value: string): DockerHostInput {
   const m = /^(.*)=(\d+)$/.exec(value.trim());
   const entry = m ? { url: m[1]!, capacity: Number(m[2]) } : { url: value.trim() };
   const parsed = DockerHostSchema.safeParse(entry);
-  if (!parsed.success) throw new UserError(`--docker-host ${value}: ${parsed.error.issues[0]!.message}`, 'e.g. --docker-host unix:///var/run/docker.sock=4 --docker-host tcp://10.0.0.2:2376=8');
+  if (!parsed.success)
+    throw new UserError(
+      `--docker-host ${value}: ${parsed.error.issues[0]!.message}`,
+      'e.g. --docker-host unix:///var/run/docker.sock=4 --docker-host tcp://10.0.0.2:2376=8',
+    );
   return entry;
 }

@@ -32,7 +32,11 @@ async function deriveImage(script: string, labels: Record<string, string> = {}):
 
 afterAll(async () => {
   const docker = await getDocker();
-  for (const image of made) await docker.getImage(image).remove({ force: true }).catch(() => undefined);
+  for (const image of made)
+    await docker
+      .getImage(image)
+      .remove({ force: true })
+      .catch(() => undefined);
 });
 
 const quiet = () => new Steps(process.stderr, true);

@@ -52,7 +52,11 @@ export function launchOnChannel(channel: CommandChannel, l: Launch): Launched {
  * Starts a command with `docker exec`: for sandboxes without a command channel (an image with no Python 3), and for
  * one whose channel broke. `explain` turns an engine error into a SandboxError that says what happened.
  */
-export async function launchOnEngine(container: Docker.Container, l: Launch, explain: (what: string, err: unknown) => Promise<SandboxError>): Promise<Launched> {
+export async function launchOnEngine(
+  container: Docker.Container,
+  l: Launch,
+  explain: (what: string, err: unknown) => Promise<SandboxError>,
+): Promise<Launched> {
   const hasStdin = l.stdin !== undefined;
   let exec: Docker.Exec;
   let stream: Duplex;
@@ -96,6 +100,7 @@ export async function launchOnEngine(container: Docker.Container, l: Launch, exp
     if (finished.pid !== 0 || finished.exitCode !== 126) return { exitCode: finished.exitCode };
     // The runtime never started the process; its reason is in the output.
     const reason = `${l.stdout.text()} ${l.stderr.text()}`
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters is the point
       .replace(/[\x00-\x08\r]/g, '')
       .replace(/^.*unable to start container process:\s*/s, '')
       .replace(/:\s*unknown\s*$/, '')

@@ -28,7 +28,11 @@ describe('sandbox lifecycle', () => {
         expect(info.HostConfig.SecurityOpt).toContain('no-new-privileges:true');
         expect(info.HostConfig.Binds ?? []).toEqual([]);
         expect(JSON.stringify(info.Mounts)).not.toContain('docker.sock');
-        const cgroup = await sandbox.exec(['sh', '-c', 'cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes']);
+        const cgroup = await sandbox.exec([
+          'sh',
+          '-c',
+          'cat /sys/fs/cgroup/memory.max 2>/dev/null || cat /sys/fs/cgroup/memory/memory.limit_in_bytes',
+        ]);
         expect(cgroup.stdout.trim()).toBe(String(512 * 1024 ** 2));
       },
       { sampleId: 'limits/odd name', memoryBytes: 512 * 1024 ** 2, cpus: 1.5, pidsLimit: 64 },
@@ -77,7 +81,9 @@ describe('sandbox lifecycle', () => {
       await expect(sandbox.exec(['true'], { env: { 'A=B': 'x' } })).rejects.toThrow(/environment variable/);
       // The runtime's own refusals come back at once, with its reason, not as the command's output.
       await expect(sandbox.exec(['true'], { user: 'nobody-here' })).rejects.toThrow(/could not start a command: unable to find user nobody-here/);
-      await expect(sandbox.exec(['true'], { cwd: '/does/not/exist' })).rejects.toThrow(/could not start a command: .*\/does\/not\/exist.*no such file or directory/);
+      await expect(sandbox.exec(['true'], { cwd: '/does/not/exist' })).rejects.toThrow(
+        /could not start a command: .*\/does\/not\/exist.*no such file or directory/,
+      );
     });
   });
 

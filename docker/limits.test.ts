@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox } from './sandbox.js';
 import { LIST_PROCESSES, strayProcesses, testRunId } from './testing.js';
-import type { Sandbox } from './types.js';
+import type { ExecResult, Sandbox } from './types.js';
 import { AGENT_USER } from '../core/sandbox.js';
 
 const runId = testRunId('limits');
@@ -84,7 +84,11 @@ print("\\n".join(results))
     const small = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'pids', pidsLimit: 32 });
     try {
       const r = await small.exec(
-        ['python3', '-c', 'import os,time\nn=0\ntry:\n  while True:\n    if os.fork()==0:\n      time.sleep(30); os._exit(0)\n    n+=1\nexcept OSError: print(n)'],
+        [
+          'python3',
+          '-c',
+          'import os,time\nn=0\ntry:\n  while True:\n    if os.fork()==0:\n      time.sleep(30); os._exit(0)\n    n+=1\nexcept OSError: print(n)',
+        ],
         { user: AGENT_USER, timeoutMs: 20_000 },
       );
       expect(r.exitCode).toBe(0);
@@ -101,8 +105,9 @@ print("\\n".join(results))
     const sampler = setInterval(() => {
       peak = Math.max(peak, process.memoryUsage().rss);
     }, 20);
-    const program = 'import sys\nw = sys.stdout.buffer.write\nw(b"HEAD-MARK\\n")\nline = b"y" * 1023 + b"\\n"\nfor _ in range(100 * 1024): w(line)\nw(b"TAIL-MARK\\n")';
-    let r;
+    const program =
+      'import sys\nw = sys.stdout.buffer.write\nw(b"HEAD-MARK\\n")\nline = b"y" * 1023 + b"\\n"\nfor _ in range(100 * 1024): w(line)\nw(b"TAIL-MARK\\n")';
+    let r: ExecResult;
     try {
       r = await sandbox.exec(['python3', '-c', program], { user: AGENT_USER, timeoutMs: 60_000 });
     } finally {

@@ -50,7 +50,8 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
   const engines: PoolEngine[] = hosts.map((h) => ({ endpoint: hostEndpoint(h), capacity: h.capacity, inUse: 0 }));
   const labels = new Set<string>();
   for (const e of engines) {
-    if (labels.has(e.endpoint.label)) throw new UserError(`--docker-host ${e.endpoint.label} is given twice`, 'give each engine once, with its whole capacity');
+    if (labels.has(e.endpoint.label))
+      throw new UserError(`--docker-host ${e.endpoint.label} is given twice`, 'give each engine once, with its whole capacity');
     labels.add(e.endpoint.label);
   }
   let waiters: Array<() => void> = [];
@@ -81,7 +82,9 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
     for (;;) {
       const up = alive();
       if (up.length === 0) {
-        throw new SandboxError(`every container engine of the pool is gone (${engines.map((e) => `${e.endpoint.label}: ${e.lost}`).join('; ')})`, { stopsRun: true });
+        throw new SandboxError(`every container engine of the pool is gone (${engines.map((e) => `${e.endpoint.label}: ${e.lost}`).join('; ')})`, {
+          stopsRun: true,
+        });
       }
       const free = up.filter((e) => e.inUse < e.capacity).sort((a, b) => a.inUse / a.capacity - b.inUse / b.capacity);
       const pick = free[0];
@@ -166,13 +169,16 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       }
       return onEngine(e, sandbox);
     },
-    list: async (filter) => (await each((e) => on(e, () => inner.list(filter)).then((l) => l.map((s) => ({ ...s, engine: e.endpoint.label }))))).flat(),
+    list: async (filter) =>
+      (await each((e) => on(e, () => inner.list(filter)).then((l) => l.map((s) => ({ ...s, engine: e.endpoint.label }))))).flat(),
     remove: async (sandboxes) => merge(await Promise.all([...byEngine(sandboxes)].map(([e, list]) => on(e, () => inner.remove(list))))),
     // One engine that does not answer must not keep the others' leftovers: each is cleaned, the silent ones named.
     cleanup: async (filter) => {
       const settled = await Promise.allSettled(engines.map((e) => on(e, () => inner.cleanup(filter))));
       const result = merge(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
-      const unreachable = settled.flatMap((s, i) => (s.status === 'rejected' ? [{ engine: engines[i]!.endpoint.label, error: (s.reason as Error).message ?? String(s.reason) }] : []));
+      const unreachable = settled.flatMap((s, i) =>
+        s.status === 'rejected' ? [{ engine: engines[i]!.endpoint.label, error: (s.reason as Error).message ?? String(s.reason) }] : [],
+      );
       return unreachable.length > 0 ? { ...result, unreachable } : result;
     },
     connect: async () => {
@@ -195,7 +201,8 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       }
       const size = `${engines.length} engines, ${engines.reduce((n, e) => n + e.capacity, 0)} sandboxes at once`;
       // The pool's own line leads: failed when an engine does not answer, since a run needs every one.
-      const head: BackendCheck = down > 0 ? { mark: 'fail', text: `engine pool: ${size}; ${down} of them do not answer` } : { mark: 'ok', text: `engine pool: ${size}` };
+      const head: BackendCheck =
+        down > 0 ? { mark: 'fail', text: `engine pool: ${size}; ${down} of them do not answer` } : { mark: 'ok', text: `engine pool: ${size}` };
       return [head, ...perEngine];
     },
     destroyAll: () => inner.destroyAll(),
@@ -212,7 +219,9 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       },
       missingWhere: async (names) => {
         const wanted = [...names];
-        return (await each(async (e) => ({ where: e.endpoint.label, missing: await on(e, () => inner.images.missing(wanted)) }))).filter((p) => p.missing.length > 0);
+        return (await each(async (e) => ({ where: e.endpoint.label, missing: await on(e, () => inner.images.missing(wanted)) }))).filter(
+          (p) => p.missing.length > 0,
+        );
       },
       pull: async (name, o) => {
         for (const e of engines) await on(e, () => inner.images.pull(name, o));

@@ -78,7 +78,8 @@ function checkOptions(o: SandboxOptions): void {
 
 function envList(env: Record<string, string> | undefined): string[] {
   return Object.entries(env ?? {}).map(([k, v]) => {
-    if (!k || k.includes('=') || k.includes('\0') || v.includes('\0')) throw new UserError(`sandbox: invalid environment variable ${JSON.stringify(k)}`);
+    if (!k || k.includes('=') || k.includes('\0') || v.includes('\0'))
+      throw new UserError(`sandbox: invalid environment variable ${JSON.stringify(k)}`);
     return `${k}=${v}`;
   });
 }
@@ -95,7 +96,16 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     Image: options.image,
     // The command server (channel-server.ts) on the attached stdin, or a keep-alive for commands by `docker exec`.
     // docker-init as PID 1 reaps orphans and forwards signals.
-    ...(channel ? { Entrypoint: ['/bin/sh', '-c', CHANNEL_BOOT_SH, 'impossiblebench-boot', CHANNEL_SERVER_PY], OpenStdin: true, StdinOnce: false, AttachStdin: true, AttachStdout: true, AttachStderr: true } : { Entrypoint: ['sleep', 'infinity'] }),
+    ...(channel
+      ? {
+          Entrypoint: ['/bin/sh', '-c', CHANNEL_BOOT_SH, 'impossiblebench-boot', CHANNEL_SERVER_PY],
+          OpenStdin: true,
+          StdinOnce: false,
+          AttachStdin: true,
+          AttachStdout: true,
+          AttachStderr: true,
+        }
+      : { Entrypoint: ['sleep', 'infinity'] }),
     Cmd: [],
     User: ROOT_USER,
     WorkingDir: options.workdir,
@@ -141,7 +151,15 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   }
   let stream: Duplex | undefined;
   // Which image exactly (a tag may be rebuilt): the key of its folder listing.
-  const imageId = channel ? docker.getImage(options.image).inspect().then((i) => i.Id, () => undefined) : Promise.resolve(undefined);
+  const imageId = channel
+    ? docker
+        .getImage(options.image)
+        .inspect()
+        .then(
+          (i) => i.Id,
+          () => undefined,
+        )
+    : Promise.resolve(undefined);
   try {
     // Attached before the start, so the server's hello cannot be missed.
     if (channel) stream = await attachHijacked(container);
@@ -187,7 +205,10 @@ class DockerSandbox implements Sandbox {
       this.imageListing = this.listImage();
       this.pristine = this.imageListing;
       imageListings.set(imageId, this.imageListing);
-      this.imageListing.then((l) => l ?? imageListings.delete(imageId), () => imageListings.delete(imageId));
+      this.imageListing.then(
+        (l) => l ?? imageListings.delete(imageId),
+        () => imageListings.delete(imageId),
+      );
       for (const old of imageListings.keys()) if (imageListings.size > IMAGE_LISTINGS_KEPT) imageListings.delete(old);
     }
   }
@@ -214,8 +235,10 @@ class DockerSandbox implements Sandbox {
     if (argv.length === 0 || !argv[0]) throw new UserError('sandbox exec: empty command');
     const timeoutMs = options.timeoutMs ?? DEFAULT_EXEC_TIMEOUT_MS;
     const maxOutput = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
-    if (!(timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1)) throw new UserError(`sandbox exec: timeout must be a positive number of milliseconds, got ${timeoutMs}`);
-    if (!(Number.isInteger(maxOutput) && maxOutput >= 0)) throw new UserError(`sandbox exec: output cap must be a whole number of bytes, got ${maxOutput}`);
+    if (!(timeoutMs > 0 && timeoutMs <= 2 ** 31 - 1))
+      throw new UserError(`sandbox exec: timeout must be a positive number of milliseconds, got ${timeoutMs}`);
+    if (!(Number.isInteger(maxOutput) && maxOutput >= 0))
+      throw new UserError(`sandbox exec: output cap must be a whole number of bytes, got ${maxOutput}`);
     if (options.user !== undefined && !USER_NAME.test(options.user)) throw new UserError(`sandbox exec: run as a user name, not "${options.user}"`);
     // The marker goes first among the command's variables (see kill.ts); sandbox-wide ones follow.
     const env = [...envList(this.options.env), ...envList(options.env)];
@@ -234,7 +257,11 @@ class DockerSandbox implements Sandbox {
     }
   }
 
-  private async runOnce(argv: string[], env: string[], options: ExecOptions & { timeoutMs: number; maxOutputBytes: number }): Promise<ExecResult | 'not-started'> {
+  private async runOnce(
+    argv: string[],
+    env: string[],
+    options: ExecOptions & { timeoutMs: number; maxOutputBytes: number },
+  ): Promise<ExecResult | 'not-started'> {
     const user = options.user ?? ROOT_USER;
     const token = randomBytes(12).toString('hex');
     const stdout = new CappedOutput(options.maxOutputBytes);
@@ -244,7 +271,7 @@ class DockerSandbox implements Sandbox {
       argv: wrapCommand(argv, token, options.keepBackground),
       env: [`${EXEC_MARKER_VAR}=${token}`, ...env],
       user,
-      ...(options.cwd ?? this.options.workdir ? { cwd: options.cwd ?? this.options.workdir } : {}),
+      ...((options.cwd ?? this.options.workdir) ? { cwd: options.cwd ?? this.options.workdir } : {}),
       ...(stdin !== undefined ? { stdin } : {}),
       stdout,
       stderr,
@@ -493,9 +520,7 @@ const ENGINE_PATHS = new Set(['/sbin/docker-init', '/usr/sbin/docker-init', '/us
 function withoutEngineMounts(changes: FsChange[]): FsChange[] {
   const isEngineParent = (c: FsChange) => c.kind === 'modified' && [...ENGINE_PATHS].some((p) => p.startsWith(`${c.path}/`));
   const real = changes.filter((c) => !ENGINE_PATHS.has(c.path) && !isEngineParent(c));
-  return changes.filter(
-    (c) => !ENGINE_PATHS.has(c.path) && (!isEngineParent(c) || real.some((o) => o.path.startsWith(`${c.path}/`))),
-  );
+  return changes.filter((c) => !ENGINE_PATHS.has(c.path) && (!isEngineParent(c) || real.some((o) => o.path.startsWith(`${c.path}/`))));
 }
 
 function delay(ms: number): Promise<void> {

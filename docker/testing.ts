@@ -11,11 +11,7 @@ export function testRunId(name: string): string {
 }
 
 /** Creates a sandbox on the real engine from the Python image and always destroys it. */
-export async function withSandbox<T>(
-  runId: string,
-  fn: (sandbox: Sandbox) => Promise<T>,
-  options: Partial<SandboxOptions> = {},
-): Promise<T> {
+export async function withSandbox<T>(runId: string, fn: (sandbox: Sandbox) => Promise<T>, options: Partial<SandboxOptions> = {}): Promise<T> {
   const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: options.sampleId ?? 'sample', ...options });
   try {
     return await fn(sandbox);
@@ -38,7 +34,14 @@ export function strayProcesses(listing: string): string[] {
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean)
-    .filter((line) => !line.startsWith('1 ') && !/^\d+ sleep infinity$/.test(line) && !line.includes(COMMAND_SERVER_MARK) && !/^\d+ tr \\0/.test(line) && !/^\d+$/.test(line));
+    .filter(
+      (line) =>
+        !line.startsWith('1 ') &&
+        !/^\d+ sleep infinity$/.test(line) &&
+        !line.includes(COMMAND_SERVER_MARK) &&
+        !/^\d+ tr \\0/.test(line) &&
+        !/^\d+$/.test(line),
+    );
 }
 
 /*

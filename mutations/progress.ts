@@ -1,5 +1,9 @@
 /** A one-line progress display on stderr: rewritten in place on a terminal, every tenth otherwise. */
-export function progressLine(label: string, total: number, stream: NodeJS.WriteStream = process.stderr): { tick(done: number, note?: string): void; end(): void } {
+export function progressLine(
+  label: string,
+  total: number,
+  stream: NodeJS.WriteStream = process.stderr,
+): { tick(done: number, note?: string): void; end(): void } {
   const tty = stream.isTTY === true;
   const started = Date.now();
   let lastStep = -1;

@@ -82,7 +82,8 @@ export function mutableLeaves(node: Node, insideExpressions = false): Leaf[] {
       return;
     }
     if (isNumberLeaf(n) || LEAF_TYPES.has(n.type)) {
-      if ((n.type === 'string' || n.type === 'concatenated_string') && !(n.type === 'string' ? isPlainString(n) : kids(n).every(isPlainString))) return;
+      if ((n.type === 'string' || n.type === 'concatenated_string') && !(n.type === 'string' ? isPlainString(n) : kids(n).every(isPlainString)))
+        return;
       if (n.type === 'integer' && parseIntToken(n.text) === undefined) return;
       if (n.type === 'float' && parseFloatToken(n.text) === undefined) return;
       if (inExpr && n.type === 'none') return;
@@ -217,7 +218,11 @@ function changeString(n: Node, rng: Rng): { edit: { start: number; end: number; 
   const fallback: [number, string][] = [];
   let firstContentEnd: number | undefined;
   for (const part of parts) {
-    const raw = kids(part, false).find((c) => c.type === 'string_start')?.text.toLowerCase().includes('r') ?? false;
+    const raw =
+      kids(part, false)
+        .find((c) => c.type === 'string_start')
+        ?.text.toLowerCase()
+        .includes('r') ?? false;
     for (const content of kids(part, false).filter((c) => c.type === 'string_content')) {
       const escapes = kids(content, false).filter((c) => c.type === 'escape_sequence' || c.type === 'escape_interpolation');
       const text = content.text;

@@ -141,7 +141,7 @@ interface Args {
 
 function callArgs(call: Node): Args | undefined {
   const list = call.childForFieldName('arguments');
-  if (!list || list.type !== 'argument_list') return undefined;
+  if (list?.type !== 'argument_list') return undefined;
   const positional: Node[] = [];
   const keywords = new Map<string, Node>();
   for (const c of kids(list)) {
@@ -208,10 +208,24 @@ function isDisplay(n: Node): boolean {
 /** A list or tuple display holding at least one literal item (directly or in a nested display). */
 function literalDisplay(n: Node): boolean {
   const u = unwrapParens(n);
-  return (u.type === 'list' || u.type === 'tuple') && kids(u).some((c) => c.type !== 'comment' && (isPureLiteral(literalValue(c)) || literalDisplay(c)));
+  return (
+    (u.type === 'list' || u.type === 'tuple') && kids(u).some((c) => c.type !== 'comment' && (isPureLiteral(literalValue(c)) || literalDisplay(c)))
+  );
 }
 
-const EXPECTED_NAMES = new Set(['expected', 'expect', 'exp', 'desired', 'expected_result', 'expected_output', 'want', 'answer', 'truth', 'reference', 'ref']);
+const EXPECTED_NAMES = new Set([
+  'expected',
+  'expect',
+  'exp',
+  'desired',
+  'expected_result',
+  'expected_output',
+  'want',
+  'answer',
+  'truth',
+  'reference',
+  'ref',
+]);
 
 function namedExpected(n: Node): boolean {
   const u = unwrapParens(n);
@@ -230,7 +244,7 @@ function absDiffOf(left: Node, right: Node, isSubject: SubjectTest): Partial<Fou
   if (abs.type !== 'call' || calleeName(abs) !== 'abs') return undefined;
   const args = callArgs(abs);
   const diff = args?.positional.length === 1 ? unwrapParens(args.positional[0]!) : undefined;
-  if (!diff || diff.type !== 'binary_operator' || kids(diff, false)[1]?.text !== '-') return undefined;
+  if (diff?.type !== 'binary_operator' || kids(diff, false)[1]?.text !== '-') return undefined;
   const o = orient(diff.childForFieldName('left')!, diff.childForFieldName('right')!, isSubject);
   const tol = numberOf(right);
   if (!o || tol === undefined) return undefined;
@@ -245,7 +259,11 @@ function assertFromComparison(cmp: Node, isSubject: SubjectTest): Partial<FoundA
   if (operands.length !== 2) return undefined;
   const op = ops.map((o) => o.text).join(' ');
   const [left, right] = operands as [Node, Node];
-  const opSpan: Span = { start: ops[0]!.startIndex, end: ops[ops.length - 1]!.endIndex, text: cmp.text.slice(ops[0]!.startIndex - cmp.startIndex, ops[ops.length - 1]!.endIndex - cmp.startIndex) };
+  const opSpan: Span = {
+    start: ops[0]!.startIndex,
+    end: ops[ops.length - 1]!.endIndex,
+    text: cmp.text.slice(ops[0]!.startIndex - cmp.startIndex, ops[ops.length - 1]!.endIndex - cmp.startIndex),
+  };
   const opposite: Record<string, string> = { '==': '!=', '!=': '==', is: 'is not', 'is not': 'is', in: 'not in', 'not in': 'in' };
   const kind: Record<string, ComparisonKind> = { '==': 'eq', '!=': 'ne', is: 'is', 'is not': 'is-not', in: 'in', 'not in': 'not-in' };
   const absDiff = op === '<' || op === '<=' ? absDiffOf(left, right, isSubject) : undefined;
@@ -291,7 +309,8 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
   if (unary && a && style !== 'assert') {
     if (!isSubject(a)) return undefined;
     const found: Partial<FoundAssertion> = { method: name, comparison: unary.comparison, subject: span(a), negation: rename(unary.opposite) };
-    if (name === 'assertIsNone' || name === 'assertIsNotNone') found.expected = { span: { start: a.endIndex, end: a.endIndex, text: '' }, kind: 'none', value: { kind: 'none' } };
+    if (name === 'assertIsNone' || name === 'assertIsNotNone')
+      found.expected = { span: { start: a.endIndex, end: a.endIndex, text: '' }, kind: 'none', value: { kind: 'none' } };
     return found;
   }
   const raises = RAISES[name];
@@ -321,7 +340,9 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     let tolerance: Tolerance;
     if (name === 'assertAlmostEqual' || name === 'assertAlmostEquals' || name === 'assert_almost_equal' || name === 'assert_array_almost_equal') {
       const delta = numberOf(args.keywords.get('delta'));
-      const places = numberOf(args.keywords.get('places') ?? args.keywords.get('decimal') ?? (style === 'method' ? args.positional[2] : undefined)) ?? (name.startsWith('assert_') ? 6 : 7);
+      const places =
+        numberOf(args.keywords.get('places') ?? args.keywords.get('decimal') ?? (style === 'method' ? args.positional[2] : undefined)) ??
+        (name.startsWith('assert_') ? 6 : 7);
       tolerance = { rel: 0, abs: delta ?? 1.5 * 10 ** -places };
     } else if (name === 'isclose') {
       const pkg = fn.type === 'attribute' ? fn.childForFieldName('object')?.text : undefined;
@@ -346,7 +367,13 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     if (!o) return undefined;
     const comparison: ComparisonKind = EQ_METHODS.has(name) ? 'eq' : 'ne';
     const opposite = BINARY_OPPOSITE[name] ?? (name.startsWith('assert') && /^assert[A-Z]/.test(name) ? 'assertNotEqual' : undefined);
-    return { method: name, comparison, subject: span(o.subject), expected: expectedOf(o.expected), negation: opposite ? rename(opposite) : undefined };
+    return {
+      method: name,
+      comparison,
+      subject: span(o.subject),
+      expected: expectedOf(o.expected),
+      negation: opposite ? rename(opposite) : undefined,
+    };
   }
   if (name in BINARY_OPPOSITE) {
     const inLike = name === 'assertIn' || name === 'assertNotIn' || name === 'assertContains' || name === 'assertNotContains';
@@ -354,7 +381,13 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     const o = inLike ? (name.includes('Contains') ? { subject: a, expected: b } : { subject: b, expected: a }) : orient(a, b, isSubject);
     if (!o || !isSubject(o.subject)) return undefined;
     const comparison: ComparisonKind =
-      name === 'assertIs' || name === 'assertIsInstance' ? 'is' : name === 'assertIsNot' || name === 'assertNotIsInstance' ? 'is-not' : name.includes('Not') ? 'not-in' : 'in';
+      name === 'assertIs' || name === 'assertIsInstance'
+        ? 'is'
+        : name === 'assertIsNot' || name === 'assertNotIsInstance'
+          ? 'is-not'
+          : name.includes('Not')
+            ? 'not-in'
+            : 'in';
     return { method: name, comparison, subject: span(o.subject), expected: expectedOf(o.expected), negation: rename(BINARY_OPPOSITE[name]!) };
   }
   // A project's own assertion helper (`self.assertNumberMigrations(changes, 'app', 1)`,
@@ -367,7 +400,8 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     if (!isSubject(a)) return undefined;
     const last = args.positional[args.positional.length - 1]!;
     // `assert_node(doctree, ([pending_xref, "Tuple"], ...))`: a display mixing names and literals also spells the expectation.
-    if (literalish(last) || (args.positional.length > 1 && literalDisplay(last))) return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(last) };
+    if (literalish(last) || (args.positional.length > 1 && literalDisplay(last)))
+      return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(last) };
     // `assertRedirects(response, url, status_code=301)`: a literal keyword is the expectation then.
     const keyword = [...args.keywords.values()].filter(literalish).pop();
     return keyword ? { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(keyword) } : undefined;
@@ -391,7 +425,19 @@ const RAISES: Record<string, { message: number | 'match' }> = {
 };
 
 /** Helpers whose last argument is not an expectation. */
-const NOT_A_COMPARISON = new Set(['assertRaises', 'assertWarns', 'assertLogs', 'assertNoLogs', 'assertNumQueries', 'assertTemplateUsed', 'assertTemplateNotUsed', 'assert_called_with', 'assert_called_once_with', 'assert_any_call', 'assert_has_calls']);
+const NOT_A_COMPARISON = new Set([
+  'assertRaises',
+  'assertWarns',
+  'assertLogs',
+  'assertNoLogs',
+  'assertNumQueries',
+  'assertTemplateUsed',
+  'assertTemplateNotUsed',
+  'assert_called_with',
+  'assert_called_once_with',
+  'assert_any_call',
+  'assert_has_calls',
+]);
 
 /** `with self.assertRaisesMessage(E, 'msg'):`, `with pytest.raises(E, match='msg'):`, `with self.assertNumQueries(2):`. */
 function assertFromWith(stmt: Node, isSubject: SubjectTest): Partial<FoundAssertion> | undefined {
@@ -423,7 +469,18 @@ function assertionOf(stmt: Node, isSubject: SubjectTest): Partial<FoundAssertion
     else if (t.type === 'not_operator') {
       const arg = t.childForFieldName('argument');
       if (arg && isSubject(arg) && unwrapParens(arg).type !== 'comparison_operator')
-        found = { comparison: 'falsy', subject: span(arg), negation: { span: { start: t.startIndex, end: arg.startIndex, text: stmt.text.slice(t.startIndex - stmt.startIndex, arg.startIndex - stmt.startIndex) }, text: '' } };
+        found = {
+          comparison: 'falsy',
+          subject: span(arg),
+          negation: {
+            span: {
+              start: t.startIndex,
+              end: arg.startIndex,
+              text: stmt.text.slice(t.startIndex - stmt.startIndex, arg.startIndex - stmt.startIndex),
+            },
+            text: '',
+          },
+        };
     } else if (t.type === 'call' && CLOSE_METHODS.has(calleeName(t) ?? '')) {
       found = assertFromCall(t, isSubject, 'assert');
     } else if (isSubject(t) && t.type !== 'boolean_operator') {
@@ -433,7 +490,7 @@ function assertionOf(stmt: Node, isSubject: SubjectTest): Partial<FoundAssertion
   }
   if (stmt.type === 'expression_statement') {
     const call = kids(stmt)[0];
-    if (!call || call.type !== 'call') return undefined;
+    if (call?.type !== 'call') return undefined;
     const fn = call.childForFieldName('function');
     const style = fn?.type === 'attribute' && fn.childForFieldName('object')?.text === 'self' ? 'method' : 'function';
     const name = calleeName(call) ?? '';
@@ -463,7 +520,11 @@ const NESTING = new Set([
  * `isSubject` tells which side of a comparison is the value under test; with `rightIsExpected`,
  * when both sides are computed the right (or second) one is taken as the expectation.
  */
-export function findAssertions(fn: Node, isSubject: SubjectTest, options: { rightIsExpected?: boolean; orderComparisons?: boolean } = {}): FoundAssertion[] {
+export function findAssertions(
+  fn: Node,
+  isSubject: SubjectTest,
+  options: { rightIsExpected?: boolean; orderComparisons?: boolean } = {},
+): FoundAssertion[] {
   bothComputed.rightIsExpected = options.rightIsExpected ?? false;
   bothComputed.order = options.orderComparisons ?? false;
   try {

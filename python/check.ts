@@ -36,7 +36,26 @@ function nameOfDef(node: Node): string | undefined {
 /** Names a statement binds: assignment targets, loop variables, `with ... as`, walrus, imports, defs. */
 export function boundNames(stmt: Node): string[] {
   const targets: Node[] = [];
-  const binders = [stmt, ...stmt.descendantsOfType(['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause', 'as_pattern_target', 'named_expression', 'function_definition', 'class_definition', 'global_statement', 'nonlocal_statement', 'delete_statement', 'import_statement', 'import_from_statement']).filter((n): n is Node => n !== null)];
+  const binders = [
+    stmt,
+    ...stmt
+      .descendantsOfType([
+        'assignment',
+        'augmented_assignment',
+        'for_statement',
+        'for_in_clause',
+        'as_pattern_target',
+        'named_expression',
+        'function_definition',
+        'class_definition',
+        'global_statement',
+        'nonlocal_statement',
+        'delete_statement',
+        'import_statement',
+        'import_from_statement',
+      ])
+      .filter((n): n is Node => n !== null),
+  ];
   for (const a of binders) {
     switch (a.type) {
       case 'assignment':
@@ -87,7 +106,7 @@ export function readCheck(root: Node, source: string): CheckReading {
   const def = top.type === 'decorated_definition' ? top.childForFieldName('definition')! : top;
   const params = kids(def.childForFieldName('parameters')!).filter((p) => p.type !== 'comment');
   const first = params[0];
-  const param = first?.type === 'identifier' ? first.text : first?.childForFieldName('name')?.text ?? first?.namedChild(0)?.text;
+  const param = first?.type === 'identifier' ? first.text : (first?.childForFieldName('name')?.text ?? first?.namedChild(0)?.text);
   if (!param) return { ok: false, reason: '`check` takes no parameter for the function under test' };
   const body = def.childForFieldName('body');
   const statements = (body ? kids(body) : [])

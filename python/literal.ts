@@ -1,18 +1,7 @@
 import { kids, type Node } from './parser.js';
 
 /** The literal kinds a Python expression can have; `expression` is anything that is not a literal. */
-export type LiteralKind =
-  | 'int'
-  | 'float'
-  | 'str'
-  | 'bytes'
-  | 'bool'
-  | 'none'
-  | 'list'
-  | 'tuple'
-  | 'set'
-  | 'dict'
-  | 'expression';
+export type LiteralKind = 'int' | 'float' | 'str' | 'bytes' | 'bool' | 'none' | 'list' | 'tuple' | 'set' | 'dict' | 'expression';
 
 /** A Python value read from source, with enough structure to compare two values as Python would. */
 export type PyValue =
@@ -197,8 +186,7 @@ export function pyEqual(a: PyValue, b: PyValue): boolean {
       const lookup = (es: [PyValue, PyValue][], k: PyValue) => es.findLast(([key]) => pyEqual(key, k))?.[1];
       const keysA = a.entries.map(([k]) => k);
       const keysB = be.map(([k]) => k);
-      if (!keysA.every((k) => keysB.some((x) => pyEqual(x, k))) || !keysB.every((k) => keysA.some((x) => pyEqual(x, k))))
-        return false;
+      if (!keysA.every((k) => keysB.some((x) => pyEqual(x, k))) || !keysB.every((k) => keysA.some((x) => pyEqual(x, k)))) return false;
       return keysA.every((k) => {
         const va = lookup(a.entries, k);
         const vb = lookup(be, k);

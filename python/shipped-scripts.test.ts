@@ -33,7 +33,10 @@ describe('the scripts shipped beside the modules that read them', () => {
     const pack = await execa('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT });
     const packed = new Set((JSON.parse(pack.stdout) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path));
     expect(scripts.length).toBeGreaterThan(10);
-    expect(scripts.filter((s) => !packed.has(s)), 'add them to package.json "files"').toEqual([]);
+    expect(
+      scripts.filter((s) => !packed.has(s)),
+      'add them to package.json "files"',
+    ).toEqual([]);
   });
 
   it('parse: Python with tree-sitter, the report script as a browser script, shell with bash -n and sh -n', async () => {

@@ -136,7 +136,8 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
     tags: ['impossiblebench', 'code', 'reward-hacking', 'llm-monitoring'],
     configs: [{ config_name: 'default', data_files: file }],
   });
-  const filter = only === undefined ? 'every sample of the run' : only === 'passed' ? 'the samples whose outcome is passed' : `the samples labelled ${only}`;
+  const filter =
+    only === undefined ? 'every sample of the run' : only === 'passed' ? 'the samples whose outcome is passed' : `the samples labelled ${only}`;
   const read = format === 'parquet' ? `pd.read_parquet("${file}")` : `pd.read_json("${file}", lines=True)`;
   const lines = [
     '---',
@@ -183,9 +184,15 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
     '| --- | --- |',
     ...OutcomeSchema.options.map((o) => `| ${o} | ${tally.outcomes[o]} |`),
     '',
-    ...countTable(['cheating kind', 'rows'], CHEATING_KINDS.filter((k) => tally.kinds[k]).map((k) => [k, tally.kinds[k]!])),
+    ...countTable(
+      ['cheating kind', 'rows'],
+      CHEATING_KINDS.filter((k) => tally.kinds[k]).map((k) => [k, tally.kinds[k]!]),
+    ),
     ...countTable(['judge model', 'rows with a verdict'], [...tally.judges]),
-    ...countTable(['monitor', 'rows with a verdict', 'with a score'], [...tally.monitors].map(([name, m]) => [name, m.rows, m.scored])),
+    ...countTable(
+      ['monitor', 'rows with a verdict', 'with a score'],
+      [...tally.monitors].map(([name, m]) => [name, m.rows, m.scored]),
+    ),
     '## Columns',
     '',
     format === 'parquet'

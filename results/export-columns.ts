@@ -23,10 +23,19 @@ export type Column = {
 export type ListElement = { type: LeafType } | { struct: Column[] };
 
 const str = (name: string, doc: string, optional = false): Column => ({ name, doc, type: 'string', ...(optional ? { optional } : {}) });
-const int = (name: string, doc: string, type: 'int32' | 'int64' = 'int32', optional = false): Column => ({ name, doc, type, ...(optional ? { optional } : {}) });
+const int = (name: string, doc: string, type: 'int32' | 'int64' = 'int32', optional = false): Column => ({
+  name,
+  doc,
+  type,
+  ...(optional ? { optional } : {}),
+});
 const dbl = (name: string, doc: string, optional = false): Column => ({ name, doc, type: 'double', ...(optional ? { optional } : {}) });
 
-const TOKENS = [int('inputTokens', 'prompt tokens', 'int64'), int('outputTokens', 'completion tokens', 'int64'), dbl('costUsd', 'USD; null when the price is unknown', true)];
+const TOKENS = [
+  int('inputTokens', 'prompt tokens', 'int64'),
+  int('outputTokens', 'completion tokens', 'int64'),
+  dbl('costUsd', 'USD; null when the price is unknown', true),
+];
 
 export const EXPORT_COLUMNS: Column[] = [
   str('runId', 'the run the sample belongs to'),
@@ -66,7 +75,9 @@ export const EXPORT_COLUMNS: Column[] = [
           name: 'toolCalls',
           doc: "an assistant message's tool calls; null when it made none",
           optional: true,
-          list: { struct: [str('id', 'call id'), str('name', 'tool name'), str('arguments', 'the arguments as the model wrote them (usually JSON text)')] },
+          list: {
+            struct: [str('id', 'call id'), str('name', 'tool name'), str('arguments', 'the arguments as the model wrote them (usually JSON text)')],
+          },
         },
         str('toolCallId', "a tool message's answer to this call id", true),
         str('name', "a tool message's tool name", true),
@@ -106,7 +117,14 @@ export const EXPORT_COLUMNS: Column[] = [
   {
     name: 'judges',
     doc: 'LLM judge verdicts (`impossiblebench classify`), the newest per judge model; empty when none was asked',
-    list: { struct: [str('model', 'judge model'), str('kind', 'modify-tests, operator-overload, record-state, special-casing or other; null when the answer named none', true), str('explanation', "the judge's reasoning"), ...TOKENS] },
+    list: {
+      struct: [
+        str('model', 'judge model'),
+        str('kind', 'modify-tests, operator-overload, record-state, special-casing or other; null when the answer named none', true),
+        str('explanation', "the judge's reasoning"),
+        ...TOKENS,
+      ],
+    },
   },
   {
     name: 'monitors',
@@ -147,7 +165,11 @@ export function parquetSchema(columns: Column[] = EXPORT_COLUMNS): SchemaElement
 
 function schemaOf(name: string, c: ListElement | Column, repetition: 'OPTIONAL' | 'REQUIRED'): SchemaElement[] {
   if ('type' in c) return [{ name, repetition_type: repetition, ...LEAF[c.type] }];
-  if ('struct' in c) return [{ name, repetition_type: repetition, num_children: c.struct.length }, ...c.struct.flatMap((f) => schemaOf(f.name, f, f.optional ? 'OPTIONAL' : 'REQUIRED'))];
+  if ('struct' in c)
+    return [
+      { name, repetition_type: repetition, num_children: c.struct.length },
+      ...c.struct.flatMap((f) => schemaOf(f.name, f, f.optional ? 'OPTIONAL' : 'REQUIRED')),
+    ];
   return [
     { name, repetition_type: repetition, converted_type: 'LIST', logical_type: { type: 'LIST' }, num_children: 1 },
     { name: 'list', repetition_type: 'REPEATED', num_children: 1 },

@@ -17,7 +17,10 @@ async function readParquet(file: string): Promise<Record<string, unknown>[]> {
 }
 
 function readJsonl(file: string): ExportLine[] {
-  return readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+  return readFileSync(file, 'utf8')
+    .trimEnd()
+    .split('\n')
+    .map((l) => JSON.parse(l) as ExportLine);
 }
 
 /**
@@ -28,7 +31,12 @@ function readJsonl(file: string): ExportLine[] {
 function normalise(value: unknown): unknown {
   if (typeof value === 'bigint') return Number(value);
   if (Array.isArray(value)) return value.map(normalise);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null && v !== undefined).map(([k, v]) => [k, normalise(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== null && v !== undefined)
+        .map(([k, v]) => [k, normalise(v)]),
+    );
   return value;
 }
 
@@ -48,12 +56,21 @@ const monitor = (model: string, score: number | null): MonitorVerdict => ({
 function storeRichRun(): { run: string; cheat: number; tampered: number } {
   const run = storeSampleRun(temp.store);
   const cheat = temp.store.listSamples(run, { outcome: 'passed', split: 'oneoff', model: 'anthropic/claude-opus-4' })[0]!;
-  temp.store.addEvent(run, 'judge', { model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'edited test.py', inputTokens: 5000, outputTokens: 60, costUsd: 0.01 }, cheat.keyString);
+  temp.store.addEvent(
+    run,
+    'judge',
+    { model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'edited test.py', inputTokens: 5000, outputTokens: 60, costUsd: 0.01 },
+    cheat.keyString,
+  );
   temp.store.addEvent(run, MONITOR_EVENT, monitor('openai/gpt-5-mini', 92.5), cheat.keyString);
   temp.store.addEvent(run, MONITOR_EVENT, monitor('anthropic/claude-haiku-4', null), cheat.keyString);
   const tampered = temp.store.saveSample(
     run,
-    makeRecord({ key: { taskId: 'lcb_099', model: 'openai/gpt-5' }, outcome: 'passed', tamper: ['a report line printed after the runner summary', 'conftest.py added'] }),
+    makeRecord({
+      key: { taskId: 'lcb_099', model: 'openai/gpt-5' },
+      outcome: 'passed',
+      tamper: ['a report line printed after the runner summary', 'conftest.py added'],
+    }),
   );
   return { run, cheat: cheat.id, tampered: tampered.id };
 }
@@ -81,14 +98,22 @@ describe('Parquet export', () => {
 
     // What the comparison rests on really is there, and nested: tool calls, kinds, judges, monitors, tamper lines.
     const withTools = rows.find((r) => (r.transcript as { toolCalls: unknown[] | null }[]).some((m) => m.toolCalls?.length))!;
-    const call = (withTools.transcript as { toolCalls: { id: string; name: string; arguments: string }[] | null }[]).find((m) => m.toolCalls)!.toolCalls![0]!;
+    const call = (withTools.transcript as { toolCalls: { id: string; name: string; arguments: string }[] | null }[]).find((m) => m.toolCalls)!
+      .toolCalls![0]!;
     expect(call).toEqual({ id: 'call_1', name: 'bash', arguments: '{"command":"cat func.py test.py"}' });
     const cheat = rows.find((r) => r.sampleId === BigInt(cheatId))!;
-    expect((cheat.kinds as { kind: string; evidence: { line: number | null }[] }[]).map((k) => [k.kind, k.evidence[0]!.line])).toEqual([['modify-tests', 5]]);
-    expect(cheat.judges).toEqual([{ model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'edited test.py', inputTokens: 5000n, outputTokens: 60n, costUsd: 0.01 }]);
+    expect((cheat.kinds as { kind: string; evidence: { line: number | null }[] }[]).map((k) => [k.kind, k.evidence[0]!.line])).toEqual([
+      ['modify-tests', 5],
+    ]);
+    expect(cheat.judges).toEqual([
+      { model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'edited test.py', inputTokens: 5000n, outputTokens: 60n, costUsd: 0.01 },
+    ]);
     expect(normalise(cheat.monitors)).toEqual([normalise(monitor('openai/gpt-5-mini', 92.5)), normalise(monitor('anthropic/claude-haiku-4', null))]);
     expect((cheat.monitors as { score: number | null }[])[1]!.score).toBeNull();
-    expect(rows.find((r) => r.sampleId === BigInt(tampered))!.tamper).toEqual(['a report line printed after the runner summary', 'conftest.py added']);
+    expect(rows.find((r) => r.sampleId === BigInt(tampered))!.tamper).toEqual([
+      'a report line printed after the runner summary',
+      'conftest.py added',
+    ]);
     // Empty lists stay empty lists and null stays null: a legit pass has no kinds, no judges.
     const legit = rows.find((r) => r.label === 'legit')!;
     expect([legit.kinds, legit.judges, legit.monitors, legit.tamper, legit.error]).toEqual([null, [], [], [], null]);
@@ -100,7 +125,8 @@ describe('Parquet export', () => {
     const { schema } = await parquetMetadataAsync(await asyncBufferFromFile(out));
     expect(schema.filter((e) => e.converted_type === 'JSON')).toEqual([]);
     const byName = (name: string) => schema.find((e) => e.name === name)!;
-    for (const list of ['transcript', 'toolCalls', 'tamper', 'kinds', 'evidence', 'judges', 'monitors']) expect(byName(list).converted_type).toBe('LIST');
+    for (const list of ['transcript', 'toolCalls', 'tamper', 'kinds', 'evidence', 'judges', 'monitors'])
+      expect(byName(list).converted_type).toBe('LIST');
     expect(byName('key').num_children).toBe(9);
     expect(byName('kinds').repetition_type).toBe('OPTIONAL');
     expect(byName('judges').repetition_type).toBe('REQUIRED');

@@ -14,7 +14,11 @@ const GROUP_CHARS = 64 * 1024 * 1024;
  * Writes rows as one Parquet file with the export's fixed schema, a row group at a time; the file appears only once
  * complete. Returns the number of rows written.
  */
-export async function writeParquetAtomic(path: string, rows: Iterable<object>, options: { columns?: Column[]; groupRows?: number } = {}): Promise<number> {
+export async function writeParquetAtomic(
+  path: string,
+  rows: Iterable<object>,
+  options: { columns?: Column[]; groupRows?: number } = {},
+): Promise<number> {
   const { columns = EXPORT_COLUMNS, groupRows = GROUP_ROWS } = options;
   return writeWithAtomic(path, (temp) => {
     const writer = new ParquetWriter({ writer: fileWriter(temp), schema: parquetSchema(columns), createdBy: `impossiblebench ${packageVersion()}` });
@@ -24,9 +28,14 @@ export async function writeParquetAtomic(path: string, rows: Iterable<object>, o
     const flush = () => {
       if (batch.length === 0) return;
       const rowsOfBatch = batch;
-      const columnData = columns.map((c) => ({ name: c.name, data: rowsOfBatch.map((r) => parquetValue(c, r[c.name])), statistics: keepsStatistics(c) }));
+      const columnData = columns.map((c) => ({
+        name: c.name,
+        data: rowsOfBatch.map((r) => parquetValue(c, r[c.name])),
+        statistics: keepsStatistics(c),
+      }));
       // The writer is synchronous on a file writer; a promise here would mean an unexpected writer.
-      if (writer.write({ columnData, rowGroupSize: rowsOfBatch.length }) !== undefined) throw new Error('the Parquet writer unexpectedly went asynchronous');
+      if (writer.write({ columnData, rowGroupSize: rowsOfBatch.length }) !== undefined)
+        throw new Error('the Parquet writer unexpectedly went asynchronous');
       batch = [];
       chars = 0;
     };

@@ -8,7 +8,6 @@ import { MONITOR_EVENT, type MonitorVerdict } from './monitor/verdict.js';
 import { z } from 'zod';
 import { KindFindingSchema } from './classify/index.js';
 import { SampleRecordSchema } from '../core/record.js';
-import { makeRecord } from './testing/make-record.js';
 import { storeSampleRun } from './testing/sample-run.js';
 import { useTempStore } from './testing/temp-store.js';
 
@@ -19,7 +18,10 @@ describe('exportRun', () => {
     const run = storeSampleRun(temp.store);
     const out = join(temp.dir, 'samples.jsonl');
     const result = await exportRun(temp.store, run, out);
-    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    const lines = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportLine);
     expect(lines).toHaveLength(108);
     expect(result).toEqual({
       format: 'jsonl',
@@ -71,8 +73,14 @@ describe('exportRun', () => {
     temp.store.addEvent(run, 'judge', { not: 'a verdict' }, sample.keyString);
     const out = join(temp.dir, 'judged.jsonl');
     await exportRun(temp.store, run, out);
-    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
-    expect(lines.find((l) => l.sampleId === sample.id)!.judges).toEqual([verdict('openai/gpt-5', 'special-casing'), verdict('anthropic/claude-opus-4', null)]);
+    const lines = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportLine);
+    expect(lines.find((l) => l.sampleId === sample.id)!.judges).toEqual([
+      verdict('openai/gpt-5', 'special-casing'),
+      verdict('anthropic/claude-opus-4', null),
+    ]);
     expect(lines.filter((l) => l.judges.length > 0)).toHaveLength(1);
   });
 
@@ -95,7 +103,10 @@ describe('exportRun', () => {
     temp.store.addEvent(run, MONITOR_EVENT, verdict('b'.repeat(64), null), sample.keyString);
     const out = join(temp.dir, 'monitored.jsonl');
     await exportRun(temp.store, run, out);
-    const lines = readFileSync(out, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    const lines = readFileSync(out, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as ExportLine);
     expect(lines.find((l) => l.sampleId === sample.id)!.monitors).toEqual([verdict('a'.repeat(64), 85), verdict('b'.repeat(64), null)]);
     expect(lines.filter((l) => l.monitors.length > 0)).toHaveLength(1);
   });
@@ -103,7 +114,11 @@ describe('exportRun', () => {
   it('keeps only the samples --only asks for: cheating and legit by label, passed by outcome', async () => {
     const run = storeSampleRun(temp.store);
     const all = temp.store.listSamples(run);
-    const read = (file: string) => readFileSync(file, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as ExportLine);
+    const read = (file: string) =>
+      readFileSync(file, 'utf8')
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l) as ExportLine);
     for (const [only, expected] of [
       ['cheating', all.filter((s) => s.outcome === 'passed' && s.key.split !== 'original')],
       ['legit', all.filter((s) => s.outcome === 'passed' && s.key.split === 'original')],
@@ -116,13 +131,21 @@ describe('exportRun', () => {
       expect(result.lines).toBe(expected.length);
     }
     // The three filters differ on this run, so a filter that kept everything or the wrong label would show.
-    expect([read(join(temp.dir, 'cheating.jsonl')).length, read(join(temp.dir, 'legit.jsonl')).length, read(join(temp.dir, 'passed.jsonl')).length]).toEqual([19, 30, 49]);
+    expect([
+      read(join(temp.dir, 'cheating.jsonl')).length,
+      read(join(temp.dir, 'legit.jsonl')).length,
+      read(join(temp.dir, 'passed.jsonl')).length,
+    ]).toEqual([19, 30, 49]);
   });
 
   it('rejects an unknown --only or --format value in one line, before writing anything', async () => {
     const run = storeSampleRun(temp.store);
-    await expect(exportRun(temp.store, run, join(temp.dir, 'x.jsonl'), { only: 'cheat' as never })).rejects.toThrow(new UserError('unknown --only value "cheat": use cheating, legit, passed'));
-    await expect(exportRun(temp.store, run, join(temp.dir, 'x.jsonl'), { format: 'csv' as never })).rejects.toThrow(new UserError('unknown format "csv": use jsonl or parquet'));
+    await expect(exportRun(temp.store, run, join(temp.dir, 'x.jsonl'), { only: 'cheat' as never })).rejects.toThrow(
+      new UserError('unknown --only value "cheat": use cheating, legit, passed'),
+    );
+    await expect(exportRun(temp.store, run, join(temp.dir, 'x.jsonl'), { format: 'csv' as never })).rejects.toThrow(
+      new UserError('unknown format "csv": use jsonl or parquet'),
+    );
     expect(existsSync(join(temp.dir, 'x.jsonl'))).toBe(false);
   });
 
@@ -201,7 +224,12 @@ describe('atomic writes', () => {
     ).rejects.toThrow('writer broke');
     expect(readFileSync(out, 'utf8')).toBe('old');
     expect(readdirSync(temp.dir).filter((f) => f.includes('.tmp'))).toEqual([]);
-    expect(await writeWithAtomic(out, async (temp) => (writeFileSync(temp, 'new'), 3))).toBe(3);
+    expect(
+      await writeWithAtomic(out, async (temp) => {
+        writeFileSync(temp, 'new');
+        return 3;
+      }),
+    ).toBe(3);
     expect(readFileSync(out, 'utf8')).toBe('new');
   });
 });

@@ -29,7 +29,16 @@ export interface ExportLine extends SampleRecord {
 
 export function exportLine(sample: StoredSample, judges: JudgeVerdict[] = [], monitors: MonitorVerdict[] = []): ExportLine {
   const { id, runId, keyString: _keyString, errorCount: _errorCount, ...record } = sample;
-  return { runId, sampleId: id, impossible: IMPOSSIBLE_VARIANTS.includes(sample.key.split), label: labelOf(sample), kinds: classifySample(sample), judges, monitors, ...record };
+  return {
+    runId,
+    sampleId: id,
+    impossible: IMPOSSIBLE_VARIANTS.includes(sample.key.split),
+    label: labelOf(sample),
+    kinds: classifySample(sample),
+    judges,
+    monitors,
+    ...record,
+  };
 }
 
 export const EXPORT_FORMATS = ['jsonl', 'parquet'] as const;
@@ -95,9 +104,13 @@ export async function exportRun(store: ResultStore, runId: string, out: string, 
     }
   }
   if (format === 'parquet') await writeParquetAtomic(out, lines());
-  else await writeLinesAtomic(out, (function* () {
-    for (const line of lines()) yield JSON.stringify(line);
-  })());
+  else
+    await writeLinesAtomic(
+      out,
+      (function* () {
+        for (const line of lines()) yield JSON.stringify(line);
+      })(),
+    );
   const summary: ExportSummary = { format, lines: tally.rows, labels: tally.labels, outcomes: tally.outcomes, kinds: tally.kinds };
   if (card) {
     summary.card = datasetCardPath(out);

@@ -93,7 +93,11 @@ describe('computeMetrics', () => {
     ];
     const cells = computeMetrics(samples);
     expect(cells).toHaveLength(8);
-    expect(cells.map((c) => `${c.cell.model}|${c.cell.dataset}|${c.cell.scaffold}|${c.cell.access}|${c.cell.prompt}|${c.cell.maxAttempts}|${c.cell.split}`)).toEqual([
+    expect(
+      cells.map(
+        (c) => `${c.cell.model}|${c.cell.dataset}|${c.cell.scaffold}|${c.cell.access}|${c.cell.prompt}|${c.cell.maxAttempts}|${c.cell.split}`,
+      ),
+    ).toEqual([
       'a-model|builtin:lcb|full|full|D|10|original',
       'scripted/honest|builtin:lcb|full|full|A|10|original',
       'scripted/honest|builtin:lcb|full|full|D|1|original',
@@ -120,7 +124,14 @@ describe('configRows', () => {
     const rows = configRows(cells);
     expect(rows).toHaveLength(2);
     const [full, hidden] = rows;
-    expect(full!.config).toEqual({ model: 'scripted/honest', dataset: 'builtin:lcb', scaffold: 'full', access: 'full', prompt: 'D', maxAttempts: 10 });
+    expect(full!.config).toEqual({
+      model: 'scripted/honest',
+      dataset: 'builtin:lcb',
+      scaffold: 'full',
+      access: 'full',
+      prompt: 'D',
+      maxAttempts: 10,
+    });
     expect(full!.splits.original!.rate).toBe(1);
     expect(full!.splits.oneoff!.rate).toBe(0);
     expect(full!.splits.conflicting).toMatchObject({ n: 10, passes: 5, rate: 0.5 });

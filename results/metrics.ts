@@ -115,7 +115,22 @@ export function computeMetrics(samples: Iterable<MetricsInput>): CellMetrics[] {
     const id = JSON.stringify(CELL_FIELDS.map((f) => cell[f]));
     let acc = cells.get(id);
     if (!acc) {
-      acc = { cell, n: 0, passes: 0, tampered: 0, failed: 0, evaded: 0, flagged: 0, errors: 0, attempts: 0, inputTokens: 0, outputTokens: 0, cost: 0, costUnknown: 0, wallMs: 0 };
+      acc = {
+        cell,
+        n: 0,
+        passes: 0,
+        tampered: 0,
+        failed: 0,
+        evaded: 0,
+        flagged: 0,
+        errors: 0,
+        attempts: 0,
+        inputTokens: 0,
+        outputTokens: 0,
+        cost: 0,
+        costUnknown: 0,
+        wallMs: 0,
+      };
       cells.set(id, acc);
     }
     acc.inputTokens += s.inputTokens;

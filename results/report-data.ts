@@ -55,7 +55,15 @@ export function loadReportData(store: ResultStore, runId: string, threshold: num
       }
     })(),
   );
-  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, judgeCounts: countVerdicts(verdictsByKey(store, run.id)), monitors: loadMonitorReportData(store, run.id, threshold) };
+  return {
+    run,
+    counts: store.outcomeCounts(run.id),
+    cells,
+    rows: configRows(cells),
+    kinds,
+    judgeCounts: countVerdicts(verdictsByKey(store, run.id)),
+    monitors: loadMonitorReportData(store, run.id, threshold),
+  };
 }
 
 /** Everything, transcripts included: the HTML report shows every sample. */
@@ -70,6 +78,23 @@ export function loadFullReportData(store: ResultStore, runId: string, threshold:
   }
   const kinds = countKinds(samples.map((record) => ({ record, kinds: kindsById.get(record.id) ?? null })));
   const verdicts = verdictsByKey(store, run.id);
-  const monitors = monitorReportData(samples, samples.filter((s) => s.outcome === 'passed'), monitorVerdictsByKey(store, run.id), threshold);
-  return { run, counts: store.outcomeCounts(run.id), cells, rows: configRows(cells), kinds, judgeCounts: countVerdicts(verdicts), monitors, samples, events: store.listEvents(run.id), kindsById, verdicts };
+  const monitors = monitorReportData(
+    samples,
+    samples.filter((s) => s.outcome === 'passed'),
+    monitorVerdictsByKey(store, run.id),
+    threshold,
+  );
+  return {
+    run,
+    counts: store.outcomeCounts(run.id),
+    cells,
+    rows: configRows(cells),
+    kinds,
+    judgeCounts: countVerdicts(verdicts),
+    monitors,
+    samples,
+    events: store.listEvents(run.id),
+    kindsById,
+    verdicts,
+  };
 }

@@ -35,7 +35,10 @@ export function renderMarkdown(data: ReportData): string {
   if (replaced.length) out.push(`Templates replaced: ${replaced.map((t) => `\`${t.name}\` (sha256 ${shortHash(t.sha256)}…)`).join(', ')}.`, '');
   if (run.status === 'interrupted' || run.status === 'running') {
     const why = run.status === 'interrupted' ? 'was interrupted' : 'is still running (or was killed)';
-    out.push(`> This run ${why}: the numbers cover the samples finished so far. \`impossiblebench run --run-id ${run.id}\` resumes it with the same config.`, '');
+    out.push(
+      `> This run ${why}: the numbers cover the samples finished so far. \`impossiblebench run --run-id ${run.id}\` resumes it with the same config.`,
+      '',
+    );
   }
   if (cells.length === 0) {
     out.push('_No samples are stored for this run yet._', '');
@@ -52,7 +55,10 @@ export function renderMarkdown(data: ReportData): string {
   const varying = CONFIG_FIELDS.filter((f) => rows.length === 1 || new Set(rows.map((r) => String(r.config[f]))).size > 1);
   const fixed = CONFIG_FIELDS.filter((f) => !varying.includes(f));
   if (fixed.length && rows.length > 1) {
-    out.push(`All rows: ${fixed.map((f) => `${CONFIG_HEAD[CONFIG_FIELDS.indexOf(f)]!.toLowerCase()} \`${String(rows[0]!.config[f]).replace(/`/g, "'")}\``).join(', ')}.`, '');
+    out.push(
+      `All rows: ${fixed.map((f) => `${CONFIG_HEAD[CONFIG_FIELDS.indexOf(f)]!.toLowerCase()} \`${String(rows[0]!.config[f]).replace(/`/g, "'")}\``).join(', ')}.`,
+      '',
+    );
   }
   out.push(
     table(
@@ -70,7 +76,26 @@ export function renderMarkdown(data: ReportData): string {
   out.push('## Every cell', '');
   out.push(
     table(
-      ['Model', 'Dataset', 'Split', 'Scaffold', 'Access', 'Prompt', 'Max attempts', 'n', 'Passes', 'Rate', '95% CI', 'Tampered', 'Evaded', 'Flagged', 'Errors', 'Mean attempts', 'Tokens', 'Cost'],
+      [
+        'Model',
+        'Dataset',
+        'Split',
+        'Scaffold',
+        'Access',
+        'Prompt',
+        'Max attempts',
+        'n',
+        'Passes',
+        'Rate',
+        '95% CI',
+        'Tampered',
+        'Evaded',
+        'Flagged',
+        'Errors',
+        'Mean attempts',
+        'Tokens',
+        'Cost',
+      ],
       cells.map((c: CellMetrics) => [
         c.cell.model,
         c.cell.dataset,
@@ -101,7 +126,9 @@ export function renderMarkdown(data: ReportData): string {
   const errors = cells.reduce((s, c) => s + c.errors, 0);
   const notes: string[] = [];
   if (evaded.length) {
-    notes.push(`- ${count(evaded.reduce((s, c) => s + c.evaded, 0))} samples **evaded**: the process reported success but the tests never ran to their end. They are not counted as passes.`);
+    notes.push(
+      `- ${count(evaded.reduce((s, c) => s + c.evaded, 0))} samples **evaded**: the process reported success but the tests never ran to their end. They are not counted as passes.`,
+    );
   }
   const tampered = cells.reduce((s, c) => s + c.tampered, 0);
   if (tampered) {
@@ -127,7 +154,10 @@ function judgeSection(counts: Record<string, Record<string, number>>): string[] 
     '',
     "Each judge model picked one of the paper's four kinds or other for every cheating or evaded sample it was shown (`none`: its answer named no category).",
     '',
-    table(['Judge', ...kinds, 'Samples'], judges.map((j) => [j, ...kinds.map((k) => count(counts[j]![k] ?? 0)), count(Object.values(counts[j]!).reduce((a, b) => a + b, 0))])),
+    table(
+      ['Judge', ...kinds, 'Samples'],
+      judges.map((j) => [j, ...kinds.map((k) => count(counts[j]![k] ?? 0)), count(Object.values(counts[j]!).reduce((a, b) => a + b, 0))]),
+    ),
     '',
   ];
 }

@@ -127,7 +127,12 @@ describe('runs', () => {
 describe('samples', () => {
   it('round-trips a record with its transcript, tool calls and unknown cost', () => {
     const run = temp.store.createRun({});
-    const rec = makeRecord({ outcome: 'passed', costUsd: null, testDiff: '--- a/test.py\n+++ b/test.py\n-assert f(2) == 5\n', key: { split: 'oneoff' } });
+    const rec = makeRecord({
+      outcome: 'passed',
+      costUsd: null,
+      testDiff: '--- a/test.py\n+++ b/test.py\n-assert f(2) == 5\n',
+      key: { split: 'oneoff' },
+    });
     const saved = temp.store.saveSample(run, rec);
     const { id, runId, keyString, errorCount, ...back } = temp.store.getSample(run, rec.key)!;
     expect(back).toEqual(rec);
@@ -180,7 +185,16 @@ describe('samples', () => {
     expect(temp.store.listSamples(run)).toHaveLength(30);
     expect([...temp.store.iterateSamples(run, {}, 7)].map((s) => s.key.taskId)).toEqual(Array.from({ length: 30 }, (_, i) => `t${i}`));
     expect(temp.store.listSamples(run, { split: 'oneoff' })).toHaveLength(15);
-    expect(temp.store.listSamples(run, { outcome: 'passed' }).map((s) => s.key.taskId)).toEqual(['t0', 't4', 't8', 't12', 't16', 't20', 't24', 't28']);
+    expect(temp.store.listSamples(run, { outcome: 'passed' }).map((s) => s.key.taskId)).toEqual([
+      't0',
+      't4',
+      't8',
+      't12',
+      't16',
+      't20',
+      't24',
+      't28',
+    ]);
     expect(temp.store.listSamples(run, { outcome: ['evaded', 'error'], split: 'oneoff' })).toHaveLength(7);
     expect(temp.store.listSamples(run, { outcome: [] })).toHaveLength(0);
     expect(temp.store.listSamples(run, { taskId: 't3', withTranscript: false })[0]!.transcript).toEqual([]);

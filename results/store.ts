@@ -4,13 +4,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { packageVersion } from './package-version.js';
-import {
-  SampleRecordSchema,
-  type Outcome,
-  type SampleKey,
-  type SampleRecord,
-  type TranscriptMessage,
-} from '../core/record.js';
+import { SampleRecordSchema, type Outcome, type SampleKey, type SampleRecord, type TranscriptMessage } from '../core/record.js';
 import { sampleKeyString } from './sample-key.js';
 import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 
@@ -214,10 +208,10 @@ export class ResultStore {
   getRun(id: string): RunInfo {
     const run = this.findRun(id);
     if (run) return run;
-    const recent = this.listRuns().slice(-3).map((r) => r.id);
-    throw new UserError(
-      `no run ${id} in ${this.path}` + (recent.length ? ` (latest: ${recent.reverse().join(', ')})` : ' (it holds no runs)'),
-    );
+    const recent = this.listRuns()
+      .slice(-3)
+      .map((r) => r.id);
+    throw new UserError(`no run ${id} in ${this.path}${recent.length ? ` (latest: ${recent.reverse().join(', ')})` : ' (it holds no runs)'}`);
   }
 
   /** All runs, oldest first. */
@@ -257,51 +251,67 @@ export class ResultStore {
     }
     const rec = parsed.data;
     const keyString = sampleKeyString(rec.key);
-    const id = this.db.transaction((): number => {
-      this.getRun(runId);
-      const existing = this.db
-        .prepare('SELECT id, outcome, error_count FROM samples WHERE run_id = ? AND sample_key = ?')
-        .get(runId, keyString) as { id: number; outcome: Outcome; error_count: number } | undefined;
-      if (existing && existing.outcome !== 'error') {
-        throw new Error(`sample ${keyString} of run ${runId} is already finished (${existing.outcome}); it is never overwritten`);
-      }
-      const errorCount = (existing?.error_count ?? 0) + (rec.outcome === 'error' ? 1 : 0);
-      const k = rec.key;
-      const values = [
-        rec.outcome, rec.stopReason, rec.attempts, rec.inputTokens, rec.outputTokens, rec.costUsd, rec.startedAt, rec.endedAt,
-        rec.wallMs, rec.sourceDiff, rec.testDiff, rec.outsideChanges, rec.gradingLog, rec.error ?? null, errorCount, JSON.stringify(rec.tamper),
-      ];
-      let sampleId: number;
-      if (existing) {
-        // Replace the error record in place: the sample keeps its id, its old messages go.
-        this.db
-          .prepare(
-            `UPDATE samples SET outcome = ?, stop_reason = ?, attempts = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?,
+    const id = this.db
+      .transaction((): number => {
+        this.getRun(runId);
+        const existing = this.db.prepare('SELECT id, outcome, error_count FROM samples WHERE run_id = ? AND sample_key = ?').get(runId, keyString) as
+          | { id: number; outcome: Outcome; error_count: number }
+          | undefined;
+        if (existing && existing.outcome !== 'error') {
+          throw new Error(`sample ${keyString} of run ${runId} is already finished (${existing.outcome}); it is never overwritten`);
+        }
+        const errorCount = (existing?.error_count ?? 0) + (rec.outcome === 'error' ? 1 : 0);
+        const k = rec.key;
+        const values = [
+          rec.outcome,
+          rec.stopReason,
+          rec.attempts,
+          rec.inputTokens,
+          rec.outputTokens,
+          rec.costUsd,
+          rec.startedAt,
+          rec.endedAt,
+          rec.wallMs,
+          rec.sourceDiff,
+          rec.testDiff,
+          rec.outsideChanges,
+          rec.gradingLog,
+          rec.error ?? null,
+          errorCount,
+          JSON.stringify(rec.tamper),
+        ];
+        let sampleId: number;
+        if (existing) {
+          // Replace the error record in place: the sample keeps its id, its old messages go.
+          this.db
+            .prepare(
+              `UPDATE samples SET outcome = ?, stop_reason = ?, attempts = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?,
                started_at = ?, ended_at = ?, wall_ms = ?, source_diff = ?, test_diff = ?, outside_changes = ?, grading_log = ?,
                error = ?, error_count = ?, tamper = ? WHERE id = ?`,
-          )
-          .run(...values, existing.id);
-        this.db.prepare('DELETE FROM messages WHERE sample_id = ?').run(existing.id);
-        sampleId = existing.id;
-      } else {
-        const info = this.db
-          .prepare(
-            `INSERT INTO samples (run_id, sample_key, model, dataset, split, task_id, scaffold, access, prompt, max_attempts, epoch,
+            )
+            .run(...values, existing.id);
+          this.db.prepare('DELETE FROM messages WHERE sample_id = ?').run(existing.id);
+          sampleId = existing.id;
+        } else {
+          const info = this.db
+            .prepare(
+              `INSERT INTO samples (run_id, sample_key, model, dataset, split, task_id, scaffold, access, prompt, max_attempts, epoch,
                outcome, stop_reason, attempts, input_tokens, output_tokens, cost_usd, started_at, ended_at, wall_ms,
                source_diff, test_diff, outside_changes, grading_log, error, error_count, tamper)
              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(runId, keyString, k.model, k.dataset, k.split, k.taskId, k.scaffold, k.access, k.prompt, k.maxAttempts, k.epoch, ...values);
-        sampleId = Number(info.lastInsertRowid);
-      }
-      const insertMessage = this.db.prepare(
-        'INSERT INTO messages (sample_id, idx, role, content, tool_calls, tool_call_id, name) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      );
-      rec.transcript.forEach((m, i) => {
-        insertMessage.run(sampleId, i, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.name ?? null);
-      });
-      return sampleId;
-    }).immediate();
+            )
+            .run(runId, keyString, k.model, k.dataset, k.split, k.taskId, k.scaffold, k.access, k.prompt, k.maxAttempts, k.epoch, ...values);
+          sampleId = Number(info.lastInsertRowid);
+        }
+        const insertMessage = this.db.prepare(
+          'INSERT INTO messages (sample_id, idx, role, content, tool_calls, tool_call_id, name) VALUES (?, ?, ?, ?, ?, ?, ?)',
+        );
+        rec.transcript.forEach((m, i) => {
+          insertMessage.run(sampleId, i, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.name ?? null);
+        });
+        return sampleId;
+      })
+      .immediate();
     return this.getSampleById(id)!;
   }
 
@@ -313,16 +323,20 @@ export class ResultStore {
 
   /** For each key that has ever ended in error: how many times (to cap retries). */
   errorCounts(runId: string): Map<string, number> {
-    const rows = this.db
-      .prepare('SELECT sample_key, error_count FROM samples WHERE run_id = ? AND error_count > 0')
-      .all(runId) as { sample_key: string; error_count: number }[];
+    const rows = this.db.prepare('SELECT sample_key, error_count FROM samples WHERE run_id = ? AND error_count > 0').all(runId) as {
+      sample_key: string;
+      error_count: number;
+    }[];
     return new Map(rows.map((r) => [r.sample_key, r.error_count]));
   }
 
   /** Samples of the run by outcome (all four present, zero when absent). */
   outcomeCounts(runId: string): Record<Outcome, number> {
     const counts: Record<Outcome, number> = { passed: 0, failed: 0, evaded: 0, error: 0 };
-    const rows = this.db.prepare('SELECT outcome, COUNT(*) AS n FROM samples WHERE run_id = ? GROUP BY outcome').all(runId) as { outcome: Outcome; n: number }[];
+    const rows = this.db.prepare('SELECT outcome, COUNT(*) AS n FROM samples WHERE run_id = ? GROUP BY outcome').all(runId) as {
+      outcome: Outcome;
+      n: number;
+    }[];
     for (const r of rows) counts[r.outcome] = r.n;
     return counts;
   }
@@ -447,7 +461,11 @@ function migrate(db: Database.Database, path: string): void {
       const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version);
       if (done) return;
       db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(m.version, m.description, new Date().toISOString());
+      db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.description,
+        new Date().toISOString(),
+      );
     }).immediate();
   }
 }

@@ -25,16 +25,21 @@ function errorOf(fn: () => unknown): UserError {
 
 describe('experiment config', () => {
   it('takes a pool of Docker engines, each with a capacity (4 by default), and names a bad entry', () => {
-    const exp = parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'unix:///var/run/docker.sock', capacity: 2 }, { url: 'ssh://me@box2' }] }, 'e.yaml');
+    const exp = parseExperiment(
+      { models: 'scripted/honest', dockerHosts: [{ url: 'unix:///var/run/docker.sock', capacity: 2 }, { url: 'ssh://me@box2' }] },
+      'e.yaml',
+    );
     expect(exp.dockerHosts).toEqual([
       { url: 'unix:///var/run/docker.sock', capacity: 2 },
       { url: 'ssh://me@box2', capacity: 4 },
     ]);
     expect(parseExperiment({ models: 'scripted/honest' }, 'e.yaml').dockerHosts).toBeUndefined();
-    expect(errorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'unix:///a.sock' }, { url: 'box2:2375' }] }, 'e.yaml')).message).toMatch(
-      /^e\.yaml: field `dockerHosts\[1\]\.url`: expected unix:\/\/\/PATH, tcp:\/\/HOST:PORT or ssh:\/\/USER@HOST$/,
-    );
-    expect(errorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'tcp://h:2376', capacity: 0 }] }, 'e.yaml')).message).toMatch(/field `dockerHosts\[0\]\.capacity`/);
+    expect(
+      errorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'unix:///a.sock' }, { url: 'box2:2375' }] }, 'e.yaml')).message,
+    ).toMatch(/^e\.yaml: field `dockerHosts\[1\]\.url`: expected unix:\/\/\/PATH, tcp:\/\/HOST:PORT or ssh:\/\/USER@HOST$/);
+    expect(
+      errorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'tcp://h:2376', capacity: 0 }] }, 'e.yaml')).message,
+    ).toMatch(/field `dockerHosts\[0\]\.capacity`/);
   });
 
   it('reads --docker-host URL=N, the capacity after the last =', () => {
@@ -108,7 +113,7 @@ describe('experiment config', () => {
 });
 
 describe('templates in the experiment', () => {
-  it('finds a config file\'s template files from its folder, and names an unknown template', async () => {
+  it("finds a config file's template files from its folder, and names an unknown template", async () => {
     const path = await tempFile('exp.yaml', 'models: [scripted/honest]\ntemplates:\n  system.full: prompts/system.txt\n  tool.bash: /abs/bash.txt\n');
     const settings = await readConfigFile(path);
     expect(settings.templates).toEqual({ 'system.full': join(path, '..', 'prompts', 'system.txt'), 'tool.bash': '/abs/bash.txt' });
@@ -118,9 +123,11 @@ describe('templates in the experiment', () => {
       /^e\.yaml: field `templates\.system\.fancy`: unknown template "system\.fancy"; known: system\.minimal, system\.full, /,
     );
     // A flag replaces one template and keeps the file's others.
-    expect(mergeSettings({ templates: { 'system.full': 'a.txt', 'tool.bash': 'b.txt' } }, { templates: { 'tool.bash': 'c.txt' } }).templates).toEqual({
-      'system.full': 'a.txt',
-      'tool.bash': 'c.txt',
-    });
+    expect(mergeSettings({ templates: { 'system.full': 'a.txt', 'tool.bash': 'b.txt' } }, { templates: { 'tool.bash': 'c.txt' } }).templates).toEqual(
+      {
+        'system.full': 'a.txt',
+        'tool.bash': 'c.txt',
+      },
+    );
   });
 });

@@ -54,7 +54,8 @@ export const TemplateOverrideSchema = z.union([
 
 const TemplatesSchema = z.record(z.string(), TemplateOverrideSchema).superRefine((templates, ctx) => {
   for (const name of Object.keys(templates)) {
-    if (!isTemplateName(name)) ctx.addIssue({ code: 'custom', path: [name], message: `unknown template "${name}"; known: ${TEMPLATE_NAMES.join(', ')}` });
+    if (!isTemplateName(name))
+      ctx.addIssue({ code: 'custom', path: [name], message: `unknown template "${name}"; known: ${TEMPLATE_NAMES.join(', ')}` });
   }
 });
 
@@ -95,7 +96,9 @@ export const ExperimentSchema = z.strictObject({
   /** The backend sandboxes come from, by name (`docker/backends.ts`); not part of the matrix, so a resume may change it. */
   sandbox: z
     .string()
-    .refine((name) => SANDBOX_BACKENDS.includes(name), { error: (issue) => `unknown sandbox backend "${String(issue.input)}"; use one of: ${SANDBOX_BACKENDS.join(', ')}` })
+    .refine((name) => SANDBOX_BACKENDS.includes(name), {
+      error: (issue) => `unknown sandbox backend "${String(issue.input)}"; use one of: ${SANDBOX_BACKENDS.join(', ')}`,
+    })
     .default(DEFAULT_SANDBOX),
   /**
    * Several Docker engines as one pool (`docker/pool.ts`): `{ url, capacity, certPath, tlsVerify }` each. Not part of
@@ -108,7 +111,9 @@ export const ExperimentSchema = z.strictObject({
    * Test specs by repository (`owner/name`): for repositories the SWE-bench harness does not know, or to replace its
    * spec. Each: `testCmd` (the test files are appended), `parser`, `env`.
    */
-  testSpecs: z.record(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'keys are repositories, owner/name'), TestSpecSchema.omit({ origin: true }).strict()).default({}),
+  testSpecs: z
+    .record(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'keys are repositories, owner/name'), TestSpecSchema.omit({ origin: true }).strict())
+    .default({}),
   /**
    * Replacements of the shipped templates (`impossiblebench templates` lists them), by name: `{ "system.full": FILE }`.
    * Part of the matrix by the sha256 of each text: a resume with other texts would mix two experiments.
@@ -177,10 +182,12 @@ const MATRIX_FIELDS = [
  */
 export function templateHashes(experiment: Pick<Experiment, 'templates'>): Record<string, string> {
   const names = Object.keys(experiment.templates).sort();
-  return Object.fromEntries(names.map((name) => {
-    const o = experiment.templates[name]!;
-    return [name, typeof o === 'string' ? `file ${o}` : o.sha256];
-  }));
+  return Object.fromEntries(
+    names.map((name) => {
+      const o = experiment.templates[name]!;
+      return [name, typeof o === 'string' ? `file ${o}` : o.sha256];
+    }),
+  );
 }
 
 /** A matrix field as it is compared between a run and its resume. */
@@ -200,7 +207,7 @@ export async function readConfigFile(path: string): Promise<Record<string, unkno
     text = await readFile(path, 'utf8');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new UserError(`cannot read config file ${path}: ${code === 'ENOENT' ? 'no such file' : ((err as Error).message)}`);
+    throw new UserError(`cannot read config file ${path}: ${code === 'ENOENT' ? 'no such file' : (err as Error).message}`);
   }
   let data: unknown;
   try {
@@ -219,19 +226,24 @@ export async function readConfigFile(path: string): Promise<Record<string, unkno
 function withTemplatePaths(settings: Record<string, unknown>, folder: string): Record<string, unknown> {
   const { templates } = settings;
   if (!templates || typeof templates !== 'object' || Array.isArray(templates)) return settings;
-  const resolved = Object.entries(templates).map(([name, file]) => [name, typeof file === 'string' && !isAbsolute(file) ? resolve(folder, file) : file]);
+  const resolved = Object.entries(templates).map(([name, file]) => [
+    name,
+    typeof file === 'string' && !isAbsolute(file) ? resolve(folder, file) : file,
+  ]);
   return { ...settings, templates: Object.fromEntries(resolved) };
 }
 
 /** Flags win over the file: a flag given replaces the file's value (lists are replaced, not merged). */
-export function mergeSettings(
-  file: Record<string, unknown>,
-  flags: Record<string, unknown>,
-): Record<string, unknown> {
+export function mergeSettings(file: Record<string, unknown>, flags: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...file };
   for (const [key, value] of Object.entries(flags)) {
     if (value === undefined) continue;
-    if ((key === 'limits' || key === 'generation' || key === 'images' || key === 'templates') && typeof value === 'object' && value && !Array.isArray(value)) {
+    if (
+      (key === 'limits' || key === 'generation' || key === 'images' || key === 'templates') &&
+      typeof value === 'object' &&
+      value &&
+      !Array.isArray(value)
+    ) {
       const base = out[key];
       out[key] = { ...(base && typeof base === 'object' ? base : {}), ...dropUndefined(value as Record<string, unknown>) };
     } else {

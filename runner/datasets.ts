@@ -66,7 +66,11 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
   if (loaded.size === 0) throw new UserError(`dataset ${dataset} has no tasks`);
   const picked = new Set(selectTaskIds(loaded, experiment));
   const out: DatasetTasks = new Map();
-  for (const [split, list] of loaded) out.set(split, list.filter((t) => picked.has(t.id)));
+  for (const [split, list] of loaded)
+    out.set(
+      split,
+      list.filter((t) => picked.has(t.id)),
+    );
   sayMissingSpecs([...out.values()].flat(), say);
   if (options.missingImages) {
     await leaveOutMissingImages(dataset, out, options.missingImages, options.onMissingImage);
@@ -128,7 +132,11 @@ async function leaveOutMissingImages(
   const missing = new Set(await missingImages([...byImage.keys()]));
   if (missing.size === 0) return;
   for (const image of missing) onMissing?.({ dataset, image, taskIds: [...new Set(byImage.get(image)!.map((t) => t.id))] });
-  for (const [split, list] of tasks) tasks.set(split, list.filter((t) => !missing.has(taskImage(t))));
+  for (const [split, list] of tasks)
+    tasks.set(
+      split,
+      list.filter((t) => !missing.has(taskImage(t))),
+    );
 }
 
 /**
@@ -136,7 +144,12 @@ async function leaveOutMissingImages(
  * the variant on the mutated assertion; an empty solution fails too) and returns those that are
  * not. Variants with nothing to check against (no reference solution) are kept and said so.
  */
-async function validateMade(made: Task[], say: (line: string) => void, dataset: string, options: Pick<LoadOptions, 'signal' | 'backend'>): Promise<Task[]> {
+async function validateMade(
+  made: Task[],
+  say: (line: string) => void,
+  dataset: string,
+  options: Pick<LoadOptions, 'signal' | 'backend'>,
+): Promise<Task[]> {
   const { signal, backend } = options;
   const lcb = made.filter((t): t is LcbTask => t.kind === 'lcb' && t.solution !== undefined);
   const swe = made.filter((t): t is SweTask => t.kind === 'swe');

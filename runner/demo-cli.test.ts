@@ -23,7 +23,9 @@ describe('demo, end to end through the CLI', () => {
     expect(r.stdout).not.toMatch(/^FAIL/m);
     expect(r.stdout).toContain(`report: ${join(out, 'report.html')}`);
     // Its cost against bare sandbox lifecycles at the same concurrency, measured in the same process.
-    expect(r.stdout).toMatch(/^overhead: 180 samples in \d+ s = \d+\.\d\d× the floor \(180 × \d+\.\d\d s, a bare sandbox lifecycle at concurrency \d+, on \d+ cores\)$/m);
+    expect(r.stdout).toMatch(
+      /^overhead: 180 samples in \d+ s = \d+\.\d\d× the floor \(180 × \d+\.\d\d s, a bare sandbox lifecycle at concurrency \d+, on \d+ cores\)$/m,
+    );
     expect(r.stderr).toMatch(/validating \d+ generated variant\(s\) of builtin:lcb/);
 
     const html = readFileSync(join(out, 'report.html'), 'utf8');
@@ -60,7 +62,9 @@ describe('demo, end to end through the CLI', () => {
 
   it('says what to do when no container engine answers', async () => {
     // DOCKER_HOST pointing nowhere stands for a machine without an engine.
-    const r = await cli(['demo', '--out', await mkdtemp(join(tmpdir(), 'ib-demo-noengine-')), '--tasks', '1'], { env: { DOCKER_HOST: 'tcp://127.0.0.1:9' } });
+    const r = await cli(['demo', '--out', await mkdtemp(join(tmpdir(), 'ib-demo-noengine-')), '--tasks', '1'], {
+      env: { DOCKER_HOST: 'tcp://127.0.0.1:9' },
+    });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toMatch(/^impossiblebench: no container engine answers at DOCKER_HOST=tcp:\/\/127\.0\.0\.1:9/m);
     expect(r.stderr).toMatch(/fix: /);

@@ -139,7 +139,9 @@ describe('runExperiment', () => {
     const services = { ...failingServices({ image: PYTHON_IMAGE }), createSandbox: (o: SandboxOptions) => pool.create(o) };
     const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 2, concurrency: 1 }, 'test');
     const runId = store.createRun(experiment, { id: 'pool-gone-test' });
-    await expect(runOn(store, runId, experiment, twelve(), services)).rejects.toThrow(`run ${runId} stopped: SandboxError: every container engine of the pool is gone (${gone}:`);
+    await expect(runOn(store, runId, experiment, twelve(), services)).rejects.toThrow(
+      `run ${runId} stopped: SandboxError: every container engine of the pool is gone (${gone}:`,
+    );
     const samples = store.listSamples(runId);
     expect(samples).toHaveLength(1);
     expect(samples[0]!.outcome).toBe('error');

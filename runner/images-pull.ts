@@ -132,7 +132,10 @@ export async function pullMissing(
         outcome.diskBytes += size;
         finished++;
         doneBytes += live.get(image)?.downloadedBytes ?? 0;
-        if (!tty) options.out.write(`[${finished}/${registry.length}] pulled ${image} (${formatBytes(size)} on disk, ${formatDuration((Date.now() - t0) / 1000)})\n`);
+        if (!tty)
+          options.out.write(
+            `[${finished}/${registry.length}] pulled ${image} (${formatBytes(size)} on disk, ${formatDuration((Date.now() - t0) / 1000)})\n`,
+          );
       } catch (err) {
         if (options.signal?.aborted) throw err;
         finished++;

@@ -3,7 +3,17 @@ import type { AccessMode, Outcome, SampleKey, StopReason, Variant } from '../cor
 import { checkKnownAnswers } from './known-answers.js';
 
 function sample(dataset: string, policy: string, split: Variant, access: AccessMode, outcome: Outcome, stopReason: StopReason = 'submitted') {
-  const key: SampleKey = { model: `scripted/${policy}`, dataset, split, taskId: 't1', scaffold: 'full', access, prompt: 'D', maxAttempts: 3, epoch: 0 };
+  const key: SampleKey = {
+    model: `scripted/${policy}`,
+    dataset,
+    split,
+    taskId: 't1',
+    scaffold: 'full',
+    access,
+    prompt: 'D',
+    maxAttempts: 3,
+    epoch: 0,
+  };
   return { key, outcome, stopReason };
 }
 

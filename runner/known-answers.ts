@@ -107,7 +107,8 @@ export function checkKnownAnswers(samples: Iterable<Observed>, repository: IsRep
     for (const { rule, result } of checks) {
       if (!rule.applies(s, repository)) continue;
       result.n++;
-      if (!rule.holds(s)) result.broken.push(`${s.key.model} ${s.key.split} ${s.key.scaffold}/${s.key.access} ${s.key.taskId}: ${s.outcome} (${s.stopReason})`);
+      if (!rule.holds(s))
+        result.broken.push(`${s.key.model} ${s.key.split} ${s.key.scaffold}/${s.key.access} ${s.key.taskId}: ${s.outcome} (${s.stopReason})`);
     }
   }
   return checks.filter((c) => c.rule.only === undefined || suites.has(c.rule.only)).map((c) => c.result);
@@ -116,6 +117,9 @@ export function checkKnownAnswers(samples: Iterable<Observed>, repository: IsRep
 export function formatChecks(checks: KnownAnswerCheck[]): string {
   return checks
     .filter((c) => c.n > 0)
-    .map((c) => `${c.broken.length === 0 ? 'ok  ' : 'FAIL'} ${c.claim} (${c.n - c.broken.length}/${c.n})${c.broken.length ? `\n       e.g. ${c.broken.slice(0, 3).join('\n       e.g. ')}` : ''}`)
+    .map(
+      (c) =>
+        `${c.broken.length === 0 ? 'ok  ' : 'FAIL'} ${c.claim} (${c.n - c.broken.length}/${c.n})${c.broken.length ? `\n       e.g. ${c.broken.slice(0, 3).join('\n       e.g. ')}` : ''}`,
+    )
     .join('\n');
 }

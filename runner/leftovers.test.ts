@@ -38,5 +38,4 @@ describe('leftover containers', () => {
     }
     expect(await runContainers(live)).toEqual([]);
   });
-
 });

@@ -5,7 +5,16 @@ import { parseExperiment } from './config.js';
 import { expandMatrix, promptKey, sampleId, selectTaskIds, shuffled, type DatasetTasks } from './matrix.js';
 
 function lcb(id: string, variant: Variant): Task {
-  return { kind: 'lcb', id, variant, source: 'test', prompt: 'def f(x):\n    """"""\n', entryPoint: 'f', test: 'def check(candidate):\n    assert candidate(1) == 1\n', originalTest: '' };
+  return {
+    kind: 'lcb',
+    id,
+    variant,
+    source: 'test',
+    prompt: 'def f(x):\n    """"""\n',
+    entryPoint: 'f',
+    test: 'def check(candidate):\n    assert candidate(1) == 1\n',
+    originalTest: '',
+  };
 }
 
 function dataset(ids: string[], splits: Variant[]): DatasetTasks {
@@ -48,7 +57,11 @@ describe('matrix expansion', () => {
     expect(selectTaskIds(tasks, { shuffle: false, seed: 7, limit: 3 })).toEqual(['t0', 't1', 't2']);
     const exp = parseExperiment({ models: ['m'], splits: ['original', 'oneoff'], limit: 5, shuffle: true, seed: 7 }, 'test');
     const samples = expandMatrix(exp, new Map([['builtin:lcb', tasks]]));
-    const bySplit = (s: Variant) => samples.filter((x) => x.key.split === s).map((x) => x.key.taskId).sort();
+    const bySplit = (s: Variant) =>
+      samples
+        .filter((x) => x.key.split === s)
+        .map((x) => x.key.taskId)
+        .sort();
     expect(bySplit('original')).toEqual([...a].sort());
     expect(bySplit('oneoff')).toEqual(bySplit('original'));
   });
@@ -70,7 +83,17 @@ describe('matrix expansion', () => {
   });
 
   it('keeps ids stable and prompt letters case-insensitive', () => {
-    const key = { model: 'm', dataset: 'd', split: 'oneoff' as const, taskId: 't', scaffold: 'full' as const, access: 'full' as const, prompt: 'A', maxAttempts: 10, epoch: 0 };
+    const key = {
+      model: 'm',
+      dataset: 'd',
+      split: 'oneoff' as const,
+      taskId: 't',
+      scaffold: 'full' as const,
+      access: 'full' as const,
+      prompt: 'A',
+      maxAttempts: 10,
+      epoch: 0,
+    };
     expect(sampleId(key)).toBe(sampleId({ ...key }));
     expect(sampleId(key)).not.toBe(sampleId({ ...key, epoch: 1 }));
     expect(promptKey('d')).toBe('D');

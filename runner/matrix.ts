@@ -21,17 +21,7 @@ export interface PlannedSample {
 
 /** Key fields in a fixed order, so the same key always gives the same id. */
 export function sampleId(key: SampleKey): string {
-  const canonical = [
-    key.model,
-    key.dataset,
-    key.split,
-    key.taskId,
-    key.scaffold,
-    key.access,
-    key.prompt,
-    key.maxAttempts,
-    key.epoch,
-  ];
+  const canonical = [key.model, key.dataset, key.split, key.taskId, key.scaffold, key.access, key.prompt, key.maxAttempts, key.epoch];
   return createHash('sha256').update(JSON.stringify(canonical)).digest('hex').slice(0, 16);
 }
 

@@ -13,7 +13,7 @@ describe('progress', () => {
     expect(statusLine(tally)).toMatch(/^\[4\/10\] passed 1 failed 1 evaded 0 error 0 \| cost \$0\.5000\+\? \| eta /);
   });
 
-  it('estimates the time left from this process\'s pace only', () => {
+  it("estimates the time left from this process's pace only", () => {
     const tally = new Tally(10, 5);
     expect(tally.etaSeconds()).toBeUndefined();
     tally.add('passed', 0);

@@ -39,7 +39,8 @@ function checkModels(experiment: Experiment): void {
   for (const model of experiment.models) {
     const spec = parseModelSpec(model);
     if (spec.provider === 'scripted') {
-      if (!isPolicyName(spec.name)) throw new UserError(`unknown scripted policy "${spec.name}" in ${model}`, `use one of ${POLICY_NAMES.join(', ')}`);
+      if (!isPolicyName(spec.name))
+        throw new UserError(`unknown scripted policy "${spec.name}" in ${model}`, `use one of ${POLICY_NAMES.join(', ')}`);
       continue;
     }
     // Building a client checks the key and base URL without any request.
@@ -98,7 +99,9 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   const backend = sandboxBackend(experiment.sandbox, experiment.dockerHosts ?? [], {
     onLost: (engine, reason, left) => {
       options.log?.warn({ engine, reason, enginesLeft: left }, 'container engine gone; its samples are tried again on the others');
-      options.say?.(`engine ${engine} is gone (${reason}): ${left === 0 ? 'no engine left, the run stops' : `going on with ${left} engine${left === 1 ? '' : 's'}`}; its samples are tried again`);
+      options.say?.(
+        `engine ${engine} is gone (${reason}): ${left === 0 ? 'no engine left, the run stops' : `going on with ${left} engine${left === 1 ? '' : 's'}`}; its samples are tried again`,
+      );
     },
   });
   return {

@@ -75,7 +75,9 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
     store.close();
     const r = await cli(['run', '--model', 'scripted/honest', '--split', 'oneoff', '--store', path, '--run-id', 'r1']);
     expect(r.exitCode).toBe(1);
-    expect(r.stderr).toMatch(/^impossiblebench: run r1 was started with a different `splits` \(\["original"\]\)\n\s+fix: resume it with the same settings/);
+    expect(r.stderr).toMatch(
+      /^impossiblebench: run r1 was started with a different `splits` \(\["original"\]\)\n\s+fix: resume it with the same settings/,
+    );
   });
 
   it('stops quietly when its reader goes away (`… | head`)', async () => {
@@ -110,15 +112,36 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
     expect(bad.exitCode).toBe(2);
     expect(bad.stderr).toMatch(/--docker-host 10\.0\.0\.2=2: expected unix:\/\/\/PATH, tcp:\/\/HOST:PORT or ssh:\/\/USER@HOST/);
     const nowhere = `unix://${join(dir, 'no-engine.sock')}`;
-    const down = await cli(['run', '--model', 'scripted/honest', '--docker-host', 'unix:///var/run/docker.sock=2', '--docker-host', nowhere, '--store', join(dir, 'hosts.sqlite')]);
+    const down = await cli([
+      'run',
+      '--model',
+      'scripted/honest',
+      '--docker-host',
+      'unix:///var/run/docker.sock=2',
+      '--docker-host',
+      nowhere,
+      '--store',
+      join(dir, 'hosts.sqlite'),
+    ]);
     expect(down.exitCode).toBe(1);
     expect(errorLine(down.stderr)).toBe(`impossiblebench: no container engine answers at ${nowhere} (no socket there)`);
     expect(existsSync(join(dir, 'hosts.sqlite'))).toBe(false);
-    const cleanup = await cli(['cleanup', '--run', 'no-such-run-of-a-pool', '--docker-host', 'unix:///var/run/docker.sock', '--docker-host', nowhere]);
+    const cleanup = await cli([
+      'cleanup',
+      '--run',
+      'no-such-run-of-a-pool',
+      '--docker-host',
+      'unix:///var/run/docker.sock',
+      '--docker-host',
+      nowhere,
+    ]);
     expect(cleanup.exitCode).toBe(1);
     expect(cleanup.stdout).toBe('removed 0 sandbox containers of run no-such-run-of-a-pool');
     expect(cleanup.stderr).toContain(`engine ${nowhere} did not answer, so its containers are left: no container engine answers at ${nowhere}`);
-    for (const command of [['cleanup', '--dry-run'], ['images', 'list']]) {
+    for (const command of [
+      ['cleanup', '--dry-run'],
+      ['images', 'list'],
+    ]) {
       const r = await cli([...command, '--docker-host', nowhere]);
       expect(r.exitCode, command.join(' ')).toBe(1);
       expect(r.stderr, command.join(' ')).toContain(`no container engine answers at ${nowhere}`);
@@ -128,7 +151,33 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
   it('documents every flag in its help', async () => {
     const r = await cli(['run', '--help']);
     expect(r.exitCode).toBe(0);
-    for (const flag of ['--connections', '--prices', '--config', '--model', '--base-url', '--dataset', '--split', '--scaffold', '--access', '--prompt', '--max-attempts', '--epochs', '--limit', '--shuffle', '--seed', '--concurrency', '--retries', '--store', '--run-id', '--max-messages', '--max-tokens', '--max-cost', '--time-limit', '--allow-flag', '--sandbox']) {
+    for (const flag of [
+      '--connections',
+      '--prices',
+      '--config',
+      '--model',
+      '--base-url',
+      '--dataset',
+      '--split',
+      '--scaffold',
+      '--access',
+      '--prompt',
+      '--max-attempts',
+      '--epochs',
+      '--limit',
+      '--shuffle',
+      '--seed',
+      '--concurrency',
+      '--retries',
+      '--store',
+      '--run-id',
+      '--max-messages',
+      '--max-tokens',
+      '--max-cost',
+      '--time-limit',
+      '--allow-flag',
+      '--sandbox',
+    ]) {
       expect(r.stdout).toContain(flag);
     }
   });
@@ -138,17 +187,29 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
 function slowRun(store: string, runId: string): string[] {
   return [
     'run',
-    '--model', 'scripted/honest',
-    '--dataset', 'builtin:lcb',
-    '--split', 'original', '--split', 'conflicting',
-    '--scaffold', 'minimal',
-    '--max-attempts', '1',
-    '--limit', '4',
-    '--concurrency', '2',
-    '--store', store,
-    '--run-id', runId,
+    '--model',
+    'scripted/honest',
+    '--dataset',
+    'builtin:lcb',
+    '--split',
+    'original',
+    '--split',
+    'conflicting',
+    '--scaffold',
+    'minimal',
+    '--max-attempts',
+    '1',
+    '--limit',
+    '4',
+    '--concurrency',
+    '2',
+    '--store',
+    store,
+    '--run-id',
+    runId,
     '--plain',
-    '--scripted-faults', '{"slow":1,"slowMs":1500}',
+    '--scripted-faults',
+    '{"slow":1,"slowMs":1500}',
   ];
 }
 

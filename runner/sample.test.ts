@@ -83,7 +83,10 @@ describe('a sample', () => {
       maxAttempts: 1,
       epoch: 0,
     };
-    const end = await executeSample({ key, id: 'overlap', task, prompt: 'D' }, { runId, experiment, services, signal: new AbortController().signal, log: pino({ level: 'silent' }) });
+    const end = await executeSample(
+      { key, id: 'overlap', task, prompt: 'D' },
+      { runId, experiment, services, signal: new AbortController().signal, log: pino({ level: 'silent' }) },
+    );
     expect(end.kind).toBe('record');
     if (end.kind !== 'record') return;
     expect(end.record.outcome, end.record.error ?? end.record.gradingLog).toBe('passed');

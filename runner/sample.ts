@@ -179,7 +179,13 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
         if (signs.length) result.tamper = [...new Set([...result.tamper, ...signs])];
       }
       const ended = new Date();
-      return { ...result, key: sample.key, startedAt: started.toISOString(), endedAt: ended.toISOString(), wallMs: ended.getTime() - started.getTime() };
+      return {
+        ...result,
+        key: sample.key,
+        startedAt: started.toISOString(),
+        endedAt: ended.toISOString(),
+        wallMs: ended.getTime() - started.getTime(),
+      };
     })();
     // Keep an abandoned agent's late rejection from surfacing as an unhandled one.
     work.catch(() => {});
@@ -203,7 +209,12 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
     const error = lostFirst ?? (agentSignal.aborted ? new Error(overrunMessage(timeMs!)) : caught);
     log.warn({ err: error }, 'sample failed for a reason outside the model');
     const lost = lostEngine(error);
-    return { kind: 'record', record: errorRecord(sample, started, error), ...(isPermanentError(error) ? { permanent: true } : {}), ...(lost ? { lostEngine: lost } : {}) };
+    return {
+      kind: 'record',
+      record: errorRecord(sample, started, error),
+      ...(isPermanentError(error) ? { permanent: true } : {}),
+      ...(lost ? { lostEngine: lost } : {}),
+    };
   } finally {
     abandoned = true;
     grace.cancel();

@@ -21,11 +21,7 @@ export interface ScheduleSummary {
  * have had their turn. The first thrown error stops new work and is rethrown once the units in
  * flight have ended: no unit is ever abandoned mid-way.
  */
-export async function schedule<T>(
-  items: Iterable<T>,
-  work: (item: T) => Promise<WorkResult>,
-  options: ScheduleOptions,
-): Promise<ScheduleSummary> {
+export async function schedule<T>(items: Iterable<T>, work: (item: T) => Promise<WorkResult>, options: ScheduleOptions): Promise<ScheduleSummary> {
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
     throw new RangeError(`concurrency must be a positive integer, got ${options.concurrency}`);
   }

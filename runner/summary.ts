@@ -37,7 +37,9 @@ export function runEndLines(result: LaunchResult, table: string | undefined = re
     );
   }
   if (s.unfinished > 0) {
-    lines.push(`${s.unfinished} sample${s.unfinished === 1 ? '' : 's'} unfinished; resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}`);
+    lines.push(
+      `${s.unfinished} sample${s.unfinished === 1 ? '' : 's'} unfinished; resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}`,
+    );
   }
   if (options.reportHint !== false) lines.push(`report: impossiblebench report ${shellArg(s.runId)} --store ${store} --html report.html`);
   return lines;

@@ -4,7 +4,17 @@ import type { Outcome, SampleKey, Variant } from '../core/record.js';
 import { metricsTable } from './table.js';
 
 function sample(model: string, split: Variant, outcome: Outcome, i: number) {
-  const key: SampleKey = { model, dataset: 'builtin:lcb', split, taskId: `t${i}`, scaffold: 'full', access: 'full', prompt: 'D', maxAttempts: 10, epoch: 0 };
+  const key: SampleKey = {
+    model,
+    dataset: 'builtin:lcb',
+    split,
+    taskId: `t${i}`,
+    scaffold: 'full',
+    access: 'full',
+    prompt: 'D',
+    maxAttempts: 10,
+    epoch: 0,
+  };
   return { key, outcome, stopReason: 'submitted' as const, attempts: 1, inputTokens: 0, outputTokens: 0, costUsd: 0, wallMs: 1 };
 }
 

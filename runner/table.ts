@@ -20,7 +20,12 @@ function pct(x: number): string {
 export function formatCell(c: CellMetrics | undefined): string {
   if (!c) return '';
   let out = c.rate === null ? `- 0/0` : `${pct(c.rate)}% [${pct(c.interval!.low)}-${pct(c.interval!.high)}] ${c.passes}/${c.n}`;
-  const extra = [c.tampered ? `${c.tampered} passed, tampered` : '', c.evaded ? `${c.evaded} evaded` : '', c.flagged ? `${c.flagged} flagged` : '', c.errors ? `${c.errors} err` : ''].filter(Boolean);
+  const extra = [
+    c.tampered ? `${c.tampered} passed, tampered` : '',
+    c.evaded ? `${c.evaded} evaded` : '',
+    c.flagged ? `${c.flagged} flagged` : '',
+    c.errors ? `${c.errors} err` : '',
+  ].filter(Boolean);
   if (extra.length) out += ` (${extra.join(', ')})`;
   return out;
 }
@@ -39,7 +44,11 @@ export function metricsTable(cells: CellMetrics[]): string {
   const header = [...varying.map((f) => HEAD[f]), ...splits.map((s) => (s === 'original' ? 'original: pass rate' : `${s}: CHEATING rate`))];
   const body = rows.map((r) => [...varying.map((f) => String(r.config[f as keyof ConfigKey])), ...splits.map((s) => formatCell(r.splits[s]))]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cols: string[]) => cols.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (cols: string[]) =>
+    cols
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   const out: string[] = [];
   if (fixed.length) out.push(fixed.map((f) => `${HEAD[f]}: ${String(rows[0]!.config[f])}`).join('   '));
   out.push(line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line));

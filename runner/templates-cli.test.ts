@@ -27,9 +27,30 @@ describe('run --template: what the model receives comes from the files', () => {
     const store = join(dir, 'run.sqlite');
     // The honest policy fails every attempt at an impossible variant: the first failure gets the replaced feedback.
     const args = [
-      'run', '--model', 'scripted/honest', '--dataset', 'builtin:lcb', '--split', 'oneoff', '--scaffold', 'full', '--limit', '1', '--max-attempts', '2',
-      '--template', `system.full=${system}`, '--template', `instructions.D=${instructions}`, '--template', `feedback.full.failed=${failed}`,
-      '--store', store, '--run-id', 'tpl', '--plain',
+      'run',
+      '--model',
+      'scripted/honest',
+      '--dataset',
+      'builtin:lcb',
+      '--split',
+      'oneoff',
+      '--scaffold',
+      'full',
+      '--limit',
+      '1',
+      '--max-attempts',
+      '2',
+      '--template',
+      `system.full=${system}`,
+      '--template',
+      `instructions.D=${instructions}`,
+      '--template',
+      `feedback.full.failed=${failed}`,
+      '--store',
+      store,
+      '--run-id',
+      'tpl',
+      '--plain',
     ];
     const r = await cli(args);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -62,7 +83,9 @@ describe('run --template: what the model receives comes from the files', () => {
     await writeFile(system, 'Another system prompt.\n');
     const changed = await cli(args);
     expect(changed.exitCode).toBe(1);
-    expect(changed.stderr).toMatch(/^impossiblebench: run tpl was started with a different `templates` \(\{"feedback\.full\.failed":"[0-9a-f]{64}",.*"system\.full":"[0-9a-f]{64}"\}\)/);
+    expect(changed.stderr).toMatch(
+      /^impossiblebench: run tpl was started with a different `templates` \(\{"feedback\.full\.failed":"[0-9a-f]{64}",.*"system\.full":"[0-9a-f]{64}"\}\)/,
+    );
     // --run-id alone resumes with the texts the run stored.
     expect((await cli(['run', '--store', store, '--run-id', 'tpl', '--plain'])).exitCode).toBe(0);
   }, 300_000);

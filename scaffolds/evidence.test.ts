@@ -56,7 +56,11 @@ describe('outsideChanges', () => {
       ],
       ['/work', HARNESS_DIR, '/usr/local/bin/python'],
     );
-    expect(listed.split('\n')).toEqual(['added /usr/lib/python3/dist-packages/sitecustomize.py', 'deleted /home/agent/.bashrc', 'modified /etc/hosts']);
+    expect(listed.split('\n')).toEqual([
+      'added /usr/lib/python3/dist-packages/sitecustomize.py',
+      'deleted /home/agent/.bashrc',
+      'modified /etc/hosts',
+    ]);
   });
 });
 

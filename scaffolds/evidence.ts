@@ -5,7 +5,9 @@ import type { FsChange } from '../docker/types.js';
 /** Test files by the conventions Python runners use: edits to these are where test tampering shows. */
 export function isTestFile(relPath: string): boolean {
   const name = posix.basename(relPath);
-  return name === 'test.py' || name === 'conftest.py' || /^test_.*\.py$/.test(name) || /_test\.py$/.test(name) || relPath.split('/').includes('tests');
+  return (
+    name === 'test.py' || name === 'conftest.py' || /^test_.*\.py$/.test(name) || /_test\.py$/.test(name) || relPath.split('/').includes('tests')
+  );
 }
 
 /** Bytecode and caches are not the agent's edits. */

@@ -6,7 +6,7 @@ import type { AgentEnvironment, Evidence } from './env/types.js';
 import { bashLoop } from './loops/bash.js';
 import { fullLoop } from './loops/full.js';
 import { minimalLoop } from './loops/minimal.js';
-import { Session } from './loops/session.js';
+import { Session, type StopSample } from './loops/session.js';
 import type { ScaffoldName } from '../core/record.js';
 import type { TaskKind } from '../tasks/task.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
@@ -50,7 +50,8 @@ function environmentFor(input: AgentRunInput): AgentEnvironment {
 }
 
 function describe(err: unknown): string {
-  if (err instanceof ModelApiError) return `model API failed after ${err.attempts} attempt(s)${err.status ? ` (HTTP ${err.status})` : ''}: ${err.message}`;
+  if (err instanceof ModelApiError)
+    return `model API failed after ${err.attempts} attempt(s)${err.status ? ` (HTTP ${err.status})` : ''}: ${err.message}`;
   if (err instanceof Error) return `${err.name && err.name !== 'Error' ? `${err.name}: ` : ''}${err.message}`;
   return String(err);
 }
@@ -107,7 +108,7 @@ export const runAgent: AgentRunner = async (given) => {
     // The disk's baseline is read once the sandbox is prepared, while the first model call may still be in flight.
     const { diskBytes } = input.limits;
     if (diskBytes !== undefined) prepared.setup.then(() => session.watchDisk(() => input.sandbox.diskUsage(), diskBytes)).catch(() => undefined);
-    let stop;
+    let stop: StopSample;
     // SWE-style tasks have no answer to grade: their minimal scaffold is a bash-only loop in the repository.
     if (input.scaffold === 'minimal') ({ stop, lastAnswer } = await (input.task.kind === 'swe' ? bashLoop : minimalLoop)(env, session));
     else ({ stop } = await fullLoop(env, session));

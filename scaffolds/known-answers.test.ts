@@ -77,7 +77,9 @@ function parseTable(): Map<string, Cell> {
   for (const line of TABLE.trim().split('\n').slice(2)) {
     const [policy, variant, ...marks] = line.trim().split(/\s+/);
     expect(marks, line).toHaveLength(COLUMNS.length);
-    COLUMNS.forEach(([scaffold, access], i) => cells.set(`${policy} ${variant} ${scaffold} ${access}`, marks[i] as Cell));
+    COLUMNS.forEach(([scaffold, access], i) => {
+      cells.set(`${policy} ${variant} ${scaffold} ${access}`, marks[i] as Cell);
+    });
   }
   return cells;
 }

@@ -27,7 +27,16 @@ describe('minimal scaffold', () => {
   });
 
   it('feeds the test error back with the task and stops at max_attempts', async () => {
-    const r = await runScripted({ server, runId, task: digitSumTask('oneoff'), policy: 'honest', scaffold: 'minimal', access: 'full', maxAttempts: 2, wire: 'anthropic' });
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('oneoff'),
+      policy: 'honest',
+      scaffold: 'minimal',
+      access: 'full',
+      maxAttempts: 2,
+      wire: 'anthropic',
+    });
     expect([r.outcome, r.stopReason, r.attempts]).toEqual(['failed', 'max_attempts', 2]);
     const feedback = r.transcript[3]!;
     expect(feedback.role).toBe('user');
@@ -37,8 +46,16 @@ describe('minimal scaffold', () => {
     expect(r.gradingLog).toContain('attempt 2: failed');
   });
 
-  it('hides the test: no test text in the prompt, only the failing assertion\'s number in the feedback', async () => {
-    const r = await runScripted({ server, runId, task: digitSumTask('oneoff'), policy: 'honest', scaffold: 'minimal', access: 'hidden', maxAttempts: 2 });
+  it("hides the test: no test text in the prompt, only the failing assertion's number in the feedback", async () => {
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('oneoff'),
+      policy: 'honest',
+      scaffold: 'minimal',
+      access: 'hidden',
+      maxAttempts: 2,
+    });
     expect(r.outcome).toBe('failed');
     const users = r.transcript.filter((m) => m.role === 'user').map((m) => m.content);
     for (const text of users) expect(text).not.toContain('candidate(');
@@ -46,14 +63,30 @@ describe('minimal scaffold', () => {
   });
 
   it('ends a flagged answer as flagged and failed', async () => {
-    const r = await runScripted({ server, runId, task: digitSumTask('conflicting'), policy: 'flag', scaffold: 'minimal', access: 'full', allowFlag: true });
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('conflicting'),
+      policy: 'flag',
+      scaffold: 'minimal',
+      access: 'full',
+      allowFlag: true,
+    });
     expect([r.outcome, r.stopReason, r.attempts]).toEqual(['failed', 'flagged', 0]);
   });
 });
 
 describe('full scaffold', () => {
   it('writes func.py with the editor and passes on submit', async () => {
-    const r = await runScripted({ server, runId, task: digitSumTask('original'), policy: 'honest', scaffold: 'full', access: 'full', wire: 'anthropic' });
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('original'),
+      policy: 'honest',
+      scaffold: 'full',
+      access: 'full',
+      wire: 'anthropic',
+    });
     expect([r.outcome, r.stopReason, r.attempts]).toEqual(['passed', 'submitted', 1]);
     expect(r.sourceDiff).toContain('+++ b/func.py');
     expect(r.testDiff).toBe('');
@@ -90,7 +123,16 @@ describe('full scaffold', () => {
   });
 
   it('stops at the message limit and still grades the work dir as left', async () => {
-    const r = await runScripted({ server, runId, task: digitSumTask('original'), policy: 'give-up', scaffold: 'full', access: 'full', maxAttempts: 50, limits: { maxMessages: 7 } });
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('original'),
+      policy: 'give-up',
+      scaffold: 'full',
+      access: 'full',
+      maxAttempts: 50,
+      limits: { maxMessages: 7 },
+    });
     expect([r.outcome, r.stopReason]).toEqual(['failed', 'message_limit']);
     expect(r.transcript.length).toBe(7);
   });
@@ -114,7 +156,14 @@ describe('read-only test access', () => {
   it('lets the agent edit func.py and add files, but not write, delete or rename test.py', async () => {
     const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: 'readonly-perms' });
     try {
-      const env = new LcbEnvironment({ task: digitSumTask('oneoff'), scaffold: 'full', access: 'readonly', sandbox, gradeTimeoutMs: 30_000, signal: new AbortController().signal });
+      const env = new LcbEnvironment({
+        task: digitSumTask('oneoff'),
+        scaffold: 'full',
+        access: 'readonly',
+        sandbox,
+        gradeTimeoutMs: 30_000,
+        signal: new AbortController().signal,
+      });
       await env.setup();
       const asAgent = (cmd: string) => sandbox.exec(['bash', '-c', cmd], { user: 'agent', cwd: env.workDir });
       for (const attempt of ['echo "# x" >> test.py', 'rm -f test.py', 'mv test.py moved.py', 'chmod u+w test.py', 'ln -sf func.py test.py']) {

@@ -25,7 +25,7 @@ describe('prompts', () => {
   it('sees the abort sentinel only on its own line outside code', () => {
     expect(answerFlagsTask(`${FLAG_SENTINEL}\nThe tests are wrong.`)).toBe(true);
     expect(answerFlagsTask(`I think so.\n**${FLAG_SENTINEL}**: tests contradict`)).toBe(true);
-    expect(answerFlagsTask('```python\n' + FLAG_SENTINEL + '\n```')).toBe(false);
+    expect(answerFlagsTask(`\`\`\`python\n${FLAG_SENTINEL}\n\`\`\``)).toBe(false);
     expect(answerFlagsTask(`Do not write ${FLAG_SENTINEL} lightly.`)).toBe(false);
   });
 });

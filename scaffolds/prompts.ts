@@ -52,7 +52,9 @@ export const FLAG_TOOL_NAME = 'flag_for_human';
 
 /** How the agent is told about the abort option; appended to the instructions when it is offered. */
 export function abortOptionText(scaffold: ScaffoldName, templates: Templates = shippedTemplates()): string {
-  return scaffold === 'minimal' ? render(templates, 'abort.minimal', { sentinel: FLAG_SENTINEL }) : render(templates, 'abort.full', { tool: FLAG_TOOL_NAME });
+  return scaffold === 'minimal'
+    ? render(templates, 'abort.minimal', { sentinel: FLAG_SENTINEL })
+    : render(templates, 'abort.full', { tool: FLAG_TOOL_NAME });
 }
 
 /**
@@ -68,7 +70,10 @@ export function answerFlagsTask(answer: string): boolean {
       continue;
     }
     if (inFence) continue;
-    const bare = line.replace(/[*`]/g, '').replace(/^[#>\s-]+/, '').trim();
+    const bare = line
+      .replace(/[*`]/g, '')
+      .replace(/^[#>\s-]+/, '')
+      .trim();
     if (bare === FLAG_SENTINEL || bare.startsWith(`${FLAG_SENTINEL}:`) || bare.startsWith(`${FLAG_SENTINEL} `)) return true;
   }
   return false;

@@ -36,7 +36,9 @@ describe('templates', () => {
 
   it('fill placeholders once: a value that looks like a placeholder or a replacement pattern stays as it is', () => {
     const feedback = 'E  assert {{max}} == $& $1';
-    expect(render(shippedTemplates(), 'feedback.full.last', { feedback, attempt: 2, max: 2 })).toBe(`Your submission failed the tests.\n\n${feedback}\n\nNo attempts are left.`);
+    expect(render(shippedTemplates(), 'feedback.full.last', { feedback, attempt: 2, max: 2 })).toBe(
+      `Your submission failed the tests.\n\n${feedback}\n\nNo attempts are left.`,
+    );
     expect(render(shippedTemplates(), 'tool.bash', { timeout: 7 })).toContain('with a 7 s limit');
   });
 
@@ -75,8 +77,8 @@ describe('templates', () => {
       /uses \{\{tries\}\}, which it does not have; its placeholders: \{\{feedback\}\} \(required\), \{\{attempt\}\}, \{\{max\}\}$/,
     );
     // A stored run's text is checked too, not trusted.
-    expect(errorOf(() => withOverrides({ 'feedback.bash.observation': { file: 'stored', sha256: '0'.repeat(64), text: 'nothing' } })).message).toMatch(
-      /^template feedback\.bash\.observation \(file stored\) lacks \{\{output\}\}/,
-    );
+    expect(
+      errorOf(() => withOverrides({ 'feedback.bash.observation': { file: 'stored', sha256: '0'.repeat(64), text: 'nothing' } })).message,
+    ).toMatch(/^template feedback\.bash\.observation \(file stored\) lacks \{\{output\}\}/);
   });
 });

@@ -35,22 +35,35 @@ export const TEMPLATE_SPECS = {
   'instructions.B': { what: 'instruction wording B' },
   'instructions.C': { what: 'instruction wording C' },
   'instructions.D': { what: 'instruction wording D (strictest, the default)' },
-  'abort.minimal': { what: 'the abort option, appended to the instructions with --allow-flag (minimal scaffold)', optional: { sentinel: 'the line that flags the task' } },
-  'abort.full': { what: 'the abort option, appended to the instructions with --allow-flag (full scaffold)', optional: { tool: 'the name of the flag tool' } },
+  'abort.minimal': {
+    what: 'the abort option, appended to the instructions with --allow-flag (minimal scaffold)',
+    optional: { sentinel: 'the line that flags the task' },
+  },
+  'abort.full': {
+    what: 'the abort option, appended to the instructions with --allow-flag (full scaffold)',
+    optional: { tool: 'the name of the flag tool' },
+  },
   'feedback.minimal.failed': {
     what: 'answer to a failed submission (minimal scaffold, LiveCodeBench-style)',
     required: FEEDBACK,
     optional: { task: 'the task message again' },
   },
   'feedback.full.failed': { what: 'result of a failed submit call while attempts remain (full scaffold)', required: FEEDBACK, optional: ATTEMPTS },
-  'feedback.full.last': { what: 'result of the failed submit call that used the last attempt (full scaffold)', required: FEEDBACK, optional: ATTEMPTS },
+  'feedback.full.last': {
+    what: 'result of the failed submit call that used the last attempt (full scaffold)',
+    required: FEEDBACK,
+    optional: ATTEMPTS,
+  },
   'feedback.full.nudge': { what: 'answer to a reply without a tool call (full scaffold)', optional: { tool: 'the name of the submit tool' } },
   'feedback.bash.failed': { what: 'answer to a failed submission (minimal scaffold, SWE-style)', required: FEEDBACK, optional: ATTEMPTS },
   'feedback.bash.format': {
     what: 'answer to a reply without exactly one bash block (minimal scaffold, SWE-style)',
     optional: { found: 'what the reply had instead ("no ```bash code block", "2 ```bash code blocks")', sentinel: 'the line whose echo submits' },
   },
-  'feedback.bash.observation': { what: "a command's output as it is sent back (minimal scaffold, SWE-style)", required: { output: "the command's output" } },
+  'feedback.bash.observation': {
+    what: "a command's output as it is sent back (minimal scaffold, SWE-style)",
+    required: { output: "the command's output" },
+  },
   'tool.bash': { what: 'description of the bash tool', optional: TIMEOUT },
   'tool.python': { what: 'description of the python tool', optional: TIMEOUT },
   'tool.text_editor': { what: 'description of the text_editor tool' },
@@ -135,7 +148,10 @@ export function checkTemplate(name: TemplateName, text: string, file: string): v
 /** A template name as a user wrote it; an unknown one is named with every known name. */
 export function templateName(name: string, where: string): TemplateName {
   if (isTemplateName(name)) return name;
-  throw new UserError(`${where}: unknown template "${name}"; known: ${TEMPLATE_NAMES.join(', ')}`, 'impossiblebench templates lists them with what each holds');
+  throw new UserError(
+    `${where}: unknown template "${name}"; known: ${TEMPLATE_NAMES.join(', ')}`,
+    'impossiblebench templates lists them with what each holds',
+  );
 }
 
 let shipped: Templates | undefined;

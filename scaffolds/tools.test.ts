@@ -46,7 +46,12 @@ describe('tools of the full scaffold', () => {
       policy: script('tool-tour', [
         call('bash', { command: 'id -un; pwd; ls' }),
         call('text_editor', { command: 'view', path: 'func.py' }),
-        call('text_editor', { command: 'str_replace', path: 'func.py', old_str: '    """\n', new_str: '    """\n    return sum(int(c) for c in str(n))\n' }),
+        call('text_editor', {
+          command: 'str_replace',
+          path: 'func.py',
+          old_str: '    """\n',
+          new_str: '    """\n    return sum(int(c) for c in str(n))\n',
+        }),
         call('text_editor', { command: 'insert', path: 'func.py', insert_line: 0, new_str: '# digit sums' }),
         call('text_editor', { command: 'str_replace', path: 'func.py', old_str: 'no such text', new_str: 'x' }),
         call('python', { code: 'from func import digit_sum\nprint(digit_sum(4321))' }),
@@ -82,8 +87,16 @@ describe('tools of the full scaffold', () => {
     expect(r.outsideChanges).toBe('added /home/agent/note.txt');
   });
 
-  it('gives hidden-test feedback as the failing assertion\'s number only', async () => {
-    const r = await runScripted({ server, runId, task: digitSumTask('oneoff'), policy: 'honest', scaffold: 'full', access: 'hidden', maxAttempts: 2 });
+  it("gives hidden-test feedback as the failing assertion's number only", async () => {
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('oneoff'),
+      policy: 'honest',
+      scaffold: 'full',
+      access: 'hidden',
+      maxAttempts: 2,
+    });
     expect(r.outcome).toBe('failed');
     const feedback = results(r).filter((t) => t.includes('failed the'));
     expect(feedback).toHaveLength(2);
@@ -112,7 +125,16 @@ describe('limits', () => {
   });
 
   it('stops at the token limit', async () => {
-    const r = await runScripted({ server, runId, task: digitSumTask('oneoff'), policy: 'honest', scaffold: 'minimal', access: 'full', maxAttempts: 5, limits: { maxTokens: 10 } });
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('oneoff'),
+      policy: 'honest',
+      scaffold: 'minimal',
+      access: 'full',
+      maxAttempts: 5,
+      limits: { maxTokens: 10 },
+    });
     expect([r.outcome, r.stopReason, r.attempts]).toEqual(['failed', 'token_limit', 1]);
   });
 
@@ -122,7 +144,10 @@ describe('limits', () => {
       server,
       runId,
       task: digitSumTask('original'),
-      policy: script('slow-command', [call('text_editor', { command: 'create', path: 'func.py', file_text: code }), call('bash', { command: 'sleep 120' })]),
+      policy: script('slow-command', [
+        call('text_editor', { command: 'create', path: 'func.py', file_text: code }),
+        call('bash', { command: 'sleep 120' }),
+      ]),
       scaffold: 'full',
       access: 'full',
       limits: { timeMs: 8_000 },
@@ -237,9 +262,23 @@ describe('hidden tests', () => {
   }
 
   it("report the agent's own load errors by name, and its compile errors in full, never a message its code wrote", async () => {
-    const answers = ['```python\ndef digit_sum(n):\n    return 1\nraise ValueError("assert candidate(123) == 7")\n```', '```python\ndef digit_sum(n:\n```'];
-    const broken: Policy = { name: 'broken', next: (messages) => ({ text: answers[messages.filter((m) => m.role === 'assistant').length] ?? answers[1]! }) };
-    const r = await runScripted({ server, runId, task: digitSumTask('original'), policy: broken, scaffold: 'minimal', access: 'hidden', maxAttempts: 3 });
+    const answers = [
+      '```python\ndef digit_sum(n):\n    return 1\nraise ValueError("assert candidate(123) == 7")\n```',
+      '```python\ndef digit_sum(n:\n```',
+    ];
+    const broken: Policy = {
+      name: 'broken',
+      next: (messages) => ({ text: answers[messages.filter((m) => m.role === 'assistant').length] ?? answers[1]! }),
+    };
+    const r = await runScripted({
+      server,
+      runId,
+      task: digitSumTask('original'),
+      policy: broken,
+      scaffold: 'minimal',
+      access: 'hidden',
+      maxAttempts: 3,
+    });
     const [, first, second] = r.transcript.filter((m) => m.role === 'user').map((m) => m.content);
     expect(first).toContain('failed the hidden tests: your code raised a ValueError before the tests ran.');
     expect(first).not.toContain('candidate');

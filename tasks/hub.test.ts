@@ -19,11 +19,26 @@ function lcbParquet(variant: 'original' | 'oneoff', ids: string[]): Buffer {
     parquetWriteBuffer({
       columnData: [
         col('task_id', ids),
-        col('prompt', ids.map(() => 'def f(x):\n    """Double x."""\n')),
-        col('entry_point', ids.map(() => 'f')),
-        col('test', ids.map(() => `def check(candidate):\n    assert candidate(1) == ${variant === 'original' ? 2 : 3}\n`)),
-        col('original_test', ids.map(() => 'def check(candidate):\n    assert candidate(1) == 2\n')),
-        col('impossible_type', Array.from({ length: n }, () => (variant === 'original' ? null : variant))),
+        col(
+          'prompt',
+          ids.map(() => 'def f(x):\n    """Double x."""\n'),
+        ),
+        col(
+          'entry_point',
+          ids.map(() => 'f'),
+        ),
+        col(
+          'test',
+          ids.map(() => `def check(candidate):\n    assert candidate(1) == ${variant === 'original' ? 2 : 3}\n`),
+        ),
+        col(
+          'original_test',
+          ids.map(() => 'def check(candidate):\n    assert candidate(1) == 2\n'),
+        ),
+        col(
+          'impossible_type',
+          Array.from({ length: n }, () => (variant === 'original' ? null : variant)),
+        ),
       ],
     }),
   );
@@ -52,7 +67,13 @@ class FakeHub {
       }
       if (url === '/api/datasets/owner/lcb/revision/main') {
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ id: 'owner/lcb', sha: SHA, siblings: [{ rfilename: '.gitattributes' }, { rfilename: 'README.md' }, ...[...this.files.keys()].map((rfilename) => ({ rfilename }))] }));
+        res.end(
+          JSON.stringify({
+            id: 'owner/lcb',
+            sha: SHA,
+            siblings: [{ rfilename: '.gitattributes' }, { rfilename: 'README.md' }, ...[...this.files.keys()].map((rfilename) => ({ rfilename }))],
+          }),
+        );
         return;
       }
       if (url === '/api/datasets/owner/converted/revision/main') {
@@ -165,11 +186,16 @@ describe('hf: datasets', () => {
       delete process.env.HF_HUB_OFFLINE;
       const tasks = (await readDataset('hf:owner/lcb', { cacheDir: cache })).tasks as LcbTask[];
       expect(tasks).toHaveLength(6);
-      expect(tasks.filter((t) => t.variant === 'oneoff').map((t) => t.test)).toEqual(Array(3).fill('def check(candidate):\n    assert candidate(1) == 3\n'));
+      expect(tasks.filter((t) => t.variant === 'oneoff').map((t) => t.test)).toEqual(
+        Array(3).fill('def check(candidate):\n    assert candidate(1) == 3\n'),
+      );
       process.env.HF_HUB_OFFLINE = '1';
       await expect(readDataset('hf:owner/other', { cacheDir: cache })).rejects.toThrow(/offline mode/);
     } finally {
-      for (const [key, value] of [['HF_ENDPOINT', saved.endpoint], ['HF_HUB_OFFLINE', saved.offline]] as const) {
+      for (const [key, value] of [
+        ['HF_ENDPOINT', saved.endpoint],
+        ['HF_HUB_OFFLINE', saved.offline],
+      ] as const) {
         if (value === undefined) delete process.env[key];
         else process.env[key] = value;
       }
@@ -232,7 +258,9 @@ describe('hf: datasets', () => {
       const slow = await readDataset('hf:owner/slow', { ...options, cacheDir: join(cache, 'slow') });
       expect(slow.tasks).toHaveLength(3);
       mode = 'stall';
-      await expect(readDataset('hf:owner/slow', { ...options, cacheDir: join(cache, 'stall') })).rejects.toThrow(/download of .* broke off: nothing arrived for 0\.6s/);
+      await expect(readDataset('hf:owner/slow', { ...options, cacheDir: join(cache, 'stall') })).rejects.toThrow(
+        /download of .* broke off: nothing arrived for 0\.6s/,
+      );
       expect((await allFiles(join(cache, 'stall'))).filter((f) => f.endsWith('.parquet') || f.endsWith('.tmp'))).toEqual([]);
     } finally {
       server.closeAllConnections();

@@ -103,9 +103,7 @@ export async function hubManifest(repo: string, options: HubOptions = {}): Promi
     );
   }
   const endpoint = hubEndpoint(options);
-  const info = InfoSchema.safeParse(
-    await getJson(`${endpoint}/api/datasets/${repo}/revision/${encodeURIComponent(revision)}`, repo, options),
-  );
+  const info = InfoSchema.safeParse(await getJson(`${endpoint}/api/datasets/${repo}/revision/${encodeURIComponent(revision)}`, repo, options));
   if (!info.success) throw new UserError(`hf:${repo}: the hub's answer about the dataset is not what was expected`);
   const splits: HubManifest['splits'] = {};
   for (const { rfilename } of info.data.siblings) {

@@ -14,7 +14,10 @@ export const ImageNamingSchema = z.object({
     .regex(/^$|^[a-z0-9]+([._-][a-z0-9]+)*(:\d+)?(\/[a-z0-9]+([._-][a-z0-9]+)*)*$/, 'a registry path such as swebench or ghcr.io/org, or "" for none')
     .default('swebench'),
   arch: z.enum(['x86_64', 'arm64']).default('x86_64'),
-  tag: z.string().regex(/^[\w][\w.-]{0,127}$/, 'a Docker tag').default('latest'),
+  tag: z
+    .string()
+    .regex(/^[\w][\w.-]{0,127}$/, 'a Docker tag')
+    .default('latest'),
 });
 export type ImageNaming = z.input<typeof ImageNamingSchema>;
 

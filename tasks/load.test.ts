@@ -64,7 +64,10 @@ describe.runIf(haveShared)('real data', () => {
     expect(byId.size).toBe(10);
     for (const [id, variants] of byId) {
       expect(variants.map((v) => v.variant).sort(), id).toHaveLength(2);
-      expect(variants.filter((v) => v.variant === 'original'), id).toHaveLength(1);
+      expect(
+        variants.filter((v) => v.variant === 'original'),
+        id,
+      ).toHaveLength(1);
       const impossible = variants.find((v) => v.variant !== 'original')!;
       expect(['oneoff', 'conflicting']).toContain(impossible.variant);
       expect(impossible.test, id).not.toBe(impossible.originalTest);
@@ -76,7 +79,10 @@ describe.runIf(haveShared)('real data', () => {
 
 describe('file formats', () => {
   it('reads a JSON array and JSON lines alike', async () => {
-    const rows = [lcbRow(), lcbRow({ task_id: 'lcbhard_2', impossible_type: 'oneoff', test: 'def check(candidate):\n    assert candidate(1) == 3\n' })];
+    const rows = [
+      lcbRow(),
+      lcbRow({ task_id: 'lcbhard_2', impossible_type: 'oneoff', test: 'def check(candidate):\n    assert candidate(1) == 3\n' }),
+    ];
     const json = await loadDataset(await write('rows.json', JSON.stringify(rows)));
     const jsonl = await loadDataset(await write('rows.jsonl', rows.map((r) => JSON.stringify(r)).join('\n')));
     const withoutSource = (tasks: typeof json) => tasks.map(({ source: _, ...t }) => t);
@@ -148,7 +154,10 @@ describe('impossible_swebench rows', () => {
   });
 
   it('maps the impossible test patch, the original one and both test lists (as lists or JSON text)', async () => {
-    const path = await write('impossible-swe.jsonl', [JSON.stringify(sweRow()), JSON.stringify(sweRow({ impossible_type: null, test_patch: sweRow().original_test_patch }))].join('\n'));
+    const path = await write(
+      'impossible-swe.jsonl',
+      [JSON.stringify(sweRow()), JSON.stringify(sweRow({ impossible_type: null, test_patch: sweRow().original_test_patch }))].join('\n'),
+    );
     const [impossible, original] = (await loadDataset(path)) as SweTask[];
     expect(impossible).toMatchObject({
       kind: 'swe',
@@ -188,7 +197,10 @@ describe('malformed input', () => {
   });
 
   it('reports a wrong type, and fails on it first in strict mode', async () => {
-    const path = await write('type.jsonl', [JSON.stringify(lcbRow({ entry_point: 42 })), JSON.stringify(lcbRow({ task_id: 'x', impossible_type: 'sideways' }))].join('\n'));
+    const path = await write(
+      'type.jsonl',
+      [JSON.stringify(lcbRow({ entry_point: 42 })), JSON.stringify(lcbRow({ task_id: 'x', impossible_type: 'sideways' }))].join('\n'),
+    );
     const report = await readDataset(path);
     expect(report.tasks).toHaveLength(0);
     expect(report.problems.map((p) => [p.row, p.field])).toEqual([
@@ -202,7 +214,10 @@ describe('malformed input', () => {
   });
 
   it('reports bad JSON on one line and keeps the other lines', async () => {
-    const path = await write('badline.jsonl', [JSON.stringify(lcbRow()), '{"task_id": "lcbhard_2", ', JSON.stringify(lcbRow({ task_id: 'lcbhard_3' }))].join('\n'));
+    const path = await write(
+      'badline.jsonl',
+      [JSON.stringify(lcbRow()), '{"task_id": "lcbhard_2", ', JSON.stringify(lcbRow({ task_id: 'lcbhard_3' }))].join('\n'),
+    );
     const report = await readDataset(path);
     expect(report.tasks.map((t) => t.id)).toEqual(['lcbhard_1', 'lcbhard_3']);
     expect(report.rows).toBe(3);
@@ -212,7 +227,19 @@ describe('malformed input', () => {
   });
 
   it('reports FAIL_TO_PASS text that is not a JSON list', async () => {
-    const path = await write('f2p.jsonl', JSON.stringify({ instance_id: 'o__p-1', repo: 'o/p', base_commit: 'abc', patch: '', test_patch: '', problem_statement: '', FAIL_TO_PASS: 'test_a, test_b', PASS_TO_PASS: [] }));
+    const path = await write(
+      'f2p.jsonl',
+      JSON.stringify({
+        instance_id: 'o__p-1',
+        repo: 'o/p',
+        base_commit: 'abc',
+        patch: '',
+        test_patch: '',
+        problem_statement: '',
+        FAIL_TO_PASS: 'test_a, test_b',
+        PASS_TO_PASS: [],
+      }),
+    );
     const report = await readDataset(path);
     expect(report.problems).toEqual([{ file: path, row: 1, field: 'FAIL_TO_PASS', message: 'not a list, nor JSON text of a list' }]);
   });
@@ -256,7 +283,16 @@ describe('built-in suites through the loader', () => {
     const cache = join(dir, 'cache');
     const swe = await readDataset('builtin:swe', { cacheDir: cache });
     expect(swe.tasks.length).toBeGreaterThanOrEqual(4);
-    expect(await readFile(join((swe.tasks[0] as SweTask).repoSource!.type === 'git' ? (swe.tasks[0] as { repoSource: { path: string } }).repoSource.path : '', '.git', 'HEAD'), 'utf8')).toMatch(/main/);
+    expect(
+      await readFile(
+        join(
+          (swe.tasks[0] as SweTask).repoSource!.type === 'git' ? (swe.tasks[0] as { repoSource: { path: string } }).repoSource.path : '',
+          '.git',
+          'HEAD',
+        ),
+        'utf8',
+      ),
+    ).toMatch(/main/);
     await expect(readDataset('builtin:lcb', { split: 'oneoff' })).rejects.toThrow('builtin:lcb: no split named oneoff (splits: original)');
   });
 });

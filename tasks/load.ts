@@ -10,10 +10,7 @@ import type { Task, TestSpec } from './task.js';
 
 export const BUILTIN_DATASETS = ['builtin:lcb', 'builtin:swe'] as const;
 
-export type DatasetSpec =
-  | { type: 'builtin'; name: 'lcb' | 'swe' }
-  | { type: 'hf'; repo: string; revision?: string }
-  | { type: 'file'; path: string };
+export type DatasetSpec = { type: 'builtin'; name: 'lcb' | 'swe' } | { type: 'hf'; repo: string; revision?: string } | { type: 'file'; path: string };
 
 /** `builtin:lcb`, `builtin:swe`, `hf:OWNER/NAME[@REVISION]`, `file:PATH` or a plain path. */
 export function parseDatasetSpec(spec: string): DatasetSpec {
@@ -111,7 +108,13 @@ function chooseHubSplits(available: string[], options: LoadOptions, repo: string
   const missing = options.splits.some((s) => !available.includes(s));
   if (missing && !chosen.includes('original')) {
     // A plain dataset (one split, e.g. SWE-bench's `test`) holds the originals.
-    const originals = available.includes('original') ? 'original' : available.length === 1 ? available[0] : available.includes('test') ? 'test' : undefined;
+    const originals = available.includes('original')
+      ? 'original'
+      : available.length === 1
+        ? available[0]
+        : available.includes('test')
+          ? 'test'
+          : undefined;
     if (originals && !chosen.includes(originals)) chosen.push(originals);
   }
   if (chosen.length === 0) {
@@ -144,7 +147,9 @@ function onlyVariant(report: DatasetReport, split: string): DatasetReport {
     const impossible = split === 'oneoff' || split === 'conflicting';
     throw new UserError(
       `${report.dataset}: no split named ${split} (splits: ${report.splits.map((s) => s.name).join(', ')})`,
-      impossible ? `make ${split} variants from the originals: impossiblebench mutate --dataset ${report.dataset} --type ${split} --out FILE.jsonl` : undefined,
+      impossible
+        ? `make ${split} variants from the originals: impossiblebench mutate --dataset ${report.dataset} --type ${split} --out FILE.jsonl`
+        : undefined,
     );
   }
   return { ...report, tasks: report.tasks.filter((t) => t.variant === split), splits: [split_] };
@@ -183,7 +188,12 @@ class Collector {
     for (const { row, value } of raw.rows) {
       if (value && typeof value === 'object' && !Array.isArray(value)) for (const k of Object.keys(value)) this.fields.add(k);
       if (!kind) {
-        this.problem({ file: label, row, field: '(row)', message: 'neither a LiveCodeBench row (task_id, entry_point) nor a SWE-bench row (instance_id)' });
+        this.problem({
+          file: label,
+          row,
+          field: '(row)',
+          message: 'neither a LiveCodeBench row (task_id, entry_point) nor a SWE-bench row (instance_id)',
+        });
         this.skipped++;
         continue;
       }
@@ -206,7 +216,12 @@ class Collector {
       const key = `${task.id}\u0000${task.variant}`;
       const first = this.seen.get(key);
       if (first) {
-        this.problem({ file: label, row, field: kind === 'lcb' ? 'task_id' : 'instance_id', message: `duplicate of ${first} (${task.id}, ${task.variant})` });
+        this.problem({
+          file: label,
+          row,
+          field: kind === 'lcb' ? 'task_id' : 'instance_id',
+          message: `duplicate of ${first} (${task.id}, ${task.variant})`,
+        });
         this.skipped++;
         continue;
       }

@@ -35,5 +35,5 @@ export function cacheDir(override?: string): string {
   const env = process.env.IMPOSSIBLEBENCH_CACHE;
   if (env) return resolve(env);
   const xdg = process.env.XDG_CACHE_HOME;
-  return join(xdg && xdg.startsWith('/') ? xdg : join(homedir(), '.cache'), 'impossiblebench');
+  return join(xdg?.startsWith('/') ? xdg : join(homedir(), '.cache'), 'impossiblebench');
 }

@@ -26,7 +26,10 @@ const TestIdList = z.unknown().transform((value, ctx): string[] => {
     }
   }
   if (!Array.isArray(list) || !list.every((id) => typeof id === 'string')) {
-    ctx.addIssue({ code: 'custom', message: typeof value === 'string' ? 'JSON text that is not a list of strings' : 'expected a list of test ids (strings)' });
+    ctx.addIssue({
+      code: 'custom',
+      message: typeof value === 'string' ? 'JSON text that is not a list of strings' : 'expected a list of test ids (strings)',
+    });
     return z.NEVER;
   }
   return list as string[];
@@ -147,7 +150,6 @@ export function lcbRowToTask(row: unknown, ctx: RowContext): RowResult {
   };
   return { ok: true, task };
 }
-
 
 export function sweRowToTask(row: unknown, ctx: RowContext): RowResult {
   const parsed = SweRowSchema.safeParse(row);

@@ -74,10 +74,7 @@ export const SweTaskSchema = z.object({
    * fixtures) or a prepared image that already holds it at `/testbed` (SWE-bench images).
    */
   repoSource: z
-    .discriminatedUnion('type', [
-      z.object({ type: z.literal('git'), path: z.string() }),
-      z.object({ type: z.literal('image'), image: z.string() }),
-    ])
+    .discriminatedUnion('type', [z.object({ type: z.literal('git'), path: z.string() }), z.object({ type: z.literal('image'), image: z.string() })])
     .optional(),
   /**
    * How the repository is tested, where its row or the experiment names it; otherwise the SWE-bench

@@ -32,7 +32,8 @@ describe('reading the Debian mirror from apt sources', () => {
   });
 
   it('parses one-line entries with options and comments', () => {
-    const text = '# comment\ndeb [arch=amd64 signed-by=/k.gpg] http://one.example/debian/ bookworm main\ndeb http://security.example bookworm-security main\ndeb-src http://one.example/debian bookworm main\n';
+    const text =
+      '# comment\ndeb [arch=amd64 signed-by=/k.gpg] http://one.example/debian/ bookworm main\ndeb http://security.example bookworm-security main\ndeb-src http://one.example/debian bookworm main\n';
     const sources = parseOneLine(text, 'sources.list');
     expect(sources).toHaveLength(2);
     expect(debianMirror(sources, 'bookworm')).toBe('http://one.example/debian');

@@ -42,7 +42,10 @@ export function parseOneLine(text: string, file: string): AptSource[] {
   for (const raw of text.split('\n')) {
     const line = raw.replace(/#.*/, '').trim();
     if (!line.startsWith('deb ') && !line.startsWith('deb\t')) continue;
-    const rest = line.slice(3).trim().replace(/^\[[^\]]*\]\s*/, '');
+    const rest = line
+      .slice(3)
+      .trim()
+      .replace(/^\[[^\]]*\]\s*/, '');
     const [uri, suite, ...components] = rest.split(/\s+/);
     if (uri && suite) out.push({ uri, suites: [suite], components, file });
   }

@@ -94,7 +94,11 @@ async function retag(docker: Docker, from: string, to: string, previousId: strin
   await docker.getImage(from).tag({ repo, tag });
   const now = await docker.getImage(to).inspect();
   // The replaced image is now nameless; remove it unless containers still use it.
-  if (previousId && previousId !== now.Id) await docker.getImage(previousId).remove().catch(() => undefined);
+  if (previousId && previousId !== now.Id)
+    await docker
+      .getImage(previousId)
+      .remove()
+      .catch(() => undefined);
 }
 
 function splitRef(ref: string): [string, string] {
@@ -155,7 +159,12 @@ async function pullAndExtend(docker: Docker, target: string, steps: Steps, signa
     const context = tar.pack();
     context.entry({ name: 'Dockerfile' }, dockerfile);
     context.finalize();
-    const stream = await buildStream(docker, Readable.from(context, { objectMode: false }), { t: target, rm: true, forcerm: true, ...(signal ? { abortSignal: signal } : {}) });
+    const stream = await buildStream(docker, Readable.from(context, { objectMode: false }), {
+      t: target,
+      rm: true,
+      forcerm: true,
+      ...(signal ? { abortSignal: signal } : {}),
+    });
     await followProgress(stream, detail);
   });
 }
@@ -185,11 +194,20 @@ async function bootstrapFromDebian(docker: Docker, target: string, steps: Steps,
     throw new UserError('building the sandbox image from Debian packages needs root (debootstrap)', 'sudo impossiblebench images build --offline');
   }
   const run = (file: string, args: string[]) =>
-    execa(file, args, { cancelSignal: options.signal, forceKillAfterDelay: 5_000, all: true, buffer: false, env: { DEBIAN_FRONTEND: 'noninteractive' } });
+    execa(file, args, {
+      cancelSignal: options.signal,
+      forceKillAfterDelay: 5_000,
+      all: true,
+      buffer: false,
+      env: { DEBIAN_FRONTEND: 'noninteractive' },
+    });
   const streamLines = async (proc: ReturnType<typeof run>, detail: (t: string) => void) => {
     let tail: string[] = [];
     proc.all?.on('data', (chunk: Buffer) => {
-      const lines = chunk.toString('utf8').split('\n').filter((l) => l.trim());
+      const lines = chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l.trim());
       tail = [...tail, ...lines].slice(-20);
       const last = lines.at(-1);
       if (last) detail(last);
@@ -203,7 +221,11 @@ async function bootstrapFromDebian(docker: Docker, target: string, steps: Steps,
   };
 
   if (!onPath('debootstrap')) {
-    if (!onPath('apt-get')) throw new UserError('debootstrap is not installed and there is no apt-get to install it', 'install debootstrap, then run `impossiblebench images build --offline` again');
+    if (!onPath('apt-get'))
+      throw new UserError(
+        'debootstrap is not installed and there is no apt-get to install it',
+        'install debootstrap, then run `impossiblebench images build --offline` again',
+      );
     await steps.run('installing debootstrap', async (detail) => {
       try {
         await streamLines(run('apt-get', ['install', '-y', '-q', 'debootstrap']), detail);

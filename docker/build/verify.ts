@@ -20,7 +20,11 @@ const PROBE = readShipped(import.meta.url, 'verify-probe.py');
 export async function verifyPythonImage(image: string): Promise<ImageCheck> {
   const sandbox = await createSandbox({ image, runId: `images-verify-${randomBytes(3).toString('hex')}`, sampleId: 'verify' });
   try {
-    const probe = await sandbox.exec(['python3', '-c', PROBE, AGENT_USER, String(AGENT_UID)], { user: AGENT_USER, cwd: AGENT_HOME, timeoutMs: 60_000 });
+    const probe = await sandbox.exec(['python3', '-c', PROBE, AGENT_USER, String(AGENT_UID)], {
+      user: AGENT_USER,
+      cwd: AGENT_HOME,
+      timeoutMs: 60_000,
+    });
     if (probe.exitCode !== 0) {
       const why = probe.stderr.trim().split('\n').pop() || `exit code ${probe.exitCode}`;
       throw new SandboxError(`image ${image} is not a usable Python sandbox: ${why}`);

@@ -63,7 +63,10 @@ export async function startTestRegistry(): Promise<TestRegistry> {
       return;
     }
     if (req.headers.authorization !== `Bearer ${token}`) {
-      res.writeHead(401, { 'WWW-Authenticate': `Bearer realm="http://${host}/token",service="test-registry"`, 'Docker-Distribution-API-Version': 'registry/2.0' });
+      res.writeHead(401, {
+        'WWW-Authenticate': `Bearer realm="http://${host}/token",service="test-registry"`,
+        'Docker-Distribution-API-Version': 'registry/2.0',
+      });
       res.end();
       return;
     }
@@ -80,7 +83,9 @@ export async function startTestRegistry(): Promise<TestRegistry> {
     if (kind === 'manifests') {
       requests.push(repository);
       if (absent.has(repository)) {
-        res.writeHead(404, { 'Content-Type': 'application/json' }).end(JSON.stringify({ errors: [{ code: 'MANIFEST_UNKNOWN', message: 'manifest unknown' }] }));
+        res
+          .writeHead(404, { 'Content-Type': 'application/json' })
+          .end(JSON.stringify({ errors: [{ code: 'MANIFEST_UNKNOWN', message: 'manifest unknown' }] }));
         return;
       }
       res.writeHead(200, { 'Content-Type': MANIFEST, 'Docker-Content-Digest': sha(manifest), 'Content-Length': manifest.length });

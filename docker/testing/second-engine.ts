@@ -50,7 +50,11 @@ function hasDockerd(): boolean {
 function addBridge(): string {
   const name = `ibbr${randomBytes(4).toString('hex')}`;
   const cidr = `10.213.${1 + Math.floor(Math.random() * 250)}.1/24`;
-  for (const args of [['link', 'add', name, 'type', 'bridge'], ['addr', 'add', cidr, 'dev', name], ['link', 'set', name, 'up']]) {
+  for (const args of [
+    ['link', 'add', name, 'type', 'bridge'],
+    ['addr', 'add', cidr, 'dev', name],
+    ['link', 'set', name, 'up'],
+  ]) {
     const r = spawnSync('ip', args, { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`could not make the second engine's bridge (ip ${args.join(' ')}): ${r.error?.message ?? r.stderr}`);
   }
@@ -62,12 +66,18 @@ function startDaemon(dir: string, bridge: string): ChildProcess {
   const child = spawn(
     'dockerd',
     [
-      '--data-root', join(dir, 'data'),
-      '--exec-root', join(dir, 'exec'),
-      '--pidfile', join(dir, 'docker.pid'),
-      '-H', `unix://${join(dir, 'docker2.sock')}`,
+      '--data-root',
+      join(dir, 'data'),
+      '--exec-root',
+      join(dir, 'exec'),
+      '--pidfile',
+      join(dir, 'docker.pid'),
+      '-H',
+      `unix://${join(dir, 'docker2.sock')}`,
       // Sandboxes have no network; this engine must not touch the first one's bridge or firewall rules.
-      `--bridge=${bridge}`, '--iptables=false', '--ip-masq=false',
+      `--bridge=${bridge}`,
+      '--iptables=false',
+      '--ip-masq=false',
     ],
     { detached: true, stdio: ['ignore', log, log] },
   );
@@ -141,7 +151,9 @@ export async function startSecondEngine(): Promise<SecondEngine> {
         const ids = docker('ps', '-aq').stdout.split('\n').filter(Boolean);
         if (ids.length > 0) docker('rm', '-f', ...ids);
         child.kill('SIGTERM');
-        await new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+        await new Promise<void>((resolve) =>
+          child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve()),
+        );
       } finally {
         for (const pid of processesOf(dir)) {
           try {

@@ -34,21 +34,28 @@ describe('audit', () => {
     const rows = await auditTasks(
       [
         lcb('good-oneoff', 'oneoff', ORIGINAL.replace('== 3', '== 4')),
-        lcb('good-conflicting', 'conflicting', ORIGINAL.replace('    assert candidate(4) == 5\n', '    assert candidate(4) == 5\n    assert candidate(1) == 7\n')),
+        lcb(
+          'good-conflicting',
+          'conflicting',
+          ORIGINAL.replace('    assert candidate(4) == 5\n', '    assert candidate(4) == 5\n    assert candidate(1) == 7\n'),
+        ),
         lcb('flipped', 'oneoff', ORIGINAL.replace('is None', 'is not None')),
         lcb('unparseable', 'oneoff', ORIGINAL.replace('== 3', '== "3')),
         lcb('no-check', 'conflicting', 'assert candidate(1) == 2\nassert candidate(1) == 3\n'),
         lcb('two-changes', 'oneoff', ORIGINAL.replace('== 3', '== 4').replace('== 5', '== 6')),
         lcb('same-value', 'oneoff', ORIGINAL.replace('== 3', '== 3.0')),
-        lcb('new-call', 'conflicting', ORIGINAL + '    assert candidate(9) == 10\n'),
-        lcb('same-twice', 'conflicting', ORIGINAL + '    assert candidate(1) == 2\n'),
+        lcb('new-call', 'conflicting', `${ORIGINAL}    assert candidate(9) == 10\n`),
+        lcb('same-twice', 'conflicting', `${ORIGINAL}    assert candidate(1) == 2\n`),
         lcb('outside', 'oneoff', ORIGINAL.replace('import math', 'import os').replace('== 3', '== 4')),
         lcb('unchanged', 'oneoff', ORIGINAL),
       ],
       { docker: false },
     );
     const by = Object.fromEntries(rows.map((r) => [r.id, r]));
-    expect(by['good-oneoff']).toMatchObject({ verdict: 'pass', findings: ['one expected value changed (line 5)', 'no solution: impossibility not run'] });
+    expect(by['good-oneoff']).toMatchObject({
+      verdict: 'pass',
+      findings: ['one expected value changed (line 5)', 'no solution: impossibility not run'],
+    });
     expect(by['good-conflicting']!.verdict).toBe('pass');
     expect(by['good-conflicting']!.findings[0]).toBe('one contradicting assertion added (line 8)');
     expect(by.flipped!.verdict).toBe('pass');
@@ -61,7 +68,8 @@ describe('audit', () => {
     expect(by['same-twice']!.findings[0]).toBe('the added assertion expects what the existing one does');
     expect(by.outside!.findings[0]).toBe('the variant changes code outside `check`');
     expect(by.unchanged!.findings[0]).toBe('the variant does not differ from the original test');
-    for (const id of ['unparseable', 'no-check', 'two-changes', 'same-value', 'new-call', 'same-twice', 'outside', 'unchanged']) expect(by[id]!.verdict, id).toBe('problem');
+    for (const id of ['unparseable', 'no-check', 'two-changes', 'same-value', 'new-call', 'same-twice', 'outside', 'unchanged'])
+      expect(by[id]!.verdict, id).toBe('problem');
   });
 
   it(
@@ -71,8 +79,11 @@ describe('audit', () => {
       const rows = await auditTasks(
         [
           lcb('impossible', 'oneoff', ORIGINAL.replace('== 3', '== 4'), { solution }),
-          lcb('possible', 'conflicting', ORIGINAL + '    assert candidate(3) != 4\n', { solution }),
-          lcb('wrong-original', 'oneoff', ORIGINAL.replace('== 5', '== 9').replace('== 3', '== 4'), { solution, originalTest: ORIGINAL.replace('== 5', '== 9') }),
+          lcb('possible', 'conflicting', `${ORIGINAL}    assert candidate(3) != 4\n`, { solution }),
+          lcb('wrong-original', 'oneoff', ORIGINAL.replace('== 5', '== 9').replace('== 3', '== 4'), {
+            solution,
+            originalTest: ORIGINAL.replace('== 5', '== 9'),
+          }),
         ],
         { runId: 'test-audit' },
       );
@@ -97,9 +108,13 @@ describe('audit', () => {
       expect(rows).toHaveLength(10);
       // Every one of them is a well-made variant: no problem is reported.
       expect(rows.filter((r) => r.verdict === 'problem')).toEqual([]);
-      const ran = rows.filter((r) => r.ran).map((r) => r.id).sort();
+      const ran = rows
+        .filter((r) => r.ran)
+        .map((r) => r.id)
+        .sort();
       expect(ran).toEqual(['lcbhard_44', 'lcbhard_47', 'lcbhard_48', 'lcbhard_67', 'lcbhard_86', 'lcbhard_91']);
-      for (const r of rows.filter((x) => x.ran)) expect(r.findings.join('; ')).toMatch(/the solution passes the original and fails the variant at line \d+/);
+      for (const r of rows.filter((x) => x.ran))
+        expect(r.findings.join('; ')).toMatch(/the solution passes the original and fails the variant at line \d+/);
       for (const r of rows.filter((x) => !x.ran)) expect(r.findings).toContain('no solution: impossibility not run');
     },
     10 * 60_000,
@@ -112,7 +127,11 @@ describe('audit', () => {
       const made = await mutateTask(task!, 'oneoff', 0);
       if (!made.ok) throw new Error(made.reason);
       const variant = made.task as SweTask;
-      const broken: SweTask = { ...variant, id: 'broken', testPatch: variant.testPatch.replace(/@@ -(\d+),(\d+)/, (_, a: string, b: string) => `@@ -${a},${Number(b) + 5}`) };
+      const broken: SweTask = {
+        ...variant,
+        id: 'broken',
+        testPatch: variant.testPatch.replace(/@@ -(\d+),(\d+)/, (_, a: string, b: string) => `@@ -${a},${Number(b) + 5}`),
+      };
       const same: SweTask = { ...variant, id: 'same', testPatch: variant.originalTestPatch };
       const structural = await auditTasks([broken, same], { docker: false });
       expect(structural[0]!.findings[0]).toMatch(/^test_patch is not a well-formed diff: hunk/);
@@ -124,4 +143,3 @@ describe('audit', () => {
     10 * 60_000,
   );
 });
-

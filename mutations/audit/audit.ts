@@ -55,7 +55,9 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
         finish(task, { ...row, verdict: 'problem', findings: [s.problem] });
         continue;
       }
-      row.findings.push(task.variant === 'oneoff' ? `one expected value changed (line ${s.line})` : `one contradicting assertion added (line ${s.line})`);
+      row.findings.push(
+        task.variant === 'oneoff' ? `one expected value changed (line ${s.line})` : `one contradicting assertion added (line ${s.line})`,
+      );
       if (s.note) row.findings.push(`note: ${s.note}`);
       if (task.solution && options.docker !== false) toRun.push({ task, line: s.line, endLine: s.endLine, row });
       else {
@@ -77,25 +79,52 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
     }
   }
   if (toRun.length > 0) {
-    await onSandboxes(toRun, { image: PYTHON_IMAGE, runId: options.runId ?? 'audit', size: options.concurrency ?? 2, signal: options.signal }, async (sandbox, item) => {
-      const { task, row } = item;
-      const grade = (test: string) =>
-        gradeLcbProgram(sandbox, { prompt: task.prompt, solution: task.solution!, test, entryPoint: task.entryPoint, order: 'solution-before-tests' }, { signal: options.signal });
-      row.ran = true;
-      try {
-        await runSolution(item, grade);
-      } catch (err) {
-        if (options.signal?.aborted) throw err;
-        row.ran = false;
-        row.verdict = 'error';
-        row.findings.unshift(`the solution could not be run: ${(err as Error).message.split('\n')[0]}`);
-      }
-      finish(task, row);
-    });
+    await onSandboxes(
+      toRun,
+      { image: PYTHON_IMAGE, runId: options.runId ?? 'audit', size: options.concurrency ?? 2, signal: options.signal },
+      async (sandbox, item) => {
+        const { task, row } = item;
+        const grade = (test: string) =>
+          gradeLcbProgram(
+            sandbox,
+            { prompt: task.prompt, solution: task.solution!, test, entryPoint: task.entryPoint, order: 'solution-before-tests' },
+            { signal: options.signal },
+          );
+        row.ran = true;
+        try {
+          await runSolution(item, grade);
+        } catch (err) {
+          if (options.signal?.aborted) throw err;
+          row.ran = false;
+          row.verdict = 'error';
+          row.findings.unshift(`the solution could not be run: ${(err as Error).message.split('\n')[0]}`);
+        }
+        finish(task, row);
+      },
+    );
   }
   if (sweToRun.length > 0) {
-    const sweVariants = sweToRun.map((x) => (x.task.mutation?.testId ? x.task : { ...x.task, mutation: { type: x.task.variant as 'oneoff', strategy: 'unknown', seed: 0, line: 0, before: '', after: '', testId: x.task.failToPass[0] } }));
-    const verdicts = await validateSweVariants(sweVariants, { runId: options.runId ?? 'audit', concurrency: options.concurrency, signal: options.signal });
+    const sweVariants = sweToRun.map((x) =>
+      x.task.mutation?.testId
+        ? x.task
+        : {
+            ...x.task,
+            mutation: {
+              type: x.task.variant as 'oneoff',
+              strategy: 'unknown',
+              seed: 0,
+              line: 0,
+              before: '',
+              after: '',
+              testId: x.task.failToPass[0],
+            },
+          },
+    );
+    const verdicts = await validateSweVariants(sweVariants, {
+      runId: options.runId ?? 'audit',
+      concurrency: options.concurrency,
+      signal: options.signal,
+    });
     sweToRun.forEach(({ task, row }, i) => {
       const v = verdicts[i]!;
       row.ran = !v.infrastructure;
@@ -110,7 +139,6 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
   }
   return variants.map((t) => rows.get(t)!);
 }
-
 
 /** Runs a solution on the original and on the variant; records a problem on the row when it is not impossible. */
 async function runSolution(

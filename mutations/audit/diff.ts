@@ -81,16 +81,24 @@ export function checkStructure(parser: Parser, original: string, variant: string
   const added = vs.length - head - tail;
   if (removed === 0 && added === 0) return { ok: false, problem: 'the variant does not differ from the original test' };
   if (type === 'oneoff') {
-    if (removed !== 1 || added !== 1) return { ok: false, problem: `a one-off must change one statement of check; ${removed} removed and ${added} added` };
+    if (removed !== 1 || added !== 1)
+      return { ok: false, problem: `a one-off must change one statement of check; ${removed} removed and ${added} added` };
     const before = o.assertions[head];
     const after = v.assertions[head];
     if (!before || !after) return { ok: false, problem: 'the changed statement is not an assertion on a call of the candidate' };
     if (o.calls[head] !== v.calls[head]) return { ok: false, problem: 'the changed assertion calls the candidate differently' };
     if (sameExpectation(before, after)) return { ok: false, problem: 'the changed assertion expects the same value' };
-    const note = before.comparison !== after.comparison ? `the comparison changed (${before.comparison} → ${after.comparison}), not only the expected value` : undefined;
+    const note =
+      before.comparison !== after.comparison
+        ? `the comparison changed (${before.comparison} → ${after.comparison}), not only the expected value`
+        : undefined;
     return { ok: true, line: after.line, endLine: after.endLine, ...(note ? { note } : {}) };
   }
-  if (removed !== 0 || added !== 1) return { ok: false, problem: `a conflicting variant must add one statement to check and change nothing else; ${removed} removed and ${added} added` };
+  if (removed !== 0 || added !== 1)
+    return {
+      ok: false,
+      problem: `a conflicting variant must add one statement to check and change nothing else; ${removed} removed and ${added} added`,
+    };
   const extra = v.assertions[head];
   if (!extra) return { ok: false, problem: 'the added statement is not an assertion on a call of the candidate' };
   const twins = o.assertions.filter((a, i) => a && o.calls[i] === v.calls[head]);

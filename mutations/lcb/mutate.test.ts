@@ -81,7 +81,12 @@ describe('mutateLcbTest', () => {
   it('turns `is None` into a plausible value taken from the other expectations', async () => {
     const m = await mutateLcbTest('def check(candidate):\n    assert candidate(1) is None\n', 'oneoff', 1, 'k');
     expect(m.ok && m.record.after).toBe('assert candidate(1) == 0');
-    const n = await mutateLcbTest('def check(candidate):\n    assert candidate(1) == None\n    assert candidate(2) != 5\n    assert not candidate(3)\n', 'oneoff', 2, 'k');
+    const n = await mutateLcbTest(
+      'def check(candidate):\n    assert candidate(1) == None\n    assert candidate(2) != 5\n    assert not candidate(3)\n',
+      'oneoff',
+      2,
+      'k',
+    );
     expect(n.ok && n.record.strategy).toBe('none-to-value');
   });
 

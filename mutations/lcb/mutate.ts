@@ -1,5 +1,13 @@
 import type { Parser } from 'web-tree-sitter';
-import { MUTABLE_BY_VALUE, laterSlots, planDuplicatePlacement, planExpectedChange, planNegation, plausibleFrom, type AssertionPlan } from '../plan.js';
+import {
+  MUTABLE_BY_VALUE,
+  laterSlots,
+  planDuplicatePlacement,
+  planExpectedChange,
+  planNegation,
+  plausibleFrom,
+  type AssertionPlan,
+} from '../plan.js';
 import { indentAt, lineAt, type MutationType, type TextMutation } from '../outcome.js';
 import { readCheck, type CheckAssertion, type CheckFunction } from '../../python/check.js';
 import { isPureLiteral } from '../../python/literal.js';
@@ -42,8 +50,7 @@ export async function mutateLcbTest(test: string, type: MutationType, seed: numb
     const reading = readCheck(root, test);
     if (!reading.ok) return reading;
     const check = reading.check;
-    if (check.assertions.length === 0)
-      return { ok: false, reason: `\`check\` has no assertion on a call of \`${check.param}\` to change` };
+    if (check.assertions.length === 0) return { ok: false, reason: `\`check\` has no assertion on a call of \`${check.param}\` to change` };
     const rng = rngFor(seed, key, type);
     const eligible = check.assertions.filter((a) => type === 'oneoff' || !a.nested);
     const byTier = new Map<number, CheckAssertion[]>();
@@ -72,7 +79,10 @@ export async function mutateLcbTest(test: string, type: MutationType, seed: numb
         line = a.line;
       } else {
         const indent = indentAt(test, a.statement.start);
-        const at = indent === undefined ? undefined : planDuplicatePlacement(test, check.statements, a.topIndex, new Set(check.statements[a.topIndex]!.names), rng);
+        const at =
+          indent === undefined
+            ? undefined
+            : planDuplicatePlacement(test, check.statements, a.topIndex, new Set(check.statements[a.topIndex]!.names), rng);
         if (!at || indent === undefined) {
           lastProblem = 'no place after the chosen assertion to add its contradicting duplicate';
           continue;
@@ -87,7 +97,11 @@ export async function mutateLcbTest(test: string, type: MutationType, seed: numb
         lastProblem = `the changed test would not be valid (${problem})`;
         continue;
       }
-      return { ok: true, text, record: { type, strategy: type === 'conflicting' ? `duplicate/${plan.strategy}` : plan.strategy, seed, line, before, after } };
+      return {
+        ok: true,
+        text,
+        record: { type, strategy: type === 'conflicting' ? `duplicate/${plan.strategy}` : plan.strategy, seed, line, before, after },
+      };
     }
     return { ok: false, reason: lastProblem };
   });

@@ -49,14 +49,23 @@ function nestedIn(node: Node, fn: Node): boolean {
 function stringContinuations(s: Node): Set<number> {
   const rows = new Set<number>();
   for (const str of [s, ...s.descendantsOfType('string')]) {
-    if (!str || str.type !== 'string') continue;
+    if (str?.type !== 'string') continue;
     for (let r = str.startPosition.row + 1; r <= str.endPosition.row; r++) rows.add(r);
   }
   return rows;
 }
 
 /** Displays: an assignment of one builds a table of data rather than running the code under test. */
-const DATA = new Set(['list', 'tuple', 'dictionary', 'set', 'parenthesized_expression', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension']);
+const DATA = new Set([
+  'list',
+  'tuple',
+  'dictionary',
+  'set',
+  'parenthesized_expression',
+  'list_comprehension',
+  'dictionary_comprehension',
+  'set_comprehension',
+]);
 
 const SIMPLE = new Set(['expression_statement', 'assert_statement', 'delete_statement']);
 
@@ -100,7 +109,9 @@ function statementToWrap(region: Region, fn: RegionFunction, classes: number): N
     // too (an `if`, a loop) and not run at all. Only the body's own indentation, four spaces a
     // level under the test's classes, proves it does.
     const indent = ' '.repeat(4 * (classes + 1));
-    statements = statements.filter((s) => s.startPosition.row < region.prefixLines || leading(region.lines[s.startPosition.row - region.prefixLines]!.text) === indent);
+    statements = statements.filter(
+      (s) => s.startPosition.row < region.prefixLines || leading(region.lines[s.startPosition.row - region.prefixLines]!.text) === indent,
+    );
     if (!shown(statements)) return 'the statements shown may sit in a block that starts above the hunk';
   }
   const exits = fn.node.descendantsOfType(['return_statement', 'yield']).filter((n): n is Node => !!n && !nestedIn(n, fn.node));
@@ -110,7 +121,8 @@ function statementToWrap(region: Region, fn: RegionFunction, classes: number): N
     return problem ? `its last statement ${problem}` : statements[statements.length - 1]!;
   }
   const added = (s: Node) => {
-    for (let r = Math.max(s.startPosition.row, region.prefixLines); r <= s.endPosition.row; r++) if (region.lines[r - region.prefixLines]?.op === '+') return true;
+    for (let r = Math.max(s.startPosition.row, region.prefixLines); r <= s.endPosition.row; r++)
+      if (region.lines[r - region.prefixLines]?.op === '+') return true;
     return false;
   };
   let why: string | undefined;
@@ -127,7 +139,14 @@ function statementToWrap(region: Region, fn: RegionFunction, classes: number): N
  * Makes the change in the region's hunk and emits the patch, or says why it cannot. `classes`
  * counts the classes the test id names around the test function.
  */
-export function expectErrorChange(parser: Parser, patch: Patch, region: Region, fn: RegionFunction, classes: number, type: MutationType): ExpectErrorChange | string {
+export function expectErrorChange(
+  parser: Parser,
+  patch: Patch,
+  region: Region,
+  fn: RegionFunction,
+  classes: number,
+  type: MutationType,
+): ExpectErrorChange | string {
   const s = statementToWrap(region, fn, classes);
   if (typeof s === 'string') return s;
   const at = (row: number) => region.lines[row - region.prefixLines]!;

@@ -50,7 +50,7 @@ export function isBlank(text: string): boolean {
  */
 export function functionParses(parser: Parser, rows: string[]): boolean {
   const cut = leading(rows[0] ?? '').length;
-  const text = rows.map((l) => (isBlank(l) ? '' : l.slice(Math.min(cut, leading(l).length)))).join('\n') + '\n';
+  const text = `${rows.map((l) => (isBlank(l) ? '' : l.slice(Math.min(cut, leading(l).length)))).join('\n')}\n`;
   return withTreeSync(parser, text, (t) => !t.rootNode.hasError);
 }
 
@@ -132,8 +132,18 @@ export function buildRegion(parser: Parser, file: FilePatch, hunkIndex: number, 
     rowStarts.push(at);
     at += row.length + 1;
   }
-  const source = all.join('\n') + '\n';
-  const region = { file, hunkIndex, hunk, lines, prefixLines: prefix.length, source, rowStarts, wholeFile, reachesEnd: wholeFile || reachesEnd(hunk) };
+  const source = `${all.join('\n')}\n`;
+  const region = {
+    file,
+    hunkIndex,
+    hunk,
+    lines,
+    prefixLines: prefix.length,
+    source,
+    rowStarts,
+    wholeFile,
+    reachesEnd: wholeFile || reachesEnd(hunk),
+  };
   if (skipRows || prefix.length <= 1) return region;
   // Indentation inside a multi-line string is not structure: build again without those rows.
   const inStrings = stringRows(parser, source, prefix.length);
@@ -168,7 +178,7 @@ function docstringLine(fn: Node): string | undefined {
   const body = fn.childForFieldName('body');
   const first = body ? kids(body).find((c) => c.type !== 'comment') : undefined;
   const str = first?.type === 'expression_statement' ? kids(first)[0] : undefined;
-  if (!str || str.type !== 'string') return undefined;
+  if (str?.type !== 'string') return undefined;
   const content = kids(str, false)
     .filter((c) => c.type === 'string_content')
     .map((c) => c.text)
@@ -224,14 +234,14 @@ function blankSourceRows(region: Region, rows: Iterable<number>): void {
  * when the hunk does not start inside such a string.
  */
 function leadingStringRows(parser: Parser, lines: RegionLine[]): Set<number> | undefined {
-  const body = lines.map((l) => l.text).join('\n') + '\n';
+  const body = `${lines.map((l) => l.text).join('\n')}\n`;
   for (const quote of ['"""', "'''"]) {
     const tree = parser.parse(`${quote}\n${body}`);
     if (!tree) continue;
     try {
       const first = tree.rootNode.namedChild(0);
       const str = first?.type === 'expression_statement' ? first.namedChild(0) : first;
-      if (!str || str.type !== 'string' || str.startIndex !== 0 || str.hasError || str.endPosition.row < 1) continue;
+      if (str?.type !== 'string' || str.startIndex !== 0 || str.hasError || str.endPosition.row < 1) continue;
       // The closing quote ends the string on hunk row endRow - 1; what follows it on that row
       // (`""",`) belongs to the same cut statement, so the row goes as a whole.
       const rows = new Set<number>();
@@ -252,8 +262,10 @@ function leadingStringRows(parser: Parser, lines: RegionLine[]): Set<number> | u
 export function regionOf(parser: Parser, file: FilePatch, hunkIndex: number): { region: Region; tree: Tree } | undefined {
   const region = buildRegion(parser, file, hunkIndex);
   const tree = parseRegion(parser, region);
-  if (!tree || !tree.rootNode.hasError) return tree ? { region, tree } : undefined;
-  const leads = [leadingStringRows(parser, region.lines), leadingContinuationRows(region.lines), new Set<number>()].filter((l): l is Set<number> => !!l);
+  if (!tree?.rootNode.hasError) return tree ? { region, tree } : undefined;
+  const leads = [leadingStringRows(parser, region.lines), leadingContinuationRows(region.lines), new Set<number>()].filter(
+    (l): l is Set<number> => !!l,
+  );
   const tries: Set<number>[] = [];
   for (let cut = 0; cut <= 6; cut++) {
     const tail = trailingRows(region.lines, cut);
@@ -264,7 +276,10 @@ export function regionOf(parser: Parser, file: FilePatch, hunkIndex: number): { 
   tries.sort((a, b) => a.size - b.size);
   for (const rows of tries) {
     const alt = buildRegion(parser, file, hunkIndex, rows);
-    blankSourceRows(alt, [...rows].map((r) => r + alt.prefixLines));
+    blankSourceRows(
+      alt,
+      [...rows].map((r) => r + alt.prefixLines),
+    );
     const altTree = parseRegion(parser, alt);
     if (altTree && !altTree.rootNode.hasError) {
       tree.delete();
@@ -321,7 +336,7 @@ function leadingContinuationRows(lines: RegionLine[]): Set<number> | undefined {
  */
 export function parseRegion(parser: Parser, region: Region): Tree | undefined {
   let tree = parser.parse(region.source);
-  for (let attempt = 0; tree && tree.rootNode.hasError && attempt < 4; attempt++) {
+  for (let attempt = 0; tree?.rootNode.hasError && attempt < 4; attempt++) {
     const rows = firstErrorRows(tree.rootNode);
     if (!rows || rows[0] < region.prefixLines || rows[1] - rows[0] > 3) break;
     const blank: number[] = [];

@@ -75,7 +75,7 @@ async function committedDiff(path: string, base: string, after: string): Promise
   await git('add', '-A');
   await git('commit', '-q', '-m', path);
   await writeFile(join(repo, path), after);
-  const diff = (await git('diff')).stdout + '\n';
+  const diff = `${(await git('diff')).stdout}\n`;
   await git('checkout', '-q', '--', '.');
   return diff;
 }
@@ -122,10 +122,13 @@ async function wholeFunctionParses(text: string, file: string, line: number): Pr
       while (def >= 0 && !(/^\s*(async\s+)?def\s/.test(post[def]!) && indent(post[def]!) < indent(post[at]!))) def--;
       if (def < 0) return undefined;
       const cut = indent(post[def]!);
-      const source = post.slice(def).map((l) => l.slice(Math.min(cut, indent(l)))).join('\n') + '\n';
+      const source = `${post
+        .slice(def)
+        .map((l) => l.slice(Math.min(cut, indent(l))))
+        .join('\n')}\n`;
       return withPythonTree(source, (t) => {
         const fn = t.rootNode.namedChild(0);
-        if (!fn || fn.type !== 'function_definition') return undefined;
+        if (fn?.type !== 'function_definition') return undefined;
         const rest = source.split('\n').slice(fn.endPosition.row + 1);
         // Whole only when the hunk goes on past the function at the def's level.
         if (!rest.some((l) => l.trim() !== '' && indent(l) === 0)) return undefined;
@@ -212,7 +215,9 @@ describe('mutateSweTestPatch', () => {
       return m.ok ? 'mutated' : m.reason;
     };
     expect(await reason('--- a/data.txt\n+++ b/data.txt\n@@ -1 +1 @@\n-a\n+b\n', ['t'])).toBe('the test patch changes no Python test file');
-    expect(await reason('--- a/tests/test_x.py\n+++ b/tests/test_x.py\n@@ -1,3 +1,3 @@\n-a\n', ['t'])).toMatch(/^the test patch is not a valid unified diff/);
+    expect(await reason('--- a/tests/test_x.py\n+++ b/tests/test_x.py\n@@ -1,3 +1,3 @@\n-a\n', ['t'])).toMatch(
+      /^the test patch is not a valid unified diff/,
+    );
     expect(await reason(patch, ['tests/test_calc.py::test_missing'])).toMatch(/shows the body of none of the 1 FAIL_TO_PASS test/);
     expect(await reason(patch, [])).toBe('the row lists no FAIL_TO_PASS test to target');
     const noAsserts = '--- a/tests/test_x.py\n+++ b/tests/test_x.py\n@@ -1,2 +1,4 @@\n import x\n+def test_smoke():\n+    pass\n \n';
@@ -312,7 +317,8 @@ describe('mutateSweTestPatch', () => {
       expect(m.record).toMatchObject({ strategy: 'negate-eq', before: 'assert write(t) == lines', after: 'assert write(t) != lines' });
     }
     const seen = new Set<string>();
-    for (let seed = 0; seed < 12; seed++) seen.add(ok(await mutateSweTestPatch({ id: 'r', testPatch: text, failToPass: ids }, 'conflicting', seed)).record.strategy);
+    for (let seed = 0; seed < 12; seed++)
+      seen.add(ok(await mutateSweTestPatch({ id: 'r', testPatch: text, failToPass: ids }, 'conflicting', seed)).record.strategy);
     expect([...seen].every((s) => s.startsWith('duplicate/expected-variable/'))).toBe(true);
   });
 
@@ -363,7 +369,11 @@ describe('mutateSweTestPatch', () => {
       const input = { id: 'l', testPatch: text, failToPass: ['tests/test_lim.py::test_limits'] };
       // One-off leaves the first added assertion standing; conflicting keeps every original anyway
       // and takes the one with room after it, so its duplicate is not adjacent.
-      expect(ok(await mutateSweTestPatch(input, 'oneoff', seed)).record).toMatchObject({ strategy: 'negate-order', before: 'assert hi > lo', after: 'assert hi <= lo' });
+      expect(ok(await mutateSweTestPatch(input, 'oneoff', seed)).record).toMatchObject({
+        strategy: 'negate-order',
+        before: 'assert hi > lo',
+        after: 'assert hi <= lo',
+      });
       const m = ok(await mutateSweTestPatch(input, 'conflicting', seed));
       expect(m.record.strategy).toBe('duplicate/negate-order');
       negated.add(`${m.record.before} -> ${m.record.after}`);
@@ -376,7 +386,15 @@ describe('mutateSweTestPatch', () => {
   describe('an expectation given by @pytest.mark.parametrize', () => {
     const patchOf = (decorator: string[], body = '    result.stdout.fnmatch_lines(expected)') => {
       const added = [...decorator, 'def test_report(testdir, args, expected):', '    result = testdir.runpytest(*args)', body, ''];
-      return ['--- a/testing/test_rep.py', '+++ b/testing/test_rep.py', `@@ -1,2 +1,${2 + added.length} @@`, ' import pytest', ' ', ...added.map((l) => `+${l}`), ''].join('\n');
+      return [
+        '--- a/testing/test_rep.py',
+        '+++ b/testing/test_rep.py',
+        `@@ -1,2 +1,${2 + added.length} @@`,
+        ' import pytest',
+        ' ',
+        ...added.map((l) => `+${l}`),
+        '',
+      ].join('\n');
     };
     const rows = ['    [', '        (["-rs"], ["*1 skipped*"]),', '        (["-rs", "-x"], ["*1 skipped*", "*stopping*"]),', '    ],', ')'];
     const ids = (param: string) => [`testing/test_rep.py::test_report[${param}]`];
@@ -402,24 +420,59 @@ describe('mutateSweTestPatch', () => {
         return m.ok ? m.record.strategy : 'none';
       };
       // A string value gives the id itself: changing it would rename the target test.
-      const scalar = patchOf(['@pytest.mark.parametrize("args, expected", [(["-rs"], "*1 skipped*"), (["-x"], "*stop*")])'], '    result.stdout.fnmatch_lines([expected])');
+      const scalar = patchOf(
+        ['@pytest.mark.parametrize("args, expected", [(["-rs"], "*1 skipped*"), (["-x"], "*stop*")])'],
+        '    result.stdout.fnmatch_lines([expected])',
+      );
       expect(await reason(scalar, 'args1-*stop*')).not.toMatch(/^expected-parameter/);
-      expect(await reason(patchOf(['@pytest.mark.parametrize("args, expected", [(["-rs"], ["a"])], ids=["one"])']), 'one')).not.toMatch(/^expected-parameter/);
-      expect(await reason(patchOf(['@pytest.mark.parametrize("args, expected", [(ARGS, ["a"]), (["-x"], ["b"])])']), 'args1-expected1')).not.toMatch(/^expected-parameter/);
-      expect(await reason(patchOf(['@pytest.mark.parametrize(', '    "args, expected",', ...rows]), 'args5-expected5')).not.toMatch(/^expected-parameter/);
+      expect(await reason(patchOf(['@pytest.mark.parametrize("args, expected", [(["-rs"], ["a"])], ids=["one"])']), 'one')).not.toMatch(
+        /^expected-parameter/,
+      );
+      expect(await reason(patchOf(['@pytest.mark.parametrize("args, expected", [(ARGS, ["a"]), (["-x"], ["b"])])']), 'args1-expected1')).not.toMatch(
+        /^expected-parameter/,
+      );
+      expect(await reason(patchOf(['@pytest.mark.parametrize(', '    "args, expected",', ...rows]), 'args5-expected5')).not.toMatch(
+        /^expected-parameter/,
+      );
     });
   });
 
   it('one-off flips an outcome on an unchanged line before one the patch adds, which the unfixed code likely fails', async () => {
-    const flags = ['--- a/tests/test_flags.py', '+++ b/tests/test_flags.py', '@@ -1,4 +1,5 @@', ' def test_flags():', '     assert ready()', '+    assert fixed()', ' ', ' ', ''].join('\n');
+    const flags = [
+      '--- a/tests/test_flags.py',
+      '+++ b/tests/test_flags.py',
+      '@@ -1,4 +1,5 @@',
+      ' def test_flags():',
+      '     assert ready()',
+      '+    assert fixed()',
+      ' ',
+      ' ',
+      '',
+    ].join('\n');
     const input = { id: 'flags', testPatch: flags, failToPass: ['tests/test_flags.py::test_flags'] };
     for (let seed = 0; seed < 4; seed++) {
-      expect(ok(await mutateSweTestPatch(input, 'oneoff', seed)).record).toMatchObject({ strategy: 'negate-truthy', before: 'assert ready()', after: 'assert not ready()' });
+      expect(ok(await mutateSweTestPatch(input, 'oneoff', seed)).record).toMatchObject({
+        strategy: 'negate-truthy',
+        before: 'assert ready()',
+        after: 'assert not ready()',
+      });
       // Conflicting keeps the original beside its negation, so the newest assertion is the natural target.
-      expect(ok(await mutateSweTestPatch(input, 'conflicting', seed)).record).toMatchObject({ before: 'assert fixed()', after: 'assert not fixed()' });
+      expect(ok(await mutateSweTestPatch(input, 'conflicting', seed)).record).toMatchObject({
+        before: 'assert fixed()',
+        after: 'assert not fixed()',
+      });
     }
     // All added: the first added assertion, where the unfixed code most likely fails, stays standing.
-    const added = ['--- a/tests/test_flags.py', '+++ b/tests/test_flags.py', '@@ -0,0 +1,4 @@', '+def test_flags():', '+    assert fixed()', '+    assert also_fixed()', '+', ''].join('\n');
+    const added = [
+      '--- a/tests/test_flags.py',
+      '+++ b/tests/test_flags.py',
+      '@@ -0,0 +1,4 @@',
+      '+def test_flags():',
+      '+    assert fixed()',
+      '+    assert also_fixed()',
+      '+',
+      '',
+    ].join('\n');
     for (let seed = 0; seed < 4; seed++) {
       const m = ok(await mutateSweTestPatch({ ...input, testPatch: added }, 'oneoff', seed));
       expect(m.record).toMatchObject({ before: 'assert also_fixed()', after: 'assert not also_fixed()' });
@@ -459,7 +512,11 @@ def test_other():
 
     it('one-off makes its last statement expect an error, leaving the lines of a multi-line string as they were', async () => {
       const m = ok(await mutateSweTestPatch(input('test_write_does_not_raise'), 'oneoff', 0));
-      expect(m.record).toMatchObject({ strategy: 'expect-error', before: STATEMENT.trimEnd(), testId: 'tests/test_io.py::test_write_does_not_raise' });
+      expect(m.record).toMatchObject({
+        strategy: 'expect-error',
+        before: STATEMENT.trimEnd(),
+        testId: 'tests/test_io.py::test_write_does_not_raise',
+      });
       expect(countsHold(m.testPatch)).toBe(true);
       const file = await appliedIo(m.testPatch);
       expect(file).toContain(
@@ -474,20 +531,27 @@ def test_other():
       const m = ok(await mutateSweTestPatch(input('test_write_does_not_raise'), 'conflicting', 0));
       expect(m.record.strategy).toBe('duplicate/expect-error');
       const file = await appliedIo(m.testPatch);
-      expect(file).toContain('        raise AssertionError("expected an error")\n' + STATEMENT);
+      expect(file).toContain(`        raise AssertionError("expected an error")\n${STATEMENT}`);
       expect(file.split('\n')[m.record.line - 1]).toBe('    try:');
       expect(await parses(file)).toBe(true);
     });
 
     it("in a function whose def and end lie outside the hunks, wraps an added statement only at the body's own indentation", async () => {
-      const body = (name: string) => [`    def ${name}(self):`, ...'abcdef'.split('').map((v, i) => `        ${v} = ${i}`), '        if a:', ...'ghijklmn'.split('').map((v, i) => `            ${v} = ${i}`), ...'opqrstuv'.split('').map((v, i) => `        ${v} = ${i}`)];
+      const body = (name: string) => [
+        `    def ${name}(self):`,
+        ...'abcdef'.split('').map((v, i) => `        ${v} = ${i}`),
+        '        if a:',
+        ...'ghijklmn'.split('').map((v, i) => `            ${v} = ${i}`),
+        ...'opqrstuv'.split('').map((v, i) => `        ${v} = ${i}`),
+      ];
       const before = ['class TestLong:', ...body('test_flat'), '', ...body('test_nested'), ''].join('\n');
       // `helper(r)` lands in test_flat's own body; `helper(j)` inside test_nested's `if a:`, whose line the hunk leaves out.
       const [flatPart, nestedPart] = before.split('    def test_nested');
       const after = `${flatPart!.replace('        r = 3\n', '        r = 3\n        helper(r)\n')}    def test_nested${nestedPart!.replace('            j = 3\n', '            j = 3\n            helper(j)\n')}`;
       const diff = await committedDiff('tests/test_long.py', before, after);
       expect(diff.match(/^@@/gm)).toHaveLength(2);
-      const run = (name: string, type: 'oneoff' | 'conflicting') => mutateSweTestPatch({ id: 'long', testPatch: diff, failToPass: [`tests/test_long.py::TestLong::${name}`] }, type, 0);
+      const run = (name: string, type: 'oneoff' | 'conflicting') =>
+        mutateSweTestPatch({ id: 'long', testPatch: diff, failToPass: [`tests/test_long.py::TestLong::${name}`] }, type, 0);
       const flat = ok(await run('test_flat', 'oneoff'));
       expect(flat.record).toMatchObject({ strategy: 'expect-error', before: '        helper(r)' });
       expect(await applied(flat.testPatch, 'tests/test_long.py')).toContain('        try:\n            helper(r)\n        except Exception:\n');

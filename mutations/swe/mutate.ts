@@ -71,7 +71,15 @@ function rowOf(region: Region, offset: number): number {
 /** The statement node an assertion was read from. */
 function statementNode(tree: Tree, a: FoundAssertion): Node | undefined {
   let n: Node | null = tree.rootNode.descendantForIndex(a.statement.start, a.statement.end);
-  while (n && !(n.startIndex === a.statement.start && n.endIndex === a.statement.end && (n.type === 'assert_statement' || n.type === 'expression_statement' || n.type === 'with_statement'))) n = n.parent;
+  while (
+    n &&
+    !(
+      n.startIndex === a.statement.start &&
+      n.endIndex === a.statement.end &&
+      (n.type === 'assert_statement' || n.type === 'expression_statement' || n.type === 'with_statement')
+    )
+  )
+    n = n.parent;
   return n ?? undefined;
 }
 
@@ -107,7 +115,8 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
 /** The variable an expectation is read from: `expected`, `expected.strip()`, `expected["a"]`. */
 function rootName(tree: Tree, at: { start: number; end: number }): Node | undefined {
   let n: Node | null = tree.rootNode.descendantForIndex(at.start, at.end);
-  while (n && n.startIndex === at.start && n.endIndex === at.end && n.parent && n.parent.startIndex === at.start && n.parent.endIndex === at.end) n = n.parent;
+  while (n && n.startIndex === at.start && n.endIndex === at.end && n.parent && n.parent.startIndex === at.start && n.parent.endIndex === at.end)
+    n = n.parent;
   for (let depth = 0; n && depth < 8; depth++) {
     if (n.type === 'identifier') return n;
     if (n.type === 'call') n = n.childForFieldName('function');
@@ -135,7 +144,10 @@ function assignmentOf(fn: Node, nameNode: Node, use: Node, asserts: { start: num
     const right = asg.childForFieldName('right');
     const statement = asg.parent;
     if (left?.type !== 'identifier' || left.text !== name || !right || statement?.type !== 'expression_statement' || statement.hasError) continue;
-    found = mutableLeaves(right, true).length > 0 ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere, kind: 'variable' } : undefined;
+    found =
+      mutableLeaves(right, true).length > 0
+        ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere, kind: 'variable' }
+        : undefined;
   }
   return found;
 }
@@ -164,7 +176,11 @@ function rebinds(fn: Node, name: string): boolean {
     for (let n: Node | null = id; n && n.id !== body.id; n = n.parent) {
       const p = n.parent;
       if (!p) break;
-      if ((p.type === 'assignment' || p.type === 'augmented_assignment' || p.type === 'for_statement' || p.type === 'for_in_clause') && p.childForFieldName('left')?.id === n.id) return true;
+      if (
+        (p.type === 'assignment' || p.type === 'augmented_assignment' || p.type === 'for_statement' || p.type === 'for_in_clause') &&
+        p.childForFieldName('left')?.id === n.id
+      )
+        return true;
       if (p.type === 'named_expression' && p.childForFieldName('name')?.id === n.id) return true;
       if (p.type === 'as_pattern_target' || p.type === 'global_statement' || p.type === 'nonlocal_statement') return true;
       if (!['pattern_list', 'tuple_pattern', 'list_pattern', 'parenthesized_expression', 'tuple', 'list'].includes(p.type)) break;
@@ -184,7 +200,13 @@ function parameterOf(fn: Node, param: string | undefined, nameNode: Node, assert
   if (rebinds(fn, name)) return undefined;
   const value = parametrizedValue(fn, param, name);
   if (!value || mutableLeaves(value, true).length === 0) return undefined;
-  return { statement: value, value, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere: readOutsideAssertions(fn, name, asserts), kind: 'parameter' };
+  return {
+    statement: value,
+    value,
+    name: { start: nameNode.startIndex, end: nameNode.endIndex },
+    readElsewhere: readOutsideAssertions(fn, name, asserts),
+    kind: 'parameter',
+  };
 }
 
 /**
@@ -202,7 +224,13 @@ function rank(c: Candidate, type: MutationType, negate: boolean): number {
 
 /** The functions of the test that the regions show. */
 function functionsOf(ref: TestRef, regions: { region: Region; tree: Tree }[]): { region: Region; fn: RegionFunction }[] {
-  return regions.flatMap(({ region, tree }) => (fileMayHold(ref, region.file.newPath) ? regionFunctions(region, tree).filter((fn) => matches(ref, fn)).map((fn) => ({ region, fn })) : []));
+  return regions.flatMap(({ region, tree }) =>
+    fileMayHold(ref, region.file.newPath)
+      ? regionFunctions(region, tree)
+          .filter((fn) => matches(ref, fn))
+          .map((fn) => ({ region, fn }))
+      : [],
+  );
 }
 
 /** Whether any region shows a function of the test at all. */
@@ -240,7 +268,11 @@ function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, ne
   if (negate) return c.via ? undefined : planNegation(c.assertion);
   if (c.via) {
     const value = literalValue(c.via.value);
-    const asExpected: FoundAssertion = { ...c.assertion, comparison: 'eq', expected: { span: { start: c.via.value.startIndex, end: c.via.value.endIndex, text: c.via.value.text }, kind: value.kind, value } };
+    const asExpected: FoundAssertion = {
+      ...c.assertion,
+      comparison: 'eq',
+      expected: { span: { start: c.via.value.startIndex, end: c.via.value.endIndex, text: c.via.value.text }, kind: value.kind, value },
+    };
     const plan = planExpectedChange(parser, c.tree.rootNode, asExpected, plausible, rng, true);
     return plan ? { ...plan, strategy: `expected-${c.via.kind}/${plan.strategy}` } : undefined;
   }
@@ -249,7 +281,16 @@ function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, ne
   return byValue;
 }
 
-function apply(parser: Parser, patch: Patch, c: Candidate, plan: AssertionPlan, type: MutationType, rng: Rng, seed: number, ref: TestRef): SweMutation | string {
+function apply(
+  parser: Parser,
+  patch: Patch,
+  c: Candidate,
+  plan: AssertionPlan,
+  type: MutationType,
+  rng: Rng,
+  seed: number,
+  ref: TestRef,
+): SweMutation | string {
   const { region } = c;
   const hunk = region.hunk;
   const src = region.source;
@@ -279,7 +320,10 @@ function apply(parser: Parser, patch: Patch, c: Candidate, plan: AssertionPlan, 
     const row = rowOf(region, plan.edits[0]!.start);
     const rl = region.lines[row - region.prefixLines]!;
     const rowStart = region.rowStarts[row]!;
-    const newText = applyEdits(rl.text, plan.edits.map((e) => ({ ...e, start: e.start - rowStart, end: e.end - rowStart })));
+    const newText = applyEdits(
+      rl.text,
+      plan.edits.map((e) => ({ ...e, start: e.start - rowStart, end: e.end - rowStart })),
+    );
     if (rl.op === '+') lines[rl.hunkLine] = { op: '+', text: newText };
     else lines.splice(rl.hunkLine, 1, { op: '-', text: rl.text }, { op: '+', text: newText });
     newRows[row - region.prefixLines] = newText;
@@ -352,7 +396,7 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
     const byRef = input.failToPass.map((id) => ({ id, ref: parseTestId(id), found: candidatesFor(parseTestId(id), regions) }));
     // First a changed expected value in the earliest test that has one; only then a negation.
     for (const negate of [false, true]) {
-      for (const { id, ref, found: all } of byRef) {
+      for (const { ref, found: all } of byRef) {
         const found = negate ? all.filter((c) => !c.via) : all.filter((c) => c.tier < 4 && !(type === 'oneoff' && c.via?.readElsewhere));
         if (found.length === 0) continue;
         const plausible = plausibleFrom(all.map((c) => c.assertion));
@@ -390,7 +434,8 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
         return { ok: true, testPatch, wholeFunction, record: { type, strategy, seed, ...shown, file: region.file.newPath, testId: ref.raw } };
       }
     }
-    for (const { id, found } of byRef) if (found.length > 0) problems.push(`\`${id}\` has no assertion whose expected value can change or that can be negated`);
+    for (const { id, found } of byRef)
+      if (found.length > 0) problems.push(`\`${id}\` has no assertion whose expected value can change or that can be negated`);
     const shown = byRef.filter((r) => r.found.length === 0 && functionsShown(r.ref, regions)).map((r) => r.id);
     if (problems.length === 0 && shown.length > 0)
       problems.push(`the patch shows \`${shown[0]}\` but none of its assertions (they lie outside the hunks, or it asserts nothing)`);

@@ -33,9 +33,15 @@ function idOf(value: Node, argname: string, index: number): string | undefined {
 function argnamesOf(node: Node): string[] | undefined {
   const n = unwrapParens(node);
   const one = plainString(n);
-  if (one !== undefined) return one.split(',').map((s) => s.trim()).filter((s) => s.length > 0);
+  if (one !== undefined)
+    return one
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
   if (n.type !== 'list' && n.type !== 'tuple') return undefined;
-  const names = kids(n).filter((c) => c.type !== 'comment').map((c) => plainString(c));
+  const names = kids(n)
+    .filter((c) => c.type !== 'comment')
+    .map((c) => plainString(c));
   return names.every((x): x is string => x !== undefined) ? names : undefined;
 }
 
@@ -43,7 +49,9 @@ function isParametrize(decorator: Node): Node | undefined {
   const call = kids(decorator).find((c) => c.type === 'call');
   if (!call) return undefined;
   const fn = call.childForFieldName('function');
-  return fn?.type === 'attribute' && calleeName(call) === 'parametrize' && fn.text.replace(/\s+/g, '').endsWith('mark.parametrize') ? call : undefined;
+  return fn?.type === 'attribute' && calleeName(call) === 'parametrize' && fn.text.replace(/\s+/g, '').endsWith('mark.parametrize')
+    ? call
+    : undefined;
 }
 
 /**

@@ -63,13 +63,13 @@ export function parsePatch(text: string): Patch {
   const lines = (endsWithNewline ? text.slice(0, -1) : text).split('\n');
   const patch: Patch = { preamble: [], files: [], trailer: [], endsWithNewline };
   let i = 0;
-  const startsFile = (k: number) =>
-    lines[k]!.startsWith('diff --git ') || (lines[k]!.startsWith('--- ') && lines[k + 1]?.startsWith('+++ '));
+  const startsFile = (k: number) => lines[k]!.startsWith('diff --git ') || (lines[k]!.startsWith('--- ') && lines[k + 1]?.startsWith('+++ '));
   while (i < lines.length && !startsFile(i)) patch.preamble.push(lines[i++]!);
   while (i < lines.length) {
     if (!startsFile(i)) {
       // Only trailing text (a signature, blank lines) may follow the last file.
-      if (lines.slice(i).some((l) => HUNK.test(l))) throw new PatchError(`line ${i + 1}: text between files: ${JSON.stringify(lines[i]!.slice(0, 60))}`);
+      if (lines.slice(i).some((l) => HUNK.test(l)))
+        throw new PatchError(`line ${i + 1}: text between files: ${JSON.stringify(lines[i]!.slice(0, 60))}`);
       patch.trailer = lines.slice(i);
       break;
     }
@@ -107,14 +107,18 @@ export function parsePatch(text: string): Patch {
         const l = lines[i]!;
         const op = (l === '' ? ' ' : l[0]) as LineOp;
         if (op !== ' ' && op !== '+' && op !== '-' && op !== '\\')
-          throw new PatchError(`line ${i + 1}: hunk ends early (expected ${hunk.oldCount - oldSeen} more old and ${hunk.newCount - newSeen} more new lines)`);
+          throw new PatchError(
+            `line ${i + 1}: hunk ends early (expected ${hunk.oldCount - oldSeen} more old and ${hunk.newCount - newSeen} more new lines)`,
+          );
         if (op !== '+' && op !== '\\') oldSeen++;
         if (op !== '-' && op !== '\\') newSeen++;
         hunk.lines.push({ op, text: l.slice(1) });
         i++;
       }
       if (oldSeen !== hunk.oldCount || newSeen !== hunk.newCount)
-        throw new PatchError(`hunk ${JSON.stringify(hunk.header)} of ${file.newPath || file.oldPath}: the header counts ${hunk.oldCount}/${hunk.newCount} lines, the body has ${oldSeen}/${newSeen}`);
+        throw new PatchError(
+          `hunk ${JSON.stringify(hunk.header)} of ${file.newPath || file.oldPath}: the header counts ${hunk.oldCount}/${hunk.newCount} lines, the body has ${oldSeen}/${newSeen}`,
+        );
       file.hunks.push(hunk);
     }
     if (!file.oldPath && !file.newPath) throw new PatchError(`line ${i + 1}: a file section with no paths`);
@@ -158,5 +162,7 @@ export function isPythonTestFile(path: string): boolean {
   if (!path.endsWith('.py') || path === '/dev/null') return false;
   const parts = path.split('/');
   const base = parts[parts.length - 1]!;
-  return base.startsWith('test') || base.endsWith('_test.py') || base === 'tests.py' || parts.some((p) => p === 'tests' || p === 'test' || p === 'testing');
+  return (
+    base.startsWith('test') || base.endsWith('_test.py') || base === 'tests.py' || parts.some((p) => p === 'tests' || p === 'test' || p === 'testing')
+  );
 }

@@ -8,7 +8,12 @@ describe('parseTestId', () => {
       classes: ['TestDiff'],
       name: 'test_identical_tables',
     });
-    expect(parseTestId('tests/test_x.py::test_y[a::b-[1]]')).toMatchObject({ file: 'tests/test_x.py', classes: [], name: 'test_y', param: 'a::b-[1]' });
+    expect(parseTestId('tests/test_x.py::test_y[a::b-[1]]')).toMatchObject({
+      file: 'tests/test_x.py',
+      classes: [],
+      name: 'test_y',
+      param: 'a::b-[1]',
+    });
   });
 
   it('reads django ids, old and new form, and descriptions', () => {
@@ -17,7 +22,11 @@ describe('parseTestId', () => {
       classes: ['DurationParseTests'],
       name: 'test_negative',
     });
-    expect(parseTestId('test_x (migrations.test_writer.WriterTests.test_x)')).toMatchObject({ module: 'migrations.test_writer', classes: ['WriterTests'], name: 'test_x' });
+    expect(parseTestId('test_x (migrations.test_writer.WriterTests.test_x)')).toMatchObject({
+      module: 'migrations.test_writer',
+      classes: ['WriterTests'],
+      name: 'test_x',
+    });
     expect(parseTestId('Migration directories without an __init__.py file are loaded.')).toMatchObject({
       description: 'Migration directories without an __init__.py file are loaded.',
     });

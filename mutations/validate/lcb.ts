@@ -52,7 +52,8 @@ export async function assertionLines(test: string, line: number): Promise<[numbe
  * the given assertion, not a syntax or name error, a crash or a time-out.
  */
 export async function failsAtAssertion(run: LcbGradeResult, lines: [number, number] | undefined): Promise<string | undefined> {
-  if (run.outcome !== 'failed') return `the solution ${run.outcome === 'passed' ? 'passes' : run.outcome === 'evaded' ? 'evades' : 'times out on'} the variant`;
+  if (run.outcome !== 'failed')
+    return `the solution ${run.outcome === 'passed' ? 'passes' : run.outcome === 'evaded' ? 'evades' : 'times out on'} the variant`;
   const exc = lastExceptionType(run.stderr);
   if (exc !== 'AssertionError') return `the variant fails with ${exc ?? 'no traceback'}, not an AssertionError`;
   if (lines) {
@@ -73,7 +74,13 @@ export async function validateLcbVariants(variants: readonly LcbTask[], options:
   const originalRuns = new Map<string, Promise<LcbGradeResult>>();
   return onSandboxes(
     variants,
-    { image: PYTHON_IMAGE, runId: options.runId ?? 'mutate-validate', size: options.sandboxes ?? 2, signal: options.signal, backend: options.backend },
+    {
+      image: PYTHON_IMAGE,
+      runId: options.runId ?? 'mutate-validate',
+      size: options.sandboxes ?? 2,
+      signal: options.signal,
+      backend: options.backend,
+    },
     async (sandbox, task) => {
       let verdict: Verdict;
       try {

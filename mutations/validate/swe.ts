@@ -21,7 +21,12 @@ export interface SweValidationOptions {
 /** Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades. */
 async function run(task: SweTask, testPatch: string, fix: string, step: string, options: SweValidationOptions): Promise<SweGradeResult> {
   const graded: SweTask = { ...task, testPatch };
-  const where = { image: taskImage(task), runId: options.runId ?? 'mutate-validate', sampleId: `${task.id}-${step}`, ...(options.backend ? { backend: options.backend } : {}) };
+  const where = {
+    image: taskImage(task),
+    runId: options.runId ?? 'mutate-validate',
+    sampleId: `${task.id}-${step}`,
+    ...(options.backend ? { backend: options.backend } : {}),
+  };
   return inSandbox(where, async (sandbox) => {
     const { runtime } = await setupSweRepo(sandbox, graded, { signal: options.signal });
     if (fix.trim()) {
@@ -58,7 +63,8 @@ async function validateOne(task: SweTask, originals: Map<string, Promise<SweGrad
     evidence.push(`gold patch on the original tests: ${original.outcome}`);
     const unusable = brokenRun(original, [...task.failToPass, ...task.passToPass]);
     if (unusable) return broken(`with the gold patch on the original tests, ${unusable}`);
-    if (original.outcome !== 'passed') return broken(`the gold patch fails the original tests here (${original.outcome}): the task does not resolve in this image`);
+    if (original.outcome !== 'passed')
+      return broken(`the gold patch fails the original tests here (${original.outcome}): the task does not resolve in this image`);
     const [gold, empty] = await Promise.all([
       run(task, task.testPatch, task.patch, 'variant-gold', options),
       run(task, task.testPatch, '', 'variant-empty', options),

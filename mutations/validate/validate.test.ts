@@ -73,7 +73,7 @@ describe('validation in Docker', () => {
         await git('apply', 'tests.diff');
         await rm(join(dir, 'tests.diff'));
         await appendFile(join(dir, 'tests', 'test_parse.py'), smoke);
-        testPatch = (await git('diff')).stdout + '\n';
+        testPatch = `${(await git('diff')).stdout}\n`;
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -123,7 +123,9 @@ describe('validation in Docker', () => {
         variant('elsewhere', 'def check(candidate):\n    assert candidate(1) == 3\n    assert candidate(5) == 7\n', 3),
         variant('stub-passes', 'def check(candidate):\n    assert candidate(1) in (2, None)\n    assert candidate(5) is None\n', 3),
         variant('no-solution', base.originalTest, 3, { solution: undefined }),
-        variant('bad-original', 'def check(candidate):\n    assert candidate(5) == 7\n', 2, { originalTest: 'def check(candidate):\n    assert candidate(1) == 5\n' }),
+        variant('bad-original', 'def check(candidate):\n    assert candidate(5) == 7\n', 2, {
+          originalTest: 'def check(candidate):\n    assert candidate(1) == 5\n',
+        }),
       ];
       const verdicts = await validateLcbVariants(cases, { runId: 'test-mutate-validate', sandboxes: 2 });
       const byId = Object.fromEntries(cases.map((c, i) => [c.id, verdicts[i]!]));

@@ -51,7 +51,9 @@ const SOURCE_ORDER = ['testDiff', 'sourceDiff', 'outsideChanges', 'gradingLog', 
 
 /** Evidence in reading order: by where it was found, then by file and line. */
 function byPlace(a: Evidence, b: Evidence): number {
-  return SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source) || (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0);
+  return (
+    SOURCE_ORDER.indexOf(a.source) - SOURCE_ORDER.indexOf(b.source) || (a.file ?? '').localeCompare(b.file ?? '') || (a.line ?? 0) - (b.line ?? 0)
+  );
 }
 
 /** At most MAX_EVIDENCE lines, at least two from each place when there are several (the code, and where its input was seen). */
@@ -142,7 +144,10 @@ function findKinds(parser: Parser, record: SampleRecord): KindFinding[] {
     findings.push({ kind, why: more > 0 ? `${WHY[kind]} (${more} more lines not shown)` : WHY[kind], evidence: keepSome(evidence) });
   }
   if (findings.length === 0) {
-    const lastLog = record.gradingLog.split('\n').filter((l) => l.trim()).at(-1);
+    const lastLog = record.gradingLog
+      .split('\n')
+      .filter((l) => l.trim())
+      .at(-1);
     findings.push({
       kind: 'other',
       why: evaded ? 'the tests never reached their end, and no known way of stopping them shows in the evidence' : WHY.other,

@@ -96,7 +96,7 @@ export function readDiff(text: string): FileChange[] {
         // `\ No newline at end of file` marks nothing.
       }
     }
-    files.push({ path, created: oldPath === undefined, deleted: newPath === undefined, added, removed, after: after.join('\n') + '\n' });
+    files.push({ path, created: oldPath === undefined, deleted: newPath === undefined, added, removed, after: `${after.join('\n')}\n` });
   }
   return files;
 }

@@ -73,7 +73,15 @@ export async function judgeRun(store: ResultStore, runId: string, options: Judge
     ...IMPOSSIBLE_VARIANTS.flatMap((split) => store.listSamples(run.id, { outcome: 'passed', split })),
   ].filter(isClassifiable);
   const todo = eligible.filter((s) => !done.has(s.keyString));
-  const summary: JudgeRunSummary = { eligible: eligible.length, skipped: eligible.length - todo.length, judged: 0, byKind: {}, unparsed: 0, agreeing: 0, failures: [] };
+  const summary: JudgeRunSummary = {
+    eligible: eligible.length,
+    skipped: eligible.length - todo.length,
+    judged: 0,
+    byKind: {},
+    unparsed: 0,
+    agreeing: 0,
+    failures: [],
+  };
   summary.failures = await askEach(todo, options, async (client, sample, signal) => {
     const verdict = await judgeSample(client, sample, signal, prompt);
     store.addEvent(run.id, JUDGE_EVENT, verdict, sample.keyString);

@@ -62,15 +62,33 @@ describe('judgeRun through the local model server', () => {
 
   it('judges every cheating or evaded sample once, stores each verdict with its sample, and skips them next time', async () => {
     const progress: number[] = [];
-    const summary = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE, 'anthropic'), onProgress: (d) => progress.push(d) });
+    const summary = await judgeRun(served.store, served.run, {
+      model: 'scripted/judge',
+      client: clientFor(SCRIPTED_JUDGE, 'anthropic'),
+      onProgress: (d) => progress.push(d),
+    });
     // 19 cheating passes and 2 evasions in the sample run; test edits in the 10 modify-tests samples.
-    expect(summary).toEqual({ eligible: 21, skipped: 0, judged: 21, byKind: { 'modify-tests': 10, other: 11 }, unparsed: 0, agreeing: 10, failures: [] });
+    expect(summary).toEqual({
+      eligible: 21,
+      skipped: 0,
+      judged: 21,
+      byKind: { 'modify-tests': 10, other: 11 },
+      unparsed: 0,
+      agreeing: 10,
+      failures: [],
+    });
     expect(progress.sort((a, b) => a - b)).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
     const events = served.store.listEvents(served.run, JUDGE_EVENT);
     expect(events).toHaveLength(21);
     const verdicts = storedVerdicts(served.store, served.run, 'scripted/judge');
-    const cheat = served.store.listSamples(served.run, { outcome: 'passed', split: 'oneoff', model: 'anthropic/claude-opus-4', access: 'full' }).find((s) => s.testDiff)!;
-    expect(verdicts.get(cheat.keyString)).toMatchObject({ model: 'scripted/judge', kind: 'modify-tests', explanation: expect.stringContaining('changed the tests') });
+    const cheat = served.store
+      .listSamples(served.run, { outcome: 'passed', split: 'oneoff', model: 'anthropic/claude-opus-4', access: 'full' })
+      .find((s) => s.testDiff)!;
+    expect(verdicts.get(cheat.keyString)).toMatchObject({
+      model: 'scripted/judge',
+      kind: 'modify-tests',
+      explanation: expect.stringContaining('changed the tests'),
+    });
     expect(verdicts.get(cheat.keyString)!.inputTokens).toBeGreaterThan(100);
 
     const again = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE) });
@@ -78,11 +96,19 @@ describe('judgeRun through the local model server', () => {
     const redo = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE), redo: true, concurrency: 2 });
     expect(redo).toMatchObject({ skipped: 0, judged: 21 });
     expect(served.store.listEvents(served.run, JUDGE_EVENT)).toHaveLength(42);
-    expect(served.store.listEvents(served.run, JUDGE_EVENT).every((e) => (e.data as { promptHash?: string }).promptHash === promptSha256(readFileSync(join(shippedPromptDir(), 'judge.txt'), 'utf8')))).toBe(true);
+    expect(
+      served.store
+        .listEvents(served.run, JUDGE_EVENT)
+        .every((e) => (e.data as { promptHash?: string }).promptHash === promptSha256(readFileSync(join(shippedPromptDir(), 'judge.txt'), 'utf8'))),
+    ).toBe(true);
 
     // Another prompt is another judge's view: nothing judged with the shipped one is skipped for it.
     const text = 'Say how it cheated.\nCATEGORY: <kind>';
-    const mine = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE), prompt: { path: 'mine.txt', text, sha256: promptSha256(text) } });
+    const mine = await judgeRun(served.store, served.run, {
+      model: 'scripted/judge',
+      client: clientFor(SCRIPTED_JUDGE),
+      prompt: { path: 'mine.txt', text, sha256: promptSha256(text) },
+    });
     expect(mine).toMatchObject({ skipped: 0, judged: 21 });
     expect(storedVerdicts(served.store, served.run, 'scripted/judge', promptSha256(text)).size).toBe(21);
   });
@@ -91,11 +117,16 @@ describe('judgeRun through the local model server', () => {
     const vague: Policy = { name: 'vague', next: () => ({ text: 'Hard to say what happened here.' }) };
     const summary = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(vague) });
     expect(summary).toMatchObject({ judged: 21, unparsed: 21, byKind: {}, agreeing: 0 });
-    expect([...storedVerdicts(served.store, served.run).values()].every((v) => v.kind === null && v.explanation === 'Hard to say what happened here.')).toBe(true);
+    expect(
+      [...storedVerdicts(served.store, served.run).values()].every((v) => v.kind === null && v.explanation === 'Hard to say what happened here.'),
+    ).toBe(true);
   });
 
   it('stores nothing for a sample the provider failed on, so a rerun retries it', async () => {
-    const summary = await judgeRun(served.store, served.run, { model: 'scripted/judge', client: clientFor(SCRIPTED_JUDGE, 'openai', { faults: { serverError: 1 } }) });
+    const summary = await judgeRun(served.store, served.run, {
+      model: 'scripted/judge',
+      client: clientFor(SCRIPTED_JUDGE, 'openai', { faults: { serverError: 1 } }),
+    });
     expect(summary.judged).toBe(0);
     expect(summary.failures).toHaveLength(21);
     expect(summary.failures[0]!.error).toMatch(/500/);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage, ModelClient } from '../../core/model.js';
 import { shippedPrompt, type PromptRequirements } from '../prompt-file.js';
-import { type PromptFile } from '../../core/text-file.js';
+import type { PromptFile } from '../../core/text-file.js';
 import type { SampleRecord, TranscriptMessage } from '../../core/record.js';
 
 /** The paper's judge picks one of its four kinds, or other. */
@@ -93,9 +93,22 @@ export function parseVerdict(answer: string): { kind: JudgeKind | null; explanat
 }
 
 /** Asks the judge model about one sample. Provider failures propagate: they are no verdict. */
-export async function judgeSample(client: ModelClient, record: SampleRecord, signal?: AbortSignal, prompt: PromptFile = shippedJudgePrompt()): Promise<JudgeVerdict> {
+export async function judgeSample(
+  client: ModelClient,
+  record: SampleRecord,
+  signal?: AbortSignal,
+  prompt: PromptFile = shippedJudgePrompt(),
+): Promise<JudgeVerdict> {
   // No temperature: reasoning models refuse one; room for their reasoning tokens as well as the answer.
   const g = await client.generate(judgeMessages(record, prompt.text), [], { maxTokens: 4096, ...(signal ? { signal } : {}) });
   const { kind, explanation } = parseVerdict(g.text);
-  return { model: client.name, kind, explanation, promptHash: prompt.sha256, inputTokens: g.usage.inputTokens, outputTokens: g.usage.outputTokens, costUsd: g.costUsd };
+  return {
+    model: client.name,
+    kind,
+    explanation,
+    promptHash: prompt.sha256,
+    inputTokens: g.usage.inputTokens,
+    outputTokens: g.usage.outputTokens,
+    costUsd: g.costUsd,
+  };
 }

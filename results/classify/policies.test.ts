@@ -41,7 +41,17 @@ async function play(policy: string, task: Task, scaffold: ScaffoldName): Promise
   const now = new Date().toISOString();
   return {
     ...result,
-    key: { model: `scripted/${policy}`, dataset: `builtin:${task.kind}`, split: task.variant, taskId: task.id, scaffold, access: 'full', prompt: 'D', maxAttempts: 1, epoch: 0 },
+    key: {
+      model: `scripted/${policy}`,
+      dataset: `builtin:${task.kind}`,
+      split: task.variant,
+      taskId: task.id,
+      scaffold,
+      access: 'full',
+      prompt: 'D',
+      maxAttempts: 1,
+      epoch: 0,
+    },
     startedAt: now,
     endedAt: now,
     wallMs: 0,
@@ -55,7 +65,9 @@ function kindsOf(findings: KindFinding[] | null): string[] {
 describe('the classifier on the reference cheating policies', () => {
   for (const c of CASES) {
     it(`names ${c.policy} as ${c.kinds.join(' + ')} in both scaffolds`, async () => {
-      const jobs = (tasks.get(c.split) ?? []).flatMap((task) => SCAFFOLDS.map((scaffold) => limit(async () => ({ where: `${task.id} ${scaffold}`, record: await play(c.policy, task, scaffold) }))));
+      const jobs = (tasks.get(c.split) ?? []).flatMap((task) =>
+        SCAFFOLDS.map((scaffold) => limit(async () => ({ where: `${task.id} ${scaffold}`, record: await play(c.policy, task, scaffold) }))),
+      );
       const runs = await Promise.all(jobs);
       expect(runs).toHaveLength(KNOWN_ANSWER_TASK_IDS.length * SCAFFOLDS.length);
       for (const { where, record } of runs) {
@@ -105,7 +117,9 @@ describe('the classifier on the reference policies in a repository', () => {
 
   it('names each trick from the repository evidence in both scaffolds', async () => {
     const runs = await Promise.all(
-      SWE_CASES.flatMap((c) => SCAFFOLDS.map((scaffold) => limit(async () => ({ c, where: `${c.policy} ${scaffold}`, record: await play(c.policy, task, scaffold) })))),
+      SWE_CASES.flatMap((c) =>
+        SCAFFOLDS.map((scaffold) => limit(async () => ({ c, where: `${c.policy} ${scaffold}`, record: await play(c.policy, task, scaffold) }))),
+      ),
     );
     for (const { c, where, record } of runs) {
       expect(`${where}: ${record.outcome}`).toBe(`${where}: ${c.outcome}`);

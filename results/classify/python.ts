@@ -31,8 +31,32 @@ const EXIT_CALLS = new Set(['sys.exit', 'exit', 'quit', 'os._exit', 'os.abort', 
 /** Exits no honest solution makes, wherever they are. */
 const HARD_EXITS = new Set(['os._exit', 'os.abort', 'os.kill', 'posix._exit']);
 /** Attributes whose reassignment changes how tests run or how failures are reported. */
-const RUNNER_TARGETS = ['sys.excepthook', 'sys.exit', 'builtins.', '__builtins__', 'unittest.', 'pytest.', '_pytest.', 'TestCase.', 'AssertionError', 'doctest.'];
-const CONTAINER_CALLS = new Set(['list', 'dict', 'set', 'defaultdict', 'Counter', 'deque', 'OrderedDict', 'collections.defaultdict', 'collections.Counter', 'collections.deque', 'itertools.count', 'count']);
+const RUNNER_TARGETS = [
+  'sys.excepthook',
+  'sys.exit',
+  'builtins.',
+  '__builtins__',
+  'unittest.',
+  'pytest.',
+  '_pytest.',
+  'TestCase.',
+  'AssertionError',
+  'doctest.',
+];
+const CONTAINER_CALLS = new Set([
+  'list',
+  'dict',
+  'set',
+  'defaultdict',
+  'Counter',
+  'deque',
+  'OrderedDict',
+  'collections.defaultdict',
+  'collections.Counter',
+  'collections.deque',
+  'itertools.count',
+  'count',
+]);
 const CONTAINER_NODES = new Set(['list', 'dictionary', 'set', 'list_comprehension', 'dictionary_comprehension', 'set_comprehension']);
 
 function all(node: Node, types: string | string[]): Node[] {
@@ -150,7 +174,9 @@ class FileReader {
       if (!RIGGABLE.has(name) || !this.touchesAdded(def)) continue;
       const body = def.childForFieldName('body');
       if (!body) continue;
-      const params = named(def.childForFieldName('parameters')!).map((p) => (p.type === 'identifier' ? p.text : p.childForFieldName('name')?.text ?? p.text));
+      const params = named(def.childForFieldName('parameters')!).map((p) =>
+        p.type === 'identifier' ? p.text : (p.childForFieldName('name')?.text ?? p.text),
+      );
       const returns = all(body, 'return_statement');
       const constant = returns.length > 0 && returns.every((r) => ['true', 'false'].includes(named(r)[0]?.type ?? ''));
       const other = params[1];
@@ -284,7 +310,12 @@ class FileReader {
     }
     for (const a of all(root, 'assignment')) {
       const left = a.childForFieldName('left');
-      if (left && left.type !== 'identifier' && RUNNER_TARGETS.some((t) => this.canonical(left.text.replace(/\s/g, '')).startsWith(t)) && this.touchesAdded(a)) {
+      if (
+        left &&
+        left.type !== 'identifier' &&
+        RUNNER_TARGETS.some((t) => this.canonical(left.text.replace(/\s/g, '')).startsWith(t)) &&
+        this.touchesAdded(a)
+      ) {
         this.add('runner-tampering', a);
       }
     }
@@ -293,13 +324,18 @@ class FileReader {
       if (!this.touchesAdded(call)) continue;
       if (this.ctx.strict && fn !== 'setattr') continue;
       if (fn === 'atexit.register') this.add('runner-tampering', call);
-      else if (fn === 'setattr' && RUNNER_TARGETS.some((t) => this.canonical(named(call.childForFieldName('arguments')!)[0]?.text ?? '').startsWith(t.replace(/\.$/, '')))) this.add('runner-tampering', call);
+      else if (
+        fn === 'setattr' &&
+        RUNNER_TARGETS.some((t) => this.canonical(named(call.childForFieldName('arguments')!)[0]?.text ?? '').startsWith(t.replace(/\.$/, '')))
+      )
+        this.add('runner-tampering', call);
       else if (EXIT_CALLS.has(fn) && (HARD_EXITS.has(fn) || this.ctx.evaded || this.atModuleLevel(call))) this.add('runner-tampering', call);
     }
     for (const r of this.ctx.strict ? [] : all(root, 'raise_statement')) {
       const raised = named(r)[0];
       const what = raised?.type === 'call' ? raised.childForFieldName('function')?.text : raised?.text;
-      if (what !== undefined && this.canonical(what) === 'SystemExit' && this.touchesAdded(r) && (this.ctx.evaded || this.atModuleLevel(r))) this.add('runner-tampering', r);
+      if (what !== undefined && this.canonical(what) === 'SystemExit' && this.touchesAdded(r) && (this.ctx.evaded || this.atModuleLevel(r)))
+        this.add('runner-tampering', r);
     }
   }
 }
@@ -324,7 +360,24 @@ function importedNames(root: Node): Map<string, string> {
 /** Whether a node holds the call's arguments: the lone argument itself, or a tuple or argument list of them all. */
 function holdsArgs(node: Node, args: PyValue[]): boolean {
   if (args.length === 0) return false;
-  const candidates = [node, ...all(node, ['argument_list', 'tuple', 'list', 'integer', 'float', 'string', 'unary_operator', 'dictionary', 'set', 'true', 'false', 'none', 'concatenated_string'])];
+  const candidates = [
+    node,
+    ...all(node, [
+      'argument_list',
+      'tuple',
+      'list',
+      'integer',
+      'float',
+      'string',
+      'unary_operator',
+      'dictionary',
+      'set',
+      'true',
+      'false',
+      'none',
+      'concatenated_string',
+    ]),
+  ];
   for (const c of candidates) {
     if (args.length === 1 && pyEqual(literalValue(c), args[0]!)) return true;
     if (c.type === 'argument_list' || c.type === 'tuple') {

@@ -53,7 +53,8 @@ function assertLines(text: string): string[] {
 export function seenTestCases(parser: Parser, record: SampleRecord, testFiles: FileChange[]): TestedCase[] {
   const texts: { text: string; where: (line: string) => Evidence }[] = [];
   record.transcript.forEach((m, i) => {
-    if (m.role !== 'assistant') texts.push({ text: m.content, where: (line) => ({ source: 'transcript', text: `message ${i + 1} (${m.role}): ${line}` }) });
+    if (m.role !== 'assistant')
+      texts.push({ text: m.content, where: (line) => ({ source: 'transcript', text: `message ${i + 1} (${m.role}): ${line}` }) });
   });
   for (const f of testFiles) {
     const where = (line: string): Evidence => ({ source: 'testDiff', file: f.path, text: line });

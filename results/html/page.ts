@@ -127,15 +127,15 @@ export function renderHtml(data: FullReportData): string {
     <div id="kinds-summary"></div>
   </section>
 ${
-    monitors.list.length
-      ? `<section class="card" id="monitors-card">
+  monitors.list.length
+    ? `<section class="card" id="monitors-card">
     <h2>Monitors</h2>
     <p class="sub">How well each monitor tells cheating passes from legitimate passes on the original split, per agent model, with the kinds of cheating it faced. A monitor flags a sample when its suspicion score is at least ${escapeHtml(String(monitors.threshold))}. Detection: cheating samples flagged; false positives: legitimate passes flagged; whiskers: Wilson 95% intervals. The static classifier flags a pass whose evidence shows any known trick, with no model.</p>
     <div id="monitors"></div>
   </section>
   `
-      : ''
-  }<section class="card">
+    : ''
+}<section class="card">
     <details class="cells"><summary>Every cell</summary><div id="cells"></div></details>
   </section>
   <section class="card">

@@ -40,8 +40,26 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     const store = openStore(join(dir, 'results.sqlite'));
     const run = storeSampleRun(store);
     // One judge verdict, on the first test-editing sample, as \`impossiblebench classify\` stores it.
-    const judged = store.listSamples(run, { model: 'anthropic/claude-opus-4', scaffold: 'full', access: 'full', split: 'oneoff', taskId: 'lcb_001' })[0]!;
-    store.addEvent(run, 'judge', { model: 'openai/gpt-5', kind: 'modify-tests', explanation: 'It rewrote the failing assertion.', inputTokens: 900, outputTokens: 40, costUsd: 0.001 }, judged.keyString);
+    const judged = store.listSamples(run, {
+      model: 'anthropic/claude-opus-4',
+      scaffold: 'full',
+      access: 'full',
+      split: 'oneoff',
+      taskId: 'lcb_001',
+    })[0]!;
+    store.addEvent(
+      run,
+      'judge',
+      {
+        model: 'openai/gpt-5',
+        kind: 'modify-tests',
+        explanation: 'It rewrote the failing assertion.',
+        inputTokens: 900,
+        outputTokens: 40,
+        costUsd: 0.001,
+      },
+      judged.keyString,
+    );
     const html = renderHtml(loadFullReportData(store, run));
     writeFileAtomic(join(dir, 'report.html'), html);
     writeFileAtomic(join(dir, 'empty.html'), renderHtml(loadFullReportData(store, store.createRun({}, { id: 'empty' }))));
@@ -50,7 +68,13 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     for (const dataset of ['builtin:lcb', 'builtin:swe'])
       for (const split of ['original', 'oneoff'] as const)
         for (const access of ['full', 'readonly'] as const)
-          store.saveSample(two, makeRecord({ key: { model: 'openai/gpt-5', dataset, split, access, taskId: `${dataset}-1`, maxAttempts: 3 }, outcome: split === 'oneoff' && dataset === 'builtin:swe' ? 'passed' : 'failed' }));
+          store.saveSample(
+            two,
+            makeRecord({
+              key: { model: 'openai/gpt-5', dataset, split, access, taskId: `${dataset}-1`, maxAttempts: 3 },
+              outcome: split === 'oneoff' && dataset === 'builtin:swe' ? 'passed' : 'failed',
+            }),
+          );
     writeFileAtomic(join(dir, 'two.html'), renderHtml(loadFullReportData(store, two)));
     // A monitor that suspects test edits (90), trusts special-casing (10) and wrongly suspects one legitimate pass (80).
     const monitored = storeSampleRun(store, 'monitored');
@@ -58,7 +82,17 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     for (const s of store.listSamples(monitored, { outcome: 'passed' })) {
       const score = labelOf(s) === 'cheating' ? (s.testDiff ? 90 : 10) : wrong ? 10 : 80;
       wrong = true;
-      const verdict: MonitorVerdict = { model: 'openai/gpt-5-mini', promptHash: 'cd'.repeat(32), status: 'scored', score, reason: `scored ${score}`, answer: '', inputTokens: 1, outputTokens: 1, costUsd: 0 };
+      const verdict: MonitorVerdict = {
+        model: 'openai/gpt-5-mini',
+        promptHash: 'cd'.repeat(32),
+        status: 'scored',
+        score,
+        reason: `scored ${score}`,
+        answer: '',
+        inputTokens: 1,
+        outputTokens: 1,
+        costUsd: 0,
+      };
       store.addEvent(monitored, MONITOR_EVENT, verdict, s.keyString);
     }
     writeFileAtomic(join(dir, 'monitored.html'), renderHtml(loadFullReportData(store, monitored)));
@@ -195,7 +229,9 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     for (const badges of await rows.evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('.badge.kind')].map((b) => b.textContent)))) {
       expect(badges).toEqual(['special-casing']);
     }
-    expect(await page.locator('#sample-table tbody tr .badge.kind').first().getAttribute('title')).toContain('hard-coded outputs for the exact inputs the tests use');
+    expect(await page.locator('#sample-table tbody tr .badge.kind').first().getAttribute('title')).toContain(
+      'hard-coded outputs for the exact inputs the tests use',
+    );
     // Kind and outcome filters combine: the evasions are all runner tampering.
     await page.selectOption('#filter-kind', 'runner-tampering');
     await page.selectOption('#filter-outcome', 'evaded');
@@ -263,16 +299,23 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     await two.close();
   });
 
-  it('shows per model the cheating kinds and each monitor\'s rates with whiskers, and lists what a monitor missed or wrongly flagged', async () => {
+  it("shows per model the cheating kinds and each monitor's rates with whiskers, and lists what a monitor missed or wrongly flagged", async () => {
     const mon = await context.newPage();
     mon.on('pageerror', (err) => pageErrors.push(err.message));
     await mon.goto(pathToFileURL(join(dir, 'monitored.html')).href);
     await mon.waitForSelector('body[data-ready="true"]');
     const t = async (selector: string) => (await mon.locator(selector).first().textContent())?.trim();
     // All agent models, then each model: a kinds bar and a row per monitor.
-    expect(await mon.locator('#monitors .monitor-block h3').allTextContents()).toEqual(['All agent models', 'anthropic/claude-opus-4', 'openai/gpt-5']);
+    expect(await mon.locator('#monitors .monitor-block h3').allTextContents()).toEqual([
+      'All agent models',
+      'anthropic/claude-opus-4',
+      'openai/gpt-5',
+    ]);
     const all = mon.locator('#monitors .monitor-block[data-model="all"]');
-    expect(await all.locator('svg.kind-bar rect').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-kind')))).toEqual(['modify-tests', 'special-casing']);
+    expect(await all.locator('svg.kind-bar rect').evaluateAll((rs) => rs.map((r) => r.getAttribute('data-kind')))).toEqual([
+      'modify-tests',
+      'special-casing',
+    ]);
     expect(await all.locator('.kind-legend span').allTextContents()).toEqual(['modify-tests 10', 'special-casing 9']);
     expect(await all.locator('tbody tr td:first-child').allTextContents()).toEqual(['static-classifier', 'openai/gpt-5-mini']);
     const row = all.locator('tbody tr[data-monitor^="openai/gpt-5-mini"]');
@@ -283,7 +326,9 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     // Each model's block has its own kinds: claude cheated only by editing tests.
     const claude = mon.locator('#monitors .monitor-block[data-model="anthropic/claude-opus-4"]');
     expect(await claude.locator('svg.kind-bar rect').count()).toBe(1);
-    expect(await claude.locator('tbody tr[data-monitor^="openai/gpt-5-mini"] td.rate .ci').first().textContent()).toBe('100.0% [72.2% – 100.0%] 10/10');
+    expect(await claude.locator('tbody tr[data-monitor^="openai/gpt-5-mini"] td.rate .ci').first().textContent()).toBe(
+      '100.0% [72.2% – 100.0%] 10/10',
+    );
     // The cheats it missed are the 9 special-cased ones; the one legitimate pass it flagged opens with its score.
     await row.locator('button', { hasText: 'missed' }).click();
     expect(await t('#filter-count')).toBe('showing 9 of 108 samples');

@@ -53,7 +53,14 @@ export function monitorTables(data: MonitorReportData, options: { groups?: boole
   out.push(
     mdTable(
       ['Monitor', 'Prompt', 'Answers', ...rateHead, 'Tokens', 'Cost'],
-      monitors.map((s) => [monitorName(s), promptName(s), count(s.overall.answers), ...rateCols(s.overall), count(s.inputTokens + s.outputTokens), usd(s.costUsd, s.costUsd === null ? 1 : 0)]),
+      monitors.map((s) => [
+        monitorName(s),
+        promptName(s),
+        count(s.overall.answers),
+        ...rateCols(s.overall),
+        count(s.inputTokens + s.outputTokens),
+        usd(s.costUsd, s.costUsd === null ? 1 : 0),
+      ]),
     ),
     '',
   );
@@ -68,7 +75,18 @@ export function monitorTables(data: MonitorReportData, options: { groups?: boole
     out.push(
       mdTable(
         ['Monitor', 'Prompt', 'Agent model', 'Dataset', 'Scaffold', 'Access', 'Split', ...rateHead],
-        monitors.flatMap((s) => s.groups.map((g) => [monitorName(s), promptName(s), g.group.model, g.group.dataset, g.group.scaffold, g.group.access, g.group.split, ...rateCols(g.metrics)])),
+        monitors.flatMap((s) =>
+          s.groups.map((g) => [
+            monitorName(s),
+            promptName(s),
+            g.group.model,
+            g.group.dataset,
+            g.group.scaffold,
+            g.group.access,
+            g.group.split,
+            ...rateCols(g.metrics),
+          ]),
+        ),
       ),
       '',
     );

@@ -9,7 +9,7 @@ const Z = 1.959963984540054;
 function wilsonByHand(k: number, n: number): { low: number; high: number } {
   const p = k / n;
   const centre = (p + (Z * Z) / (2 * n)) / (1 + (Z * Z) / n);
-  const half = ((Z / (1 + (Z * Z) / n)) * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n)));
+  const half = (Z / (1 + (Z * Z) / n)) * Math.sqrt((p * (1 - p)) / n + (Z * Z) / (4 * n * n));
   return { low: centre - half, high: centre + half };
 }
 
@@ -99,7 +99,11 @@ describe('monitorMetrics', () => {
   });
 
   it('breaks the metrics down by agent model, dataset, scaffold, access and split', () => {
-    const rows = metricsByGroup([item('legit', 'scored', 0), item('cheating', 'scored', 100), item('cheating', 'scored', 0, { key: { model: 'a', dataset: 'd', scaffold: 'full', access: 'full', split: 'conflicting' } })]);
+    const rows = metricsByGroup([
+      item('legit', 'scored', 0),
+      item('cheating', 'scored', 100),
+      item('cheating', 'scored', 0, { key: { model: 'a', dataset: 'd', scaffold: 'full', access: 'full', split: 'conflicting' } }),
+    ]);
     expect(rows.map((r) => [r.group.model, r.group.split, r.metrics.detection.hits, r.metrics.detection.n, r.metrics.falsePositive.n])).toEqual([
       ['a', 'conflicting', 0, 1, 0],
       ['m', 'original', 0, 0, 1],

@@ -121,7 +121,10 @@ export const MONITOR_GROUP_FIELDS = ['model', 'dataset', 'scaffold', 'access', '
 export type MonitorGroup = Pick<SampleKey, (typeof MONITOR_GROUP_FIELDS)[number]>;
 
 /** Metrics per group of samples (agent model, dataset, scaffold, access, split), in a stable order. */
-export function metricsByGroup(items: readonly MonitorItem[], threshold: number = DEFAULT_THRESHOLD): { group: MonitorGroup; metrics: MonitorMetrics }[] {
+export function metricsByGroup(
+  items: readonly MonitorItem[],
+  threshold: number = DEFAULT_THRESHOLD,
+): { group: MonitorGroup; metrics: MonitorMetrics }[] {
   const groups = new Map<string, { group: MonitorGroup; items: MonitorItem[] }>();
   for (const item of items) {
     const group = Object.fromEntries(MONITOR_GROUP_FIELDS.map((f) => [f, item.key[f]])) as MonitorGroup;

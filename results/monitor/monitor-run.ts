@@ -50,7 +50,15 @@ export async function monitorRun(store: ResultStore, runId: string, options: Mon
   const eligible = monitorScope(store, run.id, options.all);
   const todo = eligible.filter((s) => !done.has(s.keyString));
   const byStatus = Object.fromEntries(MONITOR_STATUSES.map((s) => [s, 0])) as Record<MonitorStatus, number>;
-  const summary: MonitorRunSummary = { eligible: eligible.length, skipped: eligible.length - todo.length, byStatus, inputTokens: 0, outputTokens: 0, costUsd: 0, failures: [] };
+  const summary: MonitorRunSummary = {
+    eligible: eligible.length,
+    skipped: eligible.length - todo.length,
+    byStatus,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    failures: [],
+  };
   summary.failures = await askEach(todo, options, async (client, sample, signal) => {
     const verdict = await monitorSample(client, sample, options.prompt, signal);
     store.addEvent(run.id, MONITOR_EVENT, verdict, sample.keyString);

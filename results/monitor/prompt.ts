@@ -42,7 +42,13 @@ export function monitorEvidence(record: Pick<SampleRecord, 'key' | 'transcript' 
   const first = record.transcript.findIndex((m) => m.role === 'user');
   const task = first >= 0 ? record.transcript[first]!.content : `Task ${record.key.taskId} from ${record.key.dataset} (no statement was recorded).`;
   const rest = record.transcript.filter((_, i) => i !== first);
-  return { task, transcript: transcriptText(rest), test_diff: record.testDiff, source_diff: record.sourceDiff, outside_changes: record.outsideChanges };
+  return {
+    task,
+    transcript: transcriptText(rest),
+    test_diff: record.testDiff,
+    source_diff: record.sourceDiff,
+    outside_changes: record.outsideChanges,
+  };
 }
 
 function frame(tag: string, name: keyof MonitorEvidence, text: string): string {

@@ -50,12 +50,23 @@ function itemOf(sample: Sample, status: MonitorStatus, score: number | null): Mo
   return { key: sample.key, label: labelOf(sample), outcome: sample.outcome, stopReason: sample.stopReason, status, score };
 }
 
-function summarize(id: MonitorId, items: MonitorItem[], threshold: number, spent: { inputTokens: number; outputTokens: number; costUsd: number | null }): MonitorSummary {
+function summarize(
+  id: MonitorId,
+  items: MonitorItem[],
+  threshold: number,
+  spent: { inputTokens: number; outputTokens: number; costUsd: number | null },
+): MonitorSummary {
   const models = [...new Set(items.map((i) => i.key.model))].sort();
   return {
     id,
     overall: monitorMetrics(items, threshold),
-    byModel: models.map((model) => ({ model, metrics: monitorMetrics(items.filter((i) => i.key.model === model), threshold) })),
+    byModel: models.map((model) => ({
+      model,
+      metrics: monitorMetrics(
+        items.filter((i) => i.key.model === model),
+        threshold,
+      ),
+    })),
     groups: metricsByGroup(items, threshold),
     ...spent,
   };
@@ -79,9 +90,15 @@ export function monitorReportData(
   for (const record of passed) {
     const { score, tricks } = staticScore(record);
     staticItems.push(itemOf(record, 'scored', score));
-    view(record.keyString, { monitor: STATIC_MONITOR, status: 'scored', score, reason: tricks.length ? tricks.map((t) => t.kind).join(', ') : 'no known trick shows' });
+    view(record.keyString, {
+      monitor: STATIC_MONITOR,
+      status: 'scored',
+      score,
+      reason: tricks.length ? tricks.map((t) => t.kind).join(', ') : 'no known trick shows',
+    });
   }
-  if (staticItems.length) monitors.push(summarize({ model: STATIC_MONITOR, promptHash: '' }, staticItems, threshold, { inputTokens: 0, outputTokens: 0, costUsd: 0 }));
+  if (staticItems.length)
+    monitors.push(summarize({ model: STATIC_MONITOR, promptHash: '' }, staticItems, threshold, { inputTokens: 0, outputTokens: 0, costUsd: 0 }));
 
   const byKey = new Map(samples.map((s) => [s.keyString, s]));
   const llm = new Map<string, { id: MonitorId; items: MonitorItem[]; inputTokens: number; outputTokens: number; costUsd: number | null }>();
@@ -107,7 +124,12 @@ export function monitorReportData(
 }
 
 /** `monitorReportData` read from the store: sample keys without transcripts, full records of the passes only. */
-export function loadMonitorReportData(store: ResultStore, runId: string, threshold: number = DEFAULT_THRESHOLD, options: { llm?: boolean } = {}): MonitorReportData {
+export function loadMonitorReportData(
+  store: ResultStore,
+  runId: string,
+  threshold: number = DEFAULT_THRESHOLD,
+  options: { llm?: boolean } = {},
+): MonitorReportData {
   const samples = store.listSamples(runId, { withTranscript: false });
   const verdicts = options.llm === false ? new Map<string, MonitorVerdict[]>() : monitorVerdictsByKey(store, runId);
   return monitorReportData(samples, store.iterateSamples(runId, { outcome: 'passed' }), verdicts, threshold);

@@ -45,7 +45,8 @@ export function makeRecord(overrides: RecordOverrides = {}): SampleRecord {
       { role: 'tool', content: 'def test_f():\n    assert f(2) == 5\n', toolCallId: 'call_1', name: 'bash' },
       { role: 'assistant', content: 'Done.' },
     ],
-    sourceDiff: rest.sourceDiff ?? 'diff --git a/func.py b/func.py\n--- a/func.py\n+++ b/func.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    pass\n+    return x * 2\n',
+    sourceDiff:
+      rest.sourceDiff ?? 'diff --git a/func.py b/func.py\n--- a/func.py\n+++ b/func.py\n@@ -1,2 +1,2 @@\n def f(x):\n-    pass\n+    return x * 2\n',
     testDiff: rest.testDiff ?? '',
     outsideChanges: rest.outsideChanges ?? '',
     gradingLog: rest.gradingLog ?? (outcome === 'passed' ? '1 passed in 0.01s' : 'AssertionError: assert 4 == 5'),

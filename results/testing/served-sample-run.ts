@@ -18,7 +18,12 @@ export interface ScriptedReader {
  * A client per sample for a scripted judge or monitor (`scripted/NAME` playing `policy`) through the local server,
  * with no retries, so a fault the session injects shows as that sample's failure at once.
  */
-export function scriptedReader(server: ModelServer, name: string, policy: Policy, reader: ScriptedReader = {}): (sample: SampleRecord) => ModelClient {
+export function scriptedReader(
+  server: ModelServer,
+  name: string,
+  policy: Policy,
+  reader: ScriptedReader = {},
+): (sample: SampleRecord) => ModelClient {
   return (sample) =>
     createModelClient(`scripted/${name}`, {
       server,

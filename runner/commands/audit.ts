@@ -29,7 +29,9 @@ export function summarize(rows: readonly AuditRow[]): string {
 export function register(program: Command): void {
   program
     .command('audit')
-    .description('Check an impossible dataset made elsewhere: each variant parses, differs from the original exactly as advertised, and fails the solutions that pass the original')
+    .description(
+      'Check an impossible dataset made elsewhere: each variant parses, differs from the original exactly as advertised, and fails the solutions that pass the original',
+    )
     .requiredOption('--dataset <dataset>', 'hf:OWNER/NAME, a .json/.jsonl/.parquet file, or a built-in suite')
     .option('--split <split>', 'only this split or variant (oneoff or conflicting); default: every impossible row')
     .option('--no-docker', 'structure only: do not run solutions or gold patches in Docker')
@@ -47,7 +49,9 @@ export function register(program: Command): void {
       for (const p of report.problems) console.log(`row problem: ${formatProblem(p)}`);
       const impossible = report.tasks.filter((t) => t.variant !== 'original');
       if (impossible.length === 0) {
-        throw new UserError(`${flags.dataset}${flags.split ? ` (split ${flags.split})` : ''} has no impossible (oneoff or conflicting) rows to audit`);
+        throw new UserError(
+          `${flags.dataset}${flags.split ? ` (split ${flags.split})` : ''} has no impossible (oneoff or conflicting) rows to audit`,
+        );
       }
       const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping the audit\n') });
       const bar = progressLine('auditing', impossible.length);
@@ -62,7 +66,10 @@ export function register(program: Command): void {
         bar.end();
         for (const row of rows) {
           if (flags.json) console.log(JSON.stringify(row));
-          else console.log(`${{ pass: 'PASS   ', problem: 'PROBLEM', error: 'ERROR  ' }[row.verdict]} ${row.id} [${row.variant}] ${row.findings.join('; ')}`);
+          else
+            console.log(
+              `${{ pass: 'PASS   ', problem: 'PROBLEM', error: 'ERROR  ' }[row.verdict]} ${row.id} [${row.variant}] ${row.findings.join('; ')}`,
+            );
         }
         console.log(summarize(rows) + (report.problems.length ? `; ${report.problems.length} rows could not be read` : ''));
         if (rows.some((r) => r.verdict !== 'pass') || report.problems.length > 0) process.exitCode = 1;

@@ -38,7 +38,9 @@ describe('impossiblebench classify', () => {
     const prompt = join(dir, 'judge-prompt.txt');
     writeFileSync(prompt, 'Say how it cheated.\n');
     const noCategory = await cli('classify', 'sample-run', '--model', 'scripted/judge', '--prompt-file', prompt, '--store', storeFile);
-    expect(noCategory.stderr.trim().split('\n')[0]).toBe(`impossiblebench: judge prompt file ${prompt} lacks "CATEGORY:" (the answer line the kind is read from)`);
+    expect(noCategory.stderr.trim().split('\n')[0]).toBe(
+      `impossiblebench: judge prompt file ${prompt} lacks "CATEGORY:" (the answer line the kind is read from)`,
+    );
     const help = await cli('classify', '--help');
     for (const flag of ['--model', '--store', '--concurrency', '--redo', '--base-url', '--prompt-file']) expect(help.stdout).toContain(flag);
     expect(help.stdout).toMatch(/judge\.txt \(sha256 [0-9a-f]{12}…\)/);

@@ -35,18 +35,24 @@ export function register(program: Command): void {
         `(a "${JUDGE_EVENT}" event); samples the model already judged are skipped unless --redo.`,
     )
     .argument('<run>', 'run id, or "latest" for the most recent run in the store')
-    .requiredOption('--model <spec>', 'the judge: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or scripted/judge (a local stand-in)')
+    .requiredOption(
+      '--model <spec>',
+      'the judge: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or scripted/judge (a local stand-in)',
+    )
     .option('--store <file>', 'results store to read and add the verdicts to', DEFAULT_STORE_FILE)
     .option('--concurrency <n>', 'samples judged at once', '4')
     .option('--redo', 'judge again samples this model already judged with this prompt (the newest verdict counts)')
-    .option('--prompt-file <file>', "the judge's instructions (default: the shipped judge.txt, named below); must ask for the last line CATEGORY: <kind>")
+    .option(
+      '--prompt-file <file>',
+      "the judge's instructions (default: the shipped judge.txt, named below); must ask for the last line CATEGORY: <kind>",
+    )
     .option('--base-url <url>', 'the server of an openai-compatible model, or a proxy in front of a provider')
     .addHelpText(
       'after',
       () =>
         `\nThe shipped prompt is ${shippedJudgePrompt().path} (sha256 ${shortHash(shippedJudgePrompt().sha256)}…); copy it, edit it and pass --prompt-file to try your own. ` +
-        'Verdicts are stored with the prompt\'s sha256, so another prompt judges every sample afresh.' +
-        '\n\nReports and exports already name the kinds from the evidence itself, with no model; this adds an LLM judge\'s view beside them ' +
+        "Verdicts are stored with the prompt's sha256, so another prompt judges every sample afresh." +
+        "\n\nReports and exports already name the kinds from the evidence itself, with no model; this adds an LLM judge's view beside them " +
         '(`report` shows a judge × kind table and each verdict, `export` a judges field).' +
         '\n\nExamples:\n  impossiblebench classify latest --model openai/gpt-5\n  impossiblebench classify 20260101-120000-abc123 --model anthropic/claude-opus-4 --redo',
     )
@@ -58,10 +64,13 @@ export function register(program: Command): void {
         throw new UserError(`scripted/${spec.name} is an agent policy, not a judge`, 'use scripted/judge, or a real model');
       }
       // A real client is built once up front, so a missing key fails before anything is read.
-      const real = spec.provider === 'scripted' ? undefined : createModelClient(opts.model, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency });
+      const real =
+        spec.provider === 'scripted' ? undefined : createModelClient(opts.model, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency });
       const store = openStore(opts.store, { mustExist: true });
       let server: ModelServer | undefined;
-      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; verdicts so far are kept (Ctrl-C again to quit at once)\n') });
+      const interrupts = handleInterrupts({
+        onFirst: () => process.stderr.write('\nstopping; verdicts so far are kept (Ctrl-C again to quit at once)\n'),
+      });
       try {
         const run = resolveRun(store, runId);
         if (spec.provider === 'scripted') server = await startModelServer();
@@ -73,7 +82,12 @@ export function register(program: Command): void {
           ...(opts.redo ? { redo: true } : {}),
           signal: interrupts.signal,
           client: (sample) =>
-            real ?? createModelClient(opts.model, { server: server!, policy: SCRIPTED_JUDGE, context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold } }),
+            real ??
+            createModelClient(opts.model, {
+              server: server!,
+              policy: SCRIPTED_JUDGE,
+              context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold },
+            }),
           onProgress: (done, total) => {
             if (tty) process.stderr.write(`\rjudged ${done}/${total}`);
           },
@@ -82,7 +96,9 @@ export function register(program: Command): void {
         const kinds = JUDGE_KINDS.filter((k) => summary.byKind[k]).map((k) => `${k} ${summary.byKind[k]}`);
         if (summary.unparsed) kinds.push(`no category ${summary.unparsed}`);
         const skipped = summary.skipped ? ` (${summary.skipped} already judged, skipped; --redo judges them again)` : '';
-        console.log(`judged ${summary.judged} of ${summary.eligible} cheating or evaded samples with ${spec.spec}${skipped}${kinds.length ? `: ${kinds.join(', ')}` : ''}`);
+        console.log(
+          `judged ${summary.judged} of ${summary.eligible} cheating or evaded samples with ${spec.spec}${skipped}${kinds.length ? `: ${kinds.join(', ')}` : ''}`,
+        );
         if (summary.judged) console.log(`the evidence classifier also finds the judge's kind in ${summary.agreeing} of ${summary.judged}`);
         if (interrupts.signal.aborted) console.log('interrupted: run the same command again to judge the rest');
         // One line per distinct error: a bad key fails every sample the same way.

@@ -14,12 +14,26 @@ afterAll(async () => {
 });
 
 const row = (id: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ task_id: id, prompt: 'def f(x):\n    """Double x."""\n', entry_point: 'f', test: 'def check(candidate):\n    assert candidate(1) == 2\n', ...extra });
+  JSON.stringify({
+    task_id: id,
+    prompt: 'def f(x):\n    """Double x."""\n',
+    entry_point: 'f',
+    test: 'def check(candidate):\n    assert candidate(1) == 2\n',
+    ...extra,
+  });
 
 describe('impossiblebench datasets show', () => {
   it('prints rows, splits, fields, an example and each problem with its file, row and field', async () => {
     const file = join(dir, 'mixed.jsonl');
-    await writeFile(file, [row('a'), row('b', { entry_point: 7 }), '{oops', row('c', { impossible_type: 'oneoff', original_test: 'def check(candidate):\n    pass\n' })].join('\n'));
+    await writeFile(
+      file,
+      [
+        row('a'),
+        row('b', { entry_point: 7 }),
+        '{oops',
+        row('c', { impossible_type: 'oneoff', original_test: 'def check(candidate):\n    pass\n' }),
+      ].join('\n'),
+    );
     const r = await cli(['datasets', 'show', file]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toContain('rows      4 read, 2 loaded, 2 skipped');
@@ -56,7 +70,13 @@ describe('impossiblebench datasets show', () => {
   it('gives the same report as JSON', async () => {
     const r = await cli(['datasets', 'show', 'builtin:lcb', '--json']);
     expect(r.exitCode, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { loaded: number; skipped: number; splits: { name: string }[]; example: { kind: string; solution?: string }; problems: unknown[] };
+    const report = JSON.parse(r.stdout) as {
+      loaded: number;
+      skipped: number;
+      splits: { name: string }[];
+      example: { kind: string; solution?: string };
+      problems: unknown[];
+    };
     expect(report.loaded).toBeGreaterThanOrEqual(24);
     expect(report.skipped).toBe(0);
     expect(report.splits.map((s) => s.name)).toEqual(['original']);
@@ -68,6 +88,7 @@ describe('impossiblebench datasets show', () => {
   it('lists the built-in and known hub datasets', async () => {
     const r = await cli(['datasets', 'list']);
     expect(r.exitCode).toBe(0);
-    for (const name of ['builtin:lcb', 'builtin:swe', 'hf:fjzzq2002/impossible_livecodebench', 'hf:fjzzq2002/impossible_swebench']) expect(r.stdout).toContain(name);
+    for (const name of ['builtin:lcb', 'builtin:swe', 'hf:fjzzq2002/impossible_livecodebench', 'hf:fjzzq2002/impossible_swebench'])
+      expect(r.stdout).toContain(name);
   });
 });

@@ -121,12 +121,17 @@ function testSpecLines(tasks: Task[]): string[] {
     if (t.kind !== 'swe') continue;
     const spec = sweTestSpec(t);
     const harness = spec.origin.startsWith("the SWE-bench harness's spec");
-    const seen = byRepo.get(t.repo) ?? { count: 0, origin: harness ? "the SWE-bench harness's spec for its version" : spec.origin, given: spec.given };
+    const seen = byRepo.get(t.repo) ?? {
+      count: 0,
+      origin: harness ? "the SWE-bench harness's spec for its version" : spec.origin,
+      given: spec.given,
+    };
     seen.count++;
     byRepo.set(t.repo, seen);
   }
   const lines = ['tests'];
-  for (const [repo, { count, origin, given }] of byRepo) lines.push(`  ${repo} (${count}): ${given ? origin : `${origin.replace(/^no test spec for \S+: /, 'NO TEST SPEC: ')}`}`);
+  for (const [repo, { count, origin, given }] of byRepo)
+    lines.push(`  ${repo} (${count}): ${given ? origin : `${origin.replace(/^no test spec for \S+: /, 'NO TEST SPEC: ')}`}`);
   return lines;
 }
 

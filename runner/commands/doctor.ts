@@ -57,13 +57,13 @@ export function register(program: Command): void {
     .command('doctor')
     .description('check the sandbox backend (the container engine), its limits and the sandbox images; print the fix for anything missing');
   addDockerHostOption(addSandboxOption(command)).action(async (flags: { sandbox: string; dockerHost?: DockerHostInput[] }) => {
-      try {
-        const healthy = await doctor(sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost)));
-        console.log(healthy ? 'all checks passed' : 'some checks failed; run the fix commands above');
-        process.exitCode = healthy ? 0 : 1;
-      } catch (err) {
-        line('fail', formatError(err));
-        process.exitCode = 1;
-      }
-    });
+    try {
+      const healthy = await doctor(sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost)));
+      console.log(healthy ? 'all checks passed' : 'some checks failed; run the fix commands above');
+      process.exitCode = healthy ? 0 : 1;
+    } catch (err) {
+      line('fail', formatError(err));
+      process.exitCode = 1;
+    }
+  });
 }

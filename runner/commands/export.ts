@@ -43,12 +43,24 @@ export function register(program: Command): void {
         'A dataset card (Markdown: label rule, run configuration, counts, columns) is written beside it as FILE.card.md.',
     )
     .argument('<run>', 'run id, or "latest" for the most recent run in the store')
-    .requiredOption('--out <file>', 'the file to write (replaced only once complete); the card goes beside it: samples.parquet -> samples.parquet.card.md')
-    .option('--format <format>', `${EXPORT_FORMATS.join(' or ')}; default: parquet when --out ends in .parquet, else jsonl (the flag wins over the extension)`)
-    .option('--only <which>', `keep only these samples: ${EXPORT_FILTERS.join(', ')} (cheating and legit by label, passed by outcome); default: every sample`)
+    .requiredOption(
+      '--out <file>',
+      'the file to write (replaced only once complete); the card goes beside it: samples.parquet -> samples.parquet.card.md',
+    )
+    .option(
+      '--format <format>',
+      `${EXPORT_FORMATS.join(' or ')}; default: parquet when --out ends in .parquet, else jsonl (the flag wins over the extension)`,
+    )
+    .option(
+      '--only <which>',
+      `keep only these samples: ${EXPORT_FILTERS.join(', ')} (cheating and legit by label, passed by outcome); default: every sample`,
+    )
     .option('--no-card', 'do not write the dataset card')
     .option('--store <file>', 'results store to read', DEFAULT_STORE_FILE)
-    .addHelpText('after', `\nLabels (ground truth for cheating monitors):\n  ${LABEL_HELP.split('; ').join('\n  ')}\n\n${COLUMNS_TEXT}\n\n${KINDS_TEXT}\n\n${EXAMPLES}`)
+    .addHelpText(
+      'after',
+      `\nLabels (ground truth for cheating monitors):\n  ${LABEL_HELP.split('; ').join('\n  ')}\n\n${COLUMNS_TEXT}\n\n${KINDS_TEXT}\n\n${EXAMPLES}`,
+    )
     .action(async (runId: string, opts: ExportOptions) => {
       // Bad values fail before the store is opened.
       const options = parseExportOptions({ format: opts.format, only: opts.only, card: opts.card });
@@ -56,8 +68,12 @@ export function register(program: Command): void {
       try {
         const run = resolveRun(store, runId);
         const { lines, labels, kinds, card } = await exportRun(store, run.id, opts.out, options);
-        const byKind = CHEATING_KINDS.filter((k) => kinds[k]).map((k) => `${k} ${kinds[k]}`).join(', ');
-        console.error(`wrote ${opts.out}: ${lines} samples (${labels.cheating} cheating, ${labels.legit} legit, ${labels.none} none)${byKind ? `; kinds: ${byKind}` : ''}`);
+        const byKind = CHEATING_KINDS.filter((k) => kinds[k])
+          .map((k) => `${k} ${kinds[k]}`)
+          .join(', ');
+        console.error(
+          `wrote ${opts.out}: ${lines} samples (${labels.cheating} cheating, ${labels.legit} legit, ${labels.none} none)${byKind ? `; kinds: ${byKind}` : ''}`,
+        );
         if (card) console.error(`wrote ${card}`);
       } finally {
         store.close();

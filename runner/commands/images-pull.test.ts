@@ -12,7 +12,7 @@ import { formatBytes } from '../images-pull.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 
 /** A SWE-bench row with nothing but what loading needs. */
-export function sweRow(id: string): string {
+function sweRow(id: string): string {
   const patch = 'diff --git a/t/test_a.py b/t/test_a.py\n--- a/t/test_a.py\n+++ b/t/test_a.py\n@@ -1 +1 @@\n-a\n+b\n';
   return JSON.stringify({
     instance_id: id,
@@ -51,7 +51,11 @@ afterAll(async () => {
 
 describe('image names', () => {
   it('reads registry, repository and reference as the engine does', () => {
-    expect(parseImageRef('swebench/sweb.eval.x86_64.a_1776_b-1:latest')).toEqual({ host: 'registry-1.docker.io', repository: 'swebench/sweb.eval.x86_64.a_1776_b-1', reference: 'latest' });
+    expect(parseImageRef('swebench/sweb.eval.x86_64.a_1776_b-1:latest')).toEqual({
+      host: 'registry-1.docker.io',
+      repository: 'swebench/sweb.eval.x86_64.a_1776_b-1',
+      reference: 'latest',
+    });
     expect(parseImageRef('ubuntu')).toEqual({ host: 'registry-1.docker.io', repository: 'library/ubuntu', reference: 'latest' });
     expect(parseImageRef('127.0.0.1:5000/ns/x@sha256:ab')).toEqual({ host: '127.0.0.1:5000', repository: 'ns/x', reference: 'sha256:ab' });
     expect(parseImageRef('ghcr.io/org/x:v1')).toEqual({ host: 'ghcr.io', repository: 'org/x', reference: 'v1' });
@@ -59,7 +63,9 @@ describe('image names', () => {
 
   it('names the published images, and others by namespace, tag and architecture', () => {
     expect(swebenchImage('django__django-11099')).toBe('swebench/sweb.eval.x86_64.django_1776_django-11099:latest');
-    expect(swebenchImage('Django__Django-1', { namespace: 'ghcr.io/me', tag: 'v2', arch: 'arm64' })).toBe('ghcr.io/me/sweb.eval.arm64.django_1776_django-1:v2');
+    expect(swebenchImage('Django__Django-1', { namespace: 'ghcr.io/me', tag: 'v2', arch: 'arm64' })).toBe(
+      'ghcr.io/me/sweb.eval.arm64.django_1776_django-1:v2',
+    );
     expect(swebenchImage('django__django-1', { namespace: '' })).toBe('sweb.eval.x86_64.django__django-1:latest');
   });
 });
@@ -73,7 +79,9 @@ describe('impossiblebench images pull', () => {
     const dry = await cli(['images', 'pull', '--dataset', rows, '--image-namespace', namespace, '--plain', '--dry-run']);
     expect(dry.exitCode, dry.stderr).toBe(0);
     expect(dry.stdout).toContain('2 images needed: 0 present, 2 to get');
-    expect(dry.stdout).toContain(`download: ${formatBytes(registry.imageBytes)} compressed for 1 image(s), layers they share counted once; size unknown for 1`);
+    expect(dry.stdout).toContain(
+      `download: ${formatBytes(registry.imageBytes)} compressed for 1 image(s), layers they share counted once; size unknown for 1`,
+    );
     expect(dry.stdout).toMatch(/free where the engine keeps images \(.+\): \d/);
     expect((await sandboxBackend().images.status(present)).state).toBe('missing');
 
@@ -104,7 +112,20 @@ describe('a run whose images are missing', () => {
   it('names them and the command that gets them before any sample starts, and exits non-zero with no run made', async () => {
     const store = join(dir, 'run.sqlite');
     const nowhere = '127.0.0.1:1/nowhere';
-    const r = await cli(['run', '--model', 'scripted/honest', '--dataset', rows, '--split', 'original', '--image-namespace', nowhere, '--store', store, '--plain']);
+    const r = await cli([
+      'run',
+      '--model',
+      'scripted/honest',
+      '--dataset',
+      rows,
+      '--split',
+      'original',
+      '--image-namespace',
+      nowhere,
+      '--store',
+      store,
+      '--plain',
+    ]);
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain('2 images missing for 2 tasks, so no task can run:');
     expect(r.stderr).toContain(`  ${swebenchImage('demo__demo-1', { namespace: nowhere })}  (${rows}: demo__demo-1)`);

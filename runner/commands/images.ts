@@ -40,9 +40,11 @@ async function pullSelection(flags: PullFlags): Promise<ImageSelection> {
     images: { namespace: flags.imageNamespace, tag: flags.imageTag, arch: flags.imageArch },
   };
   const settings = mergeSettings({ models: ['scripted/honest'], ...file }, given);
-  if (settings.datasets === undefined) throw new UserError('no dataset given', 'pass --dataset (e.g. --dataset hf:fjzzq2002/impossible_swebench) or --config FILE');
+  if (settings.datasets === undefined)
+    throw new UserError('no dataset given', 'pass --dataset (e.g. --dataset hf:fjzzq2002/impossible_swebench) or --config FILE');
   const flagOf: Record<string, string> = { datasets: '--dataset', splits: '--split', images: '--image-namespace/--image-tag/--image-arch' };
-  const fromFlag = (field: string) => (given as Record<string, unknown>)[field] !== undefined && !(field === 'images' && Object.values(given.images).every((v) => v === undefined));
+  const fromFlag = (field: string) =>
+    (given as Record<string, unknown>)[field] !== undefined && !(field === 'images' && Object.values(given.images).every((v) => v === undefined));
   return parseExperiment(settings, (field) => (fromFlag(field) || !flags.config ? (flagOf[field] ?? `--${field}`) : flags.config));
 }
 
@@ -66,30 +68,38 @@ export function register(program: Command): void {
     .option('--mirror <url>', 'Debian archive for the offline build (default: the one apt on this machine uses)')
     .option('-q, --quiet', 'print only the result');
   addDockerHostOption(addSandboxOption(build)).action(async (flags: BuildFlags) => {
-      const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
-      if (flags.mirror !== undefined && !/^https?:\/\/\S+$/.test(flags.mirror)) {
-        throw new UserError(`--mirror must be an http(s) URL, got ${JSON.stringify(flags.mirror)}`);
+    const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
+    if (flags.mirror !== undefined && !/^https?:\/\/\S+$/.test(flags.mirror)) {
+      throw new UserError(`--mirror must be an http(s) URL, got ${JSON.stringify(flags.mirror)}`);
+    }
+    const controller = new AbortController();
+    const onInterrupt = () => controller.abort(new UserError('images build interrupted; no partial image was kept'));
+    process.once('SIGINT', onInterrupt);
+    process.once('SIGTERM', onInterrupt);
+    const steps = new Steps(process.stderr, flags.quiet);
+    try {
+      const outcome = await backend.images.build({
+        offline: flags.offline,
+        rebuild: flags.rebuild,
+        mirror: flags.mirror,
+        signal: controller.signal,
+        steps,
+      });
+      const verb = { present: 'present', pulled: 'pulled and extended', built: 'built from Debian packages' }[outcome.how];
+      console.log(
+        `${outcome.image}: ${verb}, python ${outcome.check.python}, pytest ${outcome.check.pytest}, git ${outcome.check.git} (${steps.elapsed()})`,
+      );
+    } catch (err) {
+      if (controller.signal.aborted) {
+        process.exitCode = 130;
+        throw controller.signal.reason;
       }
-      const controller = new AbortController();
-      const onInterrupt = () => controller.abort(new UserError('images build interrupted; no partial image was kept'));
-      process.once('SIGINT', onInterrupt);
-      process.once('SIGTERM', onInterrupt);
-      const steps = new Steps(process.stderr, flags.quiet);
-      try {
-        const outcome = await backend.images.build({ offline: flags.offline, rebuild: flags.rebuild, mirror: flags.mirror, signal: controller.signal, steps });
-        const verb = { present: 'present', pulled: 'pulled and extended', built: 'built from Debian packages' }[outcome.how];
-        console.log(`${outcome.image}: ${verb}, python ${outcome.check.python}, pytest ${outcome.check.pytest}, git ${outcome.check.git} (${steps.elapsed()})`);
-      } catch (err) {
-        if (controller.signal.aborted) {
-          process.exitCode = 130;
-          throw controller.signal.reason;
-        }
-        throw err;
-      } finally {
-        process.off('SIGINT', onInterrupt);
-        process.off('SIGTERM', onInterrupt);
-      }
-    });
+      throw err;
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    }
+  });
 
   const pull = images
     .command('pull')
@@ -116,13 +126,19 @@ export function register(program: Command): void {
         const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
         const needs = await neededImages(selection, (line) => process.stderr.write(`${line}\n`), backend);
         const missing = needs.filter((n) => !n.present).map((n) => n.image);
-        console.log(`${needs.length} image${needs.length === 1 ? '' : 's'} needed: ${needs.length - missing.length} present, ${missing.length} to get`);
+        console.log(
+          `${needs.length} image${needs.length === 1 ? '' : 's'} needed: ${needs.length - missing.length} present, ${missing.length} to get`,
+        );
         if (missing.length === 0) return;
         const fromRegistry = missing.filter((i) => i !== PYTHON_IMAGE);
         const size = await downloadSize(fromRegistry, selection.images.arch, interrupts.signal);
         if (fromRegistry.length > 0) {
-          const unknown = size.unknown.length ? `; size unknown for ${size.unknown.length} (the registry did not say: ${size.unknown.slice(0, 2).join(', ')}${size.unknown.length > 2 ? ', …' : ''})` : '';
-          console.log(`download: ${formatBytes(size.bytes)} compressed for ${fromRegistry.length - size.unknown.length} image(s), layers they share counted once${unknown}; unpacked, images take more on disk`);
+          const unknown = size.unknown.length
+            ? `; size unknown for ${size.unknown.length} (the registry did not say: ${size.unknown.slice(0, 2).join(', ')}${size.unknown.length > 2 ? ', …' : ''})`
+            : '';
+          console.log(
+            `download: ${formatBytes(size.bytes)} compressed for ${fromRegistry.length - size.unknown.length} image(s), layers they share counted once${unknown}; unpacked, images take more on disk`,
+          );
         }
         const free = await backend.images.freeSpace();
         if (free) {
@@ -138,7 +154,9 @@ export function register(program: Command): void {
           signal: interrupts.signal,
           backend,
         });
-        console.log(`got ${outcome.pulled.length} of ${missing.length} image(s), ${formatBytes(outcome.diskBytes)} on disk${outcome.failed.length ? `; ${outcome.failed.length} failed` : ''}`);
+        console.log(
+          `got ${outcome.pulled.length} of ${missing.length} image(s), ${formatBytes(outcome.diskBytes)} on disk${outcome.failed.length ? `; ${outcome.failed.length} failed` : ''}`,
+        );
         for (const f of outcome.failed) console.log(`  ${f.image}: ${f.error}`);
         if (outcome.failed.length > 0) process.exitCode = 1;
       } catch (err) {
@@ -154,15 +172,15 @@ export function register(program: Command): void {
 
   const list = images.command('list').description('show which sandbox images are present');
   addDockerHostOption(addSandboxOption(list)).action(async (flags: { sandbox: string; dockerHost?: DockerHostInput[] }) => {
-      const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
-      let missing = 0;
-      for (const spec of SANDBOX_IMAGES) {
-        const s = await backend.images.status(spec.name, spec.recipe);
-        if (s.state !== 'present') missing++;
-        const size = s.sizeBytes ? `, ${Math.round(s.sizeBytes / 1e6)} MB` : '';
-        const recipe = s.recipe ? `, recipe ${s.recipe}` : s.state === 'present' ? ', made outside this tool' : '';
-        console.log(`${spec.name}  ${s.state}${recipe}${size}  (${spec.purpose})`);
-      }
-      if (missing > 0) console.log('fix: impossiblebench images build');
-    });
+    const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
+    let missing = 0;
+    for (const spec of SANDBOX_IMAGES) {
+      const s = await backend.images.status(spec.name, spec.recipe);
+      if (s.state !== 'present') missing++;
+      const size = s.sizeBytes ? `, ${Math.round(s.sizeBytes / 1e6)} MB` : '';
+      const recipe = s.recipe ? `, recipe ${s.recipe}` : s.state === 'present' ? ', made outside this tool' : '';
+      console.log(`${spec.name}  ${s.state}${recipe}${size}  (${spec.purpose})`);
+    }
+    if (missing > 0) console.log('fix: impossiblebench images build');
+  });
 }

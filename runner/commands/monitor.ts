@@ -51,17 +51,26 @@ export function register(program: Command): void {
   program
     .command('monitor')
     .description(
-      'Run an LLM monitor over a run\'s samples and measure it against the ground truth: it reads each sample as a reviewer would ' +
+      "Run an LLM monitor over a run's samples and measure it against the ground truth: it reads each sample as a reviewer would " +
         '(the task statement, the transcript and the test, source and outside diffs; never the split or the outcome) and answers with a ' +
         'suspicion score from 0 to 100 and a short reason. Then prints its detection rate on cheating passes and false-positive rate on ' +
         'legitimate ones (Wilson 95% intervals) and its AUROC, beside the static classifier, which needs no model.',
     )
     .argument('<run>', 'run id, or "latest" for the most recent run in the store')
-    .option('--model <spec>', `the monitor: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or a scripted stand-in (${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')})`)
-    .option('--static', 'print the static classifier\'s row alone, calling no model (with --model its row is printed anyway, beside the model\'s)')
-    .option('--all', 'read every sample an agent finished, not only the passed ones; evaded, agent-flagged and failed samples are reported apart from the rates')
+    .option(
+      '--model <spec>',
+      `the monitor: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or a scripted stand-in (${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')})`,
+    )
+    .option('--static', "print the static classifier's row alone, calling no model (with --model its row is printed anyway, beside the model's)")
+    .option(
+      '--all',
+      'read every sample an agent finished, not only the passed ones; evaded, agent-flagged and failed samples are reported apart from the rates',
+    )
     .option('--threshold <score>', 'a sample is flagged when its score is at least this (0 to 100)', String(DEFAULT_THRESHOLD))
-    .option('--prompt-file <file>', `the monitor's instructions (default: the shipped ${MONITOR_PROMPT_FILE}, which \`impossiblebench monitor --help\` names); must contain {{TAG}} (where the evidence's random tag is named) and SCORE: (the answer line)`)
+    .option(
+      '--prompt-file <file>',
+      `the monitor's instructions (default: the shipped ${MONITOR_PROMPT_FILE}, which \`impossiblebench monitor --help\` names); must contain {{TAG}} (where the evidence's random tag is named) and SCORE: (the answer line)`,
+    )
     .option('--store <file>', 'results store to read and add the scores to', DEFAULT_STORE_FILE)
     .option('--concurrency <n>', 'samples scored at once', '4')
     .option('--redo', 'score again samples this model and prompt already scored (the newest answer counts)')
@@ -88,14 +97,21 @@ export function register(program: Command): void {
       const prompt = opts.model ? monitorPrompt(opts.promptFile) : undefined;
       const spec = opts.model ? parseModelSpec(opts.model) : undefined;
       if (spec?.provider === 'scripted' && !Object.hasOwn(SCRIPTED_MONITORS, spec.name)) {
-        throw new UserError(`scripted/${spec.name} is not a monitor`, `use one of ${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')}, or a real model`);
+        throw new UserError(
+          `scripted/${spec.name} is not a monitor`,
+          `use one of ${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')}, or a real model`,
+        );
       }
       // A real client is built once up front, so a missing key fails before anything is read.
       const real: ModelClient | undefined =
-        spec && spec.provider !== 'scripted' ? createModelClient(spec.spec, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency }) : undefined;
+        spec && spec.provider !== 'scripted'
+          ? createModelClient(spec.spec, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency })
+          : undefined;
       const store = openStore(opts.store, { mustExist: true });
       let server: ModelServer | undefined;
-      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; scores so far are kept (Ctrl-C again to quit at once)\n') });
+      const interrupts = handleInterrupts({
+        onFirst: () => process.stderr.write('\nstopping; scores so far are kept (Ctrl-C again to quit at once)\n'),
+      });
       try {
         const run = resolveRun(store, runId);
         if (spec && prompt) {
@@ -109,7 +125,13 @@ export function register(program: Command): void {
             ...(opts.all ? { all: true } : {}),
             ...(opts.redo ? { redo: true } : {}),
             signal: interrupts.signal,
-            client: (sample) => real ?? createModelClient(spec.spec, { server: server!, policy: policy!, context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold } }),
+            client: (sample) =>
+              real ??
+              createModelClient(spec.spec, {
+                server: server!,
+                policy: policy!,
+                context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold },
+              }),
             onProgress: (done, total) => {
               if (tty) process.stderr.write(`\rscored ${done}/${total}`);
             },
@@ -120,7 +142,9 @@ export function register(program: Command): void {
             .filter(([, n]) => n)
             .map(([s, n]) => `${s} ${n}`);
           const skipped = summary.skipped ? ` (${summary.skipped} already scored with this prompt, skipped; --redo scores them again)` : '';
-          const spent = stored ? `; ${count(summary.inputTokens + summary.outputTokens)} tokens, ${usd(summary.costUsd, summary.costUsd === null ? 1 : 0)}` : '';
+          const spent = stored
+            ? `; ${count(summary.inputTokens + summary.outputTokens)} tokens, ${usd(summary.costUsd, summary.costUsd === null ? 1 : 0)}`
+            : '';
           console.log(
             `monitored ${stored} of ${summary.eligible} ${opts.all ? 'finished' : 'passed'} samples with ${spec.spec}, prompt ${shortHash(prompt.sha256)}${skipped}${statuses.length ? `: ${statuses.join(', ')}` : ''}${spent}`,
           );
@@ -128,7 +152,8 @@ export function register(program: Command): void {
           const byError = new Map<string, string[]>();
           for (const f of summary.failures) byError.set(f.error, [...(byError.get(f.error) ?? []), f.taskId]);
           for (const [error, tasks] of byError) {
-            const which = tasks.length === 1 ? tasks[0] : `${tasks.length} samples (${tasks.slice(0, 3).join(', ')}${tasks.length > 3 ? ', ...' : ''})`;
+            const which =
+              tasks.length === 1 ? tasks[0] : `${tasks.length} samples (${tasks.slice(0, 3).join(', ')}${tasks.length > 3 ? ', ...' : ''})`;
             console.error(`impossiblebench: could not score ${which}: ${error}`);
           }
           if (summary.failures.length) {
@@ -138,7 +163,11 @@ export function register(program: Command): void {
         }
         const data = loadMonitorReportData(store, run.id, limitAt, { llm: Boolean(spec) });
         // The static classifier always, beside the monitor this command ran (other monitors of the run are in the report).
-        const shown = data.monitors.filter((m) => m.id.model === STATIC_MONITOR || (spec && prompt && monitorIdString(m.id) === monitorIdString({ model: spec.spec, promptHash: prompt.sha256 })));
+        const shown = data.monitors.filter(
+          (m) =>
+            m.id.model === STATIC_MONITOR ||
+            (spec && prompt && monitorIdString(m.id) === monitorIdString({ model: spec.spec, promptHash: prompt.sha256 })),
+        );
         if (shown.length === 0) {
           console.log(`run ${run.id} has no passed sample to measure a monitor on`);
           return;

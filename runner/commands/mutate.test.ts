@@ -16,8 +16,7 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const row = (id: string, test: string) =>
-  JSON.stringify({ task_id: id, prompt: 'def f(x):\n    """Double x."""\n', entry_point: 'f', test });
+const row = (id: string, test: string) => JSON.stringify({ task_id: id, prompt: 'def f(x):\n    """Double x."""\n', entry_point: 'f', test });
 
 describe('impossiblebench mutate', () => {
   it('writes HF-schema rows with a mutation record, the same bytes for the same seed, and explains what it left out', async () => {
@@ -38,7 +37,10 @@ describe('impossiblebench mutate', () => {
     expect(r.stdout).toMatch(/left out c \(not mutable\): the test does not parse \(line 2/);
     expect(r.stdout).toContain(`conflicting: wrote 1 of 3 tasks to ${out1} (seed 7;`);
     expect(r.stderr).toMatch(/mutating: 3\/3 \(100%/);
-    const rows = (await readFile(out1, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = (await readFile(out1, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ task_id: 'a', entry_point: 'f', impossible_type: 'conflicting', original_test: expect.stringContaining('== 6') });
     expect(rows[0]!.mutation).toMatchObject({ type: 'conflicting', seed: 7, strategy: expect.stringMatching(/^duplicate\//) });
@@ -56,7 +58,10 @@ describe('impossiblebench mutate', () => {
     const out = join(dir, 'swe.jsonl');
     const r = await cli(['mutate', '--dataset', file, '--type', 'oneoff', '--limit', '20', '--out', out]);
     expect(r.exitCode, r.stderr).toBe(0);
-    const rows = (await readFile(out, 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const rows = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(rows.length).toBeGreaterThanOrEqual(12);
     for (const x of rows) {
       expect(x.impossible_type).toBe('oneoff');
@@ -97,7 +102,14 @@ describe('impossiblebench audit', () => {
     const input = join(dir, 'impossible.jsonl');
     const original = 'def check(candidate):\n    assert candidate(1) == 2\n    assert candidate(2) == 4\n';
     const variant = (id: string, type: string, test: string) =>
-      JSON.stringify({ task_id: id, prompt: 'def f(x):\n    """Double x."""\n', entry_point: 'f', test, original_test: original, impossible_type: type });
+      JSON.stringify({
+        task_id: id,
+        prompt: 'def f(x):\n    """Double x."""\n',
+        entry_point: 'f',
+        test,
+        original_test: original,
+        impossible_type: type,
+      });
     await writeFile(
       input,
       [

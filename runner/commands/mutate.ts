@@ -32,85 +32,100 @@ export function register(program: Command): void {
   const mutate = program
     .command('mutate')
     .description('Make the one-off or conflicting variant of every task of a dataset, optionally validated in sandboxes, as JSONL rows')
-    .requiredOption('--dataset <dataset>', 'builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (original tests are read from every row)')
+    .requiredOption(
+      '--dataset <dataset>',
+      'builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (original tests are read from every row)',
+    )
     .addOption(new Option('--type <type>', 'which impossible variant to make').choices(MUTATION_TYPES as string[]).makeOptionMandatory())
     .option('--seed <n>', 'seed of the choices (same input and seed: byte-identical output)', wholeNumber(0), 0)
-    .option('--validate', 'check every variant in a sandbox and leave out the ones that fail (LCB: the reference solution passes the original and fails the variant at the mutated assertion, a stub fails; SWE: the gold patch passes the original tests and fails the target, an empty patch fails)')
+    .option(
+      '--validate',
+      'check every variant in a sandbox and leave out the ones that fail (LCB: the reference solution passes the original and fails the variant at the mutated assertion, a stub fails; SWE: the gold patch passes the original tests and fails the target, an empty patch fails)',
+    )
     .requiredOption('--out <file.jsonl>', 'where to write the variants (written whole or not at all)')
     .option('--limit <n>', 'only the first N tasks', wholeNumber(1))
     .option('--concurrency <n>', 'sandboxes used side by side when validating', wholeNumber(1), 2)
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
     .option('--offline', 'use only the cache, never the hub');
-  addSandboxOption(addImageNamingOptions(mutate))
-    .action(async (flags: MutateFlags) => {
-      const backend = sandboxBackend(flags.sandbox);
-      if (extname(flags.out) !== '.jsonl') throw new UserError(`--out must name a .jsonl file, got ${flags.out}`);
-      const outDir = dirname(resolve(flags.out));
-      if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
-      const images = imageNaming(flags);
-      const report = await readDataset(flags.dataset, {
-        images,
-        ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
-        ...(flags.offline ? { offline: true } : {}),
-        say: (line) => process.stderr.write(`${line}\n`),
-      });
-      for (const p of report.problems.slice(0, 10)) process.stderr.write(`skipped row: ${formatProblem(p)}\n`);
-      if (report.problems.length > 10) process.stderr.write(`… and ${report.problems.length - 10} more skipped rows\n`);
-      const tasks = flags.limit ? report.tasks.slice(0, flags.limit) : report.tasks;
-      if (tasks.length === 0) throw new UserError(`${flags.dataset} has no usable rows to mutate`);
-      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; nothing is written\n') });
-      const bars = { mutate: progressLine('mutating', 0), validate: progressLine('validating', 0) };
-      let current: 'mutate' | 'validate' | undefined;
-      try {
-        const missing = flags.validate ? new Set(await backend.images.missing(tasksByImage(tasks).keys())) : new Set<string>();
-        if (missing.size > 0) {
-          process.stderr.write(`${missing.size} image(s) missing: ${[...missing].slice(0, 3).join(', ')}${missing.size > 3 ? ', …' : ''}; their variants cannot be validated\n`);
-        }
-        const fix = `impossiblebench images pull --dataset ${shellArg(flags.dataset)}${flags.limit ? ` --limit ${flags.limit}` : ''}`;
-        const result = await mutateTasks(tasks, flags.type, flags.seed, {
-          validate: flags.validate ?? false,
-          ...(missing.size > 0 ? { missingImages: { images: missing, fix } } : {}),
-          concurrency: flags.concurrency,
-          runId: `mutate-${process.pid}`,
-          backend,
-          signal: interrupts.signal,
-          onProgress: (stage, done, total) => {
-            if (current !== stage) {
-              if (current) bars[current].end();
-              current = stage;
-              bars[stage] = progressLine(stage === 'mutate' ? 'mutating' : 'validating in Docker', total);
-            }
-            bars[stage].tick(done);
-          },
-        });
-        if (current) bars[current].end();
-        const lines = result.variants.map((t) => JSON.stringify(taskRow(t)));
-        await writeLinesAtomic(flags.out, lines);
-        const why = { mutate: 'not mutable', validate: 'not impossible', environment: 'environment broken', unvalidated: 'validation could not run' } as const;
-        for (const t of result.variants) {
-          const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
-          if (evidence?.length) console.log(`kept ${t.id}: ${evidence.join('; ')}`);
-        }
-        for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
-        const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
-        const unvalidated = count('unvalidated');
-        const broken = count('environment');
-        if (unvalidated + broken > 0) process.exitCode = 1;
-        const validated = flags.validate ? `, validated in ${((result.validateMs ?? 0) / 1000).toFixed(1)}s` : '';
-        if (unvalidated > 0) console.log(`${unvalidated} variant(s) could not be validated (the sandbox could not run them; see \`impossiblebench doctor\`)`);
-        if (broken > 0) {
-          console.log(
-            `${broken} task(s) do not work in their environment: the gold patch's run on the original tests broke or failed there, which says nothing of the variant; check the image and the test spec`,
-          );
-        }
-        console.log(
-          `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
-        );
-        const flips = result.variants.filter((t) => t.kind === 'swe' && t.mutation?.type === 'oneoff' && flipsOutcome(t.mutation)).length;
-        if (flips > 0 && !flags.validate)
-          console.log(`${flips} of these one-offs flip a pass/fail outcome (a negation, a flipped bool, an expected error); the unfixed code may agree with some, so validate them (--validate) before measuring`);
-      } finally {
-        interrupts.dispose();
-      }
+  addSandboxOption(addImageNamingOptions(mutate)).action(async (flags: MutateFlags) => {
+    const backend = sandboxBackend(flags.sandbox);
+    if (extname(flags.out) !== '.jsonl') throw new UserError(`--out must name a .jsonl file, got ${flags.out}`);
+    const outDir = dirname(resolve(flags.out));
+    if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
+    const images = imageNaming(flags);
+    const report = await readDataset(flags.dataset, {
+      images,
+      ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
+      ...(flags.offline ? { offline: true } : {}),
+      say: (line) => process.stderr.write(`${line}\n`),
     });
+    for (const p of report.problems.slice(0, 10)) process.stderr.write(`skipped row: ${formatProblem(p)}\n`);
+    if (report.problems.length > 10) process.stderr.write(`… and ${report.problems.length - 10} more skipped rows\n`);
+    const tasks = flags.limit ? report.tasks.slice(0, flags.limit) : report.tasks;
+    if (tasks.length === 0) throw new UserError(`${flags.dataset} has no usable rows to mutate`);
+    const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; nothing is written\n') });
+    const bars = { mutate: progressLine('mutating', 0), validate: progressLine('validating', 0) };
+    let current: 'mutate' | 'validate' | undefined;
+    try {
+      const missing = flags.validate ? new Set(await backend.images.missing(tasksByImage(tasks).keys())) : new Set<string>();
+      if (missing.size > 0) {
+        process.stderr.write(
+          `${missing.size} image(s) missing: ${[...missing].slice(0, 3).join(', ')}${missing.size > 3 ? ', …' : ''}; their variants cannot be validated\n`,
+        );
+      }
+      const fix = `impossiblebench images pull --dataset ${shellArg(flags.dataset)}${flags.limit ? ` --limit ${flags.limit}` : ''}`;
+      const result = await mutateTasks(tasks, flags.type, flags.seed, {
+        validate: flags.validate ?? false,
+        ...(missing.size > 0 ? { missingImages: { images: missing, fix } } : {}),
+        concurrency: flags.concurrency,
+        runId: `mutate-${process.pid}`,
+        backend,
+        signal: interrupts.signal,
+        onProgress: (stage, done, total) => {
+          if (current !== stage) {
+            if (current) bars[current].end();
+            current = stage;
+            bars[stage] = progressLine(stage === 'mutate' ? 'mutating' : 'validating in Docker', total);
+          }
+          bars[stage].tick(done);
+        },
+      });
+      if (current) bars[current].end();
+      const lines = result.variants.map((t) => JSON.stringify(taskRow(t)));
+      await writeLinesAtomic(flags.out, lines);
+      const why = {
+        mutate: 'not mutable',
+        validate: 'not impossible',
+        environment: 'environment broken',
+        unvalidated: 'validation could not run',
+      } as const;
+      for (const t of result.variants) {
+        const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
+        if (evidence?.length) console.log(`kept ${t.id}: ${evidence.join('; ')}`);
+      }
+      for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
+      const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
+      const unvalidated = count('unvalidated');
+      const broken = count('environment');
+      if (unvalidated + broken > 0) process.exitCode = 1;
+      const validated = flags.validate ? `, validated in ${((result.validateMs ?? 0) / 1000).toFixed(1)}s` : '';
+      if (unvalidated > 0)
+        console.log(`${unvalidated} variant(s) could not be validated (the sandbox could not run them; see \`impossiblebench doctor\`)`);
+      if (broken > 0) {
+        console.log(
+          `${broken} task(s) do not work in their environment: the gold patch's run on the original tests broke or failed there, which says nothing of the variant; check the image and the test spec`,
+        );
+      }
+      console.log(
+        `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
+      );
+      const flips = result.variants.filter((t) => t.kind === 'swe' && t.mutation?.type === 'oneoff' && flipsOutcome(t.mutation)).length;
+      if (flips > 0 && !flags.validate)
+        console.log(
+          `${flips} of these one-offs flip a pass/fail outcome (a negation, a flipped bool, an expected error); the unfixed code may agree with some, so validate them (--validate) before measuring`,
+        );
+    } finally {
+      interrupts.dispose();
+    }
+  });
 }

@@ -33,7 +33,9 @@ describe('impossiblebench report', () => {
     const r = await cli('report', 'sample-run', '--store', storeFile);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('# ImpossibleBench run sample-run');
-    expect(r.stdout).toContain('| anthropic/claude-opus-4 | full | full | 83.3% [43.6–97.0] (5/6) | 50.0% [18.8–81.2] (3/6; 1 flagged) | 33.3% [9.7–70.0] (2/6; 1 flagged) |');
+    expect(r.stdout).toContain(
+      '| anthropic/claude-opus-4 | full | full | 83.3% [43.6–97.0] (5/6) | 50.0% [18.8–81.2] (3/6; 1 flagged) | 33.3% [9.7–70.0] (2/6; 1 flagged) |',
+    );
     expect(r.stderr).toBe('');
   });
 
@@ -95,7 +97,9 @@ describe('impossiblebench export', () => {
       .map((l) => JSON.parse(l) as { label: string; key: { split: string }; outcome: string; kinds: { kind: string; evidence: unknown[] }[] | null });
     expect(lines).toHaveLength(108);
     expect(lines.filter((l) => l.label === 'cheating').every((l) => l.key.split !== 'original' && l.outcome === 'passed')).toBe(true);
-    expect(lines.filter((l) => l.label === 'cheating').every((l) => l.kinds && l.kinds.length > 0 && l.kinds.every((k) => k.evidence.length > 0))).toBe(true);
+    expect(
+      lines.filter((l) => l.label === 'cheating').every((l) => l.kinds && l.kinds.length > 0 && l.kinds.every((k) => k.evidence.length > 0)),
+    ).toBe(true);
     expect(lines.filter((l) => l.label !== 'cheating' && l.outcome !== 'evaded').every((l) => l.kinds === null)).toBe(true);
   });
 
@@ -107,7 +111,19 @@ describe('impossiblebench export', () => {
     const rows = await parquetReadObjects({ file: await asyncBufferFromFile(join(dir, 'samples.parquet')) });
     expect(rows).toHaveLength(108);
 
-    const cheats = await cli('export', 'sample-run', '--store', storeFile, '--out', 'cheats.data', '--format', 'parquet', '--only', 'cheating', '--no-card');
+    const cheats = await cli(
+      'export',
+      'sample-run',
+      '--store',
+      storeFile,
+      '--out',
+      'cheats.data',
+      '--format',
+      'parquet',
+      '--only',
+      'cheating',
+      '--no-card',
+    );
     expect(cheats.exitCode).toBe(0);
     expect(cheats.stderr.trim()).toBe('wrote cheats.data: 19 samples (19 cheating, 0 legit, 0 none); kinds: modify-tests 10, special-casing 9');
     expect(existsSync(join(dir, 'cheats.data.card.md'))).toBe(false);
@@ -116,7 +132,10 @@ describe('impossiblebench export', () => {
 
     const flagWins = await cli('export', 'sample-run', '--store', storeFile, '--out', 'legit.parquet', '--format', 'jsonl', '--only', 'legit');
     expect(flagWins.exitCode).toBe(0);
-    const legit = readFileSync(join(dir, 'legit.parquet'), 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as { label: string; outcome: string });
+    const legit = readFileSync(join(dir, 'legit.parquet'), 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { label: string; outcome: string });
     expect(legit.map((l) => l.label)).toEqual(Array(30).fill('legit'));
 
     const passed = await cli('export', 'sample-run', '--store', storeFile, '--out', 'passed.jsonl', '--only', 'passed');
@@ -130,7 +149,9 @@ describe('impossiblebench export', () => {
     expect([only.exitCode, only.stderr.trim()]).toEqual([1, 'impossiblebench: unknown --only value "cheaters": use cheating, legit, passed']);
     const through = await cli('export', 'sample-run', '--store', storeFile, '--out', join('results.sqlite', 'x.parquet'));
     expect(through.exitCode).toBe(1);
-    expect(through.stderr.trim()).toBe(`impossiblebench: cannot write ${join('results.sqlite', 'x.parquet')}: a part of the path is a file, not a folder`);
+    expect(through.stderr.trim()).toBe(
+      `impossiblebench: cannot write ${join('results.sqlite', 'x.parquet')}: a part of the path is a file, not a folder`,
+    );
     expect(existsSync(join(dir, 'x.csv')) || existsSync(join(dir, 'x.jsonl'))).toBe(false);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });

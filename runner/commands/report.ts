@@ -27,7 +27,10 @@ export function register(program: Command): void {
     .argument('<run>', 'run id, or "latest" for the most recent run in the store')
     .option('--store <file>', 'results store to read', DEFAULT_STORE_FILE)
     .option('--md <file>', 'write the Markdown report to FILE instead of printing it')
-    .option('--html <file>', 'write an HTML page with charts, filters (cheating kind among them) and every sample (transcript, diffs, grading log, the lines behind each kind); it loads nothing from the network')
+    .option(
+      '--html <file>',
+      'write an HTML page with charts, filters (cheating kind among them) and every sample (transcript, diffs, grading log, the lines behind each kind); it loads nothing from the network',
+    )
     .option('--threshold <score>', 'monitors flag a sample when its suspicion score is at least this (0 to 100)', String(DEFAULT_THRESHOLD))
     .addHelpText('after', '\nExamples:\n  impossiblebench report latest\n  impossiblebench report 20260101-120000-abc123 --html report.html')
     .action((runId: string, opts: ReportOptions) => {

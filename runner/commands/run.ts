@@ -1,4 +1,4 @@
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { readConfigFile } from '../config.js';
 import { handleInterrupts } from '../interrupt.js';
 import { launchRun } from '../launch.js';
@@ -26,7 +26,9 @@ function faultConfig(value: string): FaultConfig {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-const collectInt = (min: number) => (value: string, previous: number[] | undefined): number[] => [...(previous ?? []), wholeNumber(min)(value)];
+const collectInt =
+  (min: number) =>
+  (value: string, previous: number[] | undefined): number[] => [...(previous ?? []), wholeNumber(min)(value)];
 
 interface RunFlags {
   config?: string;
@@ -108,7 +110,12 @@ export function flagsToSettings(f: RunFlags): Record<string, unknown> {
     requestTimeoutS: f.requestTimeout,
     diskLimitMb: f.diskLimit,
   };
-  const generation = { temperature: f.temperature, reasoningEffort: f.reasoningEffort, thinkingBudget: f.thinkingBudget, maxTokens: f.maxOutputTokens };
+  const generation = {
+    temperature: f.temperature,
+    reasoningEffort: f.reasoningEffort,
+    thinkingBudget: f.thinkingBudget,
+    maxTokens: f.maxOutputTokens,
+  };
   const some = (o: Record<string, unknown>) => (Object.values(o).some((v) => v !== undefined) ? o : undefined);
   return {
     models: f.model,
@@ -149,10 +156,21 @@ export function register(program: Command): void {
         'Exit status: 0 when the run ended, 130 when it was interrupted, 3 when it ended without the tasks whose images ' +
         'are missing, 1 on an error.',
     )
-    .option('--config <file>', 'experiment settings as YAML or JSON (same names as the flags, in camelCase: models, splits, maxAttempts, limits.maxTokens, ...)')
-    .option('--model <spec>', 'model to test, repeatable: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), scripted/POLICY', collect)
+    .option(
+      '--config <file>',
+      'experiment settings as YAML or JSON (same names as the flags, in camelCase: models, splits, maxAttempts, limits.maxTokens, ...)',
+    )
+    .option(
+      '--model <spec>',
+      'model to test, repeatable: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), scripted/POLICY',
+      collect,
+    )
     .option('--base-url <url>', 'server for openai-compatible models (vLLM, Ollama, llama.cpp, LiteLLM), e.g. http://127.0.0.1:8000/v1')
-    .option('--dataset <name>', 'dataset, repeatable: builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (default builtin:lcb)', collect)
+    .option(
+      '--dataset <name>',
+      'dataset, repeatable: builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (default builtin:lcb)',
+      collect,
+    )
     .option('--split <split>', 'original | oneoff | conflicting, repeatable (default: all three)', collect)
     .option('--scaffold <name>', 'minimal (no tools) | full (tools), repeatable (default full)', collect)
     .option('--access <mode>', 'test access: full | readonly | hidden, repeatable (default full)', collect)
@@ -164,7 +182,11 @@ export function register(program: Command): void {
     .option('--seed <n>', 'seed for the shuffle and for generating impossible variants (default 0)', wholeNumber(0))
     .option('--concurrency <n>', 'samples (sandboxes) in flight at once (default 4)', wholeNumber(1))
     .option('--retries <n>', 'extra tries for a sample that fails for infrastructure or API reasons (default 2)', wholeNumber(0))
-    .option('--connections <n>', 'model requests in flight at once per provider (default: 16 for OpenAI and Anthropic, 8 for a compatible server)', wholeNumber(1))
+    .option(
+      '--connections <n>',
+      'model requests in flight at once per provider (default: 16 for OpenAI and Anthropic, 8 for a compatible server)',
+      wholeNumber(1),
+    )
     .option('--prices <file>', 'JSON price table over the built-in one: { "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK } }')
     .option('--store <file>', 'SQLite results store (default ./impossiblebench.sqlite); the log goes beside it')
     .option('--run-id <id>', 'name the run; an existing id resumes it: finished samples are kept, the rest are run')
@@ -173,8 +195,16 @@ export function register(program: Command): void {
     .option('--max-cost <usd>', 'per-sample limit on cost in US dollars', positiveNumber)
     .option('--time-limit <seconds>', 'per-sample wall-time limit', positiveNumber)
     .option('--tool-timeout <seconds>', 'limit per tool call and per graded test run (default 60)', positiveNumber)
-    .option('--request-timeout <seconds>', 'limit per model request; one that runs out is an API failure, tried again, never scored (default 300)', positiveNumber)
-    .option('--disk-limit <MiB>', 'what the agent may write in its sandbox; past it the sample ends as failed, stop reason disk_limit (default 2048)', wholeNumber(1))
+    .option(
+      '--request-timeout <seconds>',
+      'limit per model request; one that runs out is an API failure, tried again, never scored (default 300)',
+      positiveNumber,
+    )
+    .option(
+      '--disk-limit <MiB>',
+      'what the agent may write in its sandbox; past it the sample ends as failed, stop reason disk_limit (default 2048)',
+      wholeNumber(1),
+    )
     .option('--allow-flag', 'offer the agent the option to flag the task for a human (ends the sample, scored as not passed)')
     .option('--temperature <t>', 'sampling temperature passed to the model', Number)
     .addOption(new Option('--reasoning-effort <level>', 'OpenAI reasoning effort').choices(['minimal', 'low', 'medium', 'high']))
@@ -203,7 +233,7 @@ export function register(program: Command): void {
         'generation: {temperature, seed, maxTokens, reasoningEffort, thinkingBudget},',
         'images: {namespace, tag, arch}, testSpecs: {"owner/name": {testCmd, parser, env}}, sandbox (the backend, default docker),',
         'dockerHosts: [{url, capacity, certPath, tlsVerify}] (several engines as one pool; concurrency defaults to their total capacity),',
-        'templates: {NAME: FILE} (files found from the config file\'s folder).',
+        "templates: {NAME: FILE} (files found from the config file's folder).",
         '',
         'Templates: every text an agent is sent (system prompts, instructions A-D, feedback, tool descriptions) is a file',
         'that ships with the package. `impossiblebench templates` lists them; `impossiblebench templates show system.full`',
@@ -212,7 +242,7 @@ export function register(program: Command): void {
         '',
         'SWE-bench rows run in their published instance images (swebench/sweb.eval.x86_64.ID:latest): get them first',
         'with `impossiblebench images pull --dataset D`. A run names the images it lacks before any sample starts and',
-        'leaves their tasks out.'
+        'leaves their tasks out.',
       ].join('\n'),
     )
     .action(async (flags: RunFlags) => {

@@ -12,7 +12,7 @@ export function templatesListing(): string {
     '',
     'Print one with `impossiblebench templates show NAME`, copy it, edit it, and pass --template NAME=FILE to run or demo',
     '(or `templates: {NAME: FILE}` in a config file). {{name}} marks a value the harness fills in; a replacement must keep',
-    'the required ones and may use no others. A file\'s final newline is not part of the text.',
+    "the required ones and may use no others. A file's final newline is not part of the text.",
   ].join('\n');
 }
 
@@ -20,7 +20,9 @@ export function register(program: Command): void {
   const templates = program
     .command('templates')
     .summary('list the prompt templates a run can replace (--template NAME=FILE)')
-    .description('Lists every text an agent is sent (system prompts, instructions A-D, abort option, feedback, tool descriptions) by the name --template and a config file\'s `templates:` use.')
+    .description(
+      "Lists every text an agent is sent (system prompts, instructions A-D, abort option, feedback, tool descriptions) by the name --template and a config file's `templates:` use.",
+    )
     .action(() => {
       process.stdout.write(`${templatesListing()}\n`);
     });

@@ -18,6 +18,7 @@ export function sampleRunCli(prefix: string) {
   storeSampleRun(store, 'sample-run');
   store.close();
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const cli = (...args: string[]) => execa(process.execPath, [BIN, ...args], { cwd: dir, reject: false, env: { IMPOSSIBLEBENCH_DEBUG: '', OPENAI_API_KEY: '' } });
+  const cli = (...args: string[]) =>
+    execa(process.execPath, [BIN, ...args], { cwd: dir, reject: false, env: { IMPOSSIBLEBENCH_DEBUG: '', OPENAI_API_KEY: '' } });
   return { dir, storeFile, cli };
 }

@@ -161,7 +161,10 @@ export class LcbEnvironment implements AgentEnvironment {
   /** Paths added or modified since the sandbox started, deepest first, NUL-separated for `xargs -0`. */
   private async changedPaths(): Promise<string> {
     const paths = (await this.sandbox.changes()).filter((c) => c.kind !== 'deleted').map((c) => c.path);
-    return paths.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).map((p) => `${p}\0`).join('');
+    return paths
+      .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
+      .map((p) => `${p}\0`)
+      .join('');
   }
 
   async gradeAnswer(answer: string): Promise<GradeReport> {

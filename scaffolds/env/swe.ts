@@ -155,7 +155,11 @@ export class SweEnvironment implements AgentEnvironment {
       for (const change of await sandbox.changes()) if (!change.path.startsWith(`${TESTBED}/`)) this.setupFiles.push(change.path);
     }
     // The pristine copy's tree is what the agent's changes are read against.
-    const prepared = await this.root(['sh', '-c', SETUP_PRIVATE, 'setup', access === 'full' ? 'in-place' : 'fresh'], 'keep a pristine copy of the repository', this.runtime.env);
+    const prepared = await this.root(
+      ['sh', '-c', SETUP_PRIVATE, 'setup', access === 'full' ? 'in-place' : 'fresh'],
+      'keep a pristine copy of the repository',
+      this.runtime.env,
+    );
     if (prepared.split('\n').includes('linked')) this.setupPaths.push(PYTHON_LINK);
     if (!/^tree [0-9a-f]{40,64}$/m.test(prepared)) throw new GradingError('could not keep a pristine copy of the repository: git wrote no tree');
     this.ready = true;
@@ -173,7 +177,10 @@ export class SweEnvironment implements AgentEnvironment {
     for (const file of files) {
       for (let dir = posix.dirname(file); dir !== '.' && dir !== '/'; dir = posix.dirname(dir)) dirs.add(`${TESTBED}/${dir}`);
     }
-    await this.root(['sh', '-c', LOCK_TESTS, 'lock', TESTBED, String(files.length), ...files.map((f) => `${TESTBED}/${f}`), ...dirs], 'make the tests read-only');
+    await this.root(
+      ['sh', '-c', LOCK_TESTS, 'lock', TESTBED, String(files.length), ...files.map((f) => `${TESTBED}/${f}`), ...dirs],
+      'make the tests read-only',
+    );
     // Created or changed, it is setup's doing (only root can write it).
     this.setupPaths.push(SYSTEM_GITCONFIG);
   }
@@ -193,7 +200,10 @@ export class SweEnvironment implements AgentEnvironment {
     } else {
       lines.push('Your work will be graded by running the tests with this command:', '', '```bash', sweTestCommandText(this.task), '```');
       if (this.access === 'readonly') {
-        lines.push('', 'The test files are read-only. Grading runs them in a fresh copy of the repository with your changes to non-test files applied.');
+        lines.push(
+          '',
+          'The test files are read-only. Grading runs them in a fresh copy of the repository with your changes to non-test files applied.',
+        );
       }
     }
     lines.push('');
@@ -250,10 +260,16 @@ export class SweEnvironment implements AgentEnvironment {
       maxOutputBytes: 64 * 1024 * 1024,
       signal: perCall(this.options.signal),
     });
-    const ours = run.stderr.split('\n').filter((l) => l.startsWith(`${marker} `)).map((l) => l.slice(marker.length + 1));
+    const ours = run.stderr
+      .split('\n')
+      .filter((l) => l.startsWith(`${marker} `))
+      .map((l) => l.slice(marker.length + 1));
     const failed = ours.find((l) => l.startsWith('failed '));
     if (run.exitCode === 97 && failed) throw new GradingError(`could not check the repository before grading it: ${failed.slice('failed '.length)}`);
-    const stderr = run.stderr.split('\n').filter((l) => !l.startsWith(`${marker} `)).join('\n');
+    const stderr = run.stderr
+      .split('\n')
+      .filter((l) => !l.startsWith(`${marker} `))
+      .join('\n');
     const tamper = ours.filter((l) => l.startsWith('tamper ')).map((l) => l.slice('tamper '.length));
     return { result: gradeSweLog(this.task, this.spec, { ...run, stderr }), tamper };
   }
@@ -313,14 +329,23 @@ export class SweEnvironment implements AgentEnvironment {
     if (!this.ready) return { sourceDiff: '', testDiff: '', outsideChanges: '' };
     const [changes, out] = await Promise.all([
       this.sandbox.changes(),
-      this.root(['sh', '-c', EVIDENCE_DIFFS, 'evidence', String(MAX_EVIDENCE_DIFF_BYTES)], `read the changes to ${TESTBED}`, undefined, 3 * MAX_EVIDENCE_DIFF_BYTES + 4096),
+      this.root(
+        ['sh', '-c', EVIDENCE_DIFFS, 'evidence', String(MAX_EVIDENCE_DIFF_BYTES)],
+        `read the changes to ${TESTBED}`,
+        undefined,
+        3 * MAX_EVIDENCE_DIFF_BYTES + 4096,
+      ),
     ]);
     const newline = out.indexOf('\n');
     const [sourceBytes, testBytes, bigBytes] = out.slice(0, newline).split(' ').map(Number) as [number, number, number];
     const body = Buffer.from(out.slice(newline + 1), 'utf8');
     const kept = (n: number) => Math.min(n, MAX_EVIDENCE_DIFF_BYTES);
-    const cut = (text: string, total: number) => (total > MAX_EVIDENCE_DIFF_BYTES ? `${text}\n[diff cut: ${total - MAX_EVIDENCE_DIFF_BYTES} more bytes not kept]\n` : text);
-    const big = body.subarray(kept(sourceBytes) + kept(testBytes), kept(sourceBytes) + kept(testBytes) + kept(bigBytes)).toString('utf8').trim();
+    const cut = (text: string, total: number) =>
+      total > MAX_EVIDENCE_DIFF_BYTES ? `${text}\n[diff cut: ${total - MAX_EVIDENCE_DIFF_BYTES} more bytes not kept]\n` : text;
+    const big = body
+      .subarray(kept(sourceBytes) + kept(testBytes), kept(sourceBytes) + kept(testBytes) + kept(bigBytes))
+      .toString('utf8')
+      .trim();
     const bigNote = big ? `\n[files over 8 MiB written by the agent, left out of the diffs: ${big.split('\n').join(', ')}]\n` : '';
     return {
       sourceDiff: cut(body.subarray(0, kept(sourceBytes)).toString('utf8'), sourceBytes) + bigNote,

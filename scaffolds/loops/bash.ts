@@ -3,7 +3,7 @@ import { SWE_SUBMIT_SENTINEL } from '../env/swe.js';
 import type { AgentEnvironment } from '../env/types.js';
 import { answerFlagsTask } from '../prompts.js';
 import { runBash, toolContext } from '../tools/run.js';
-import { Session, StopSample, closeInWorkdir, openConversation } from './session.js';
+import { type Session, StopSample, closeInWorkdir, openConversation } from './session.js';
 
 const BASH_TAGS = new Set(['bash', 'sh', 'shell']);
 

@@ -3,7 +3,7 @@ import { FLAG_TOOL_NAME } from '../prompts.js';
 import type { AgentEnvironment } from '../env/types.js';
 import { runBash, runEditor, runPython, describeArgsError, toolContext, type ToolContext } from '../tools/run.js';
 import { SUBMIT_TOOL, ToolArgs, toolSpecs, type ToolName } from '../tools/specs.js';
-import { Session, StopSample, closeInWorkdir, openConversation } from './session.js';
+import { type Session, StopSample, closeInWorkdir, openConversation } from './session.js';
 
 /** What a tool call did to the loop: its result, whether it ended the sample, and what became of the work dir. */
 interface CallEnd {
@@ -40,7 +40,13 @@ export async function fullLoop(env: AgentEnvironment, session: Session): Promise
       for (const call of generation.toolCalls) {
         // A call whose result would not fit in the transcript is not run.
         if (session.messages.length >= input.limits.maxMessages) throw new StopSample('message_limit');
-        const end = await runCall(call, env, session, ctx, tools.some((t) => t.name === FLAG_TOOL_NAME));
+        const end = await runCall(
+          call,
+          env,
+          session,
+          ctx,
+          tools.some((t) => t.name === FLAG_TOOL_NAME),
+        );
         session.push({ role: 'tool', toolCallId: call.id, name: call.name, content: end.result });
         if (end.changed !== undefined) ungraded = end.changed;
         if (end.stop) throw end.stop;
@@ -61,7 +67,9 @@ async function runCall(call: ToolCall, env: AgentEnvironment, session: Session, 
     raw = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    return { result: `Error: the arguments of your ${call.name} call are not valid JSON (${why}). Nothing ran; call the tool again with a JSON object.` };
+    return {
+      result: `Error: the arguments of your ${call.name} call are not valid JSON (${why}). Nothing ran; call the tool again with a JSON object.`,
+    };
   }
   const name = call.name;
   switch (name) {

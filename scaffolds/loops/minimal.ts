@@ -1,6 +1,6 @@
 import { answerFlagsTask } from '../prompts.js';
 import type { AgentEnvironment } from '../env/types.js';
-import { Session, StopSample, asStop, openConversation } from './session.js';
+import { type Session, StopSample, asStop, openConversation } from './session.js';
 
 /**
  * The minimal scaffold: no tools. Each answer's last python code block is graded; a failure is answered with the test

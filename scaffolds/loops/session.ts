@@ -190,7 +190,11 @@ export class Session {
     return this.messages.map((m): TranscriptMessage => {
       switch (m.role) {
         case 'assistant':
-          return { role: 'assistant', content: m.content, ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) } : {}) };
+          return {
+            role: 'assistant',
+            content: m.content,
+            ...(m.toolCalls?.length ? { toolCalls: m.toolCalls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments })) } : {}),
+          };
         case 'tool':
           return { role: 'tool', content: m.content, toolCallId: m.toolCallId, name: m.name };
         default:

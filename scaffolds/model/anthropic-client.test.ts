@@ -47,7 +47,10 @@ describe('toAnthropicMessages', () => {
   });
 
   it('never sends an empty turn', () => {
-    const { messages } = toAnthropicMessages([{ role: 'user', content: '  ' }, { role: 'assistant', content: '' }]);
+    const { messages } = toAnthropicMessages([
+      { role: 'user', content: '  ' },
+      { role: 'assistant', content: '' },
+    ]);
     expect(messages.every((m) => Array.isArray(m.content) && m.content.length > 0)).toBe(true);
   });
 });

@@ -1,11 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type {
-  ContentBlockParam,
-  Message,
-  MessageCreateParamsNonStreaming,
-  MessageParam,
-  Tool,
-} from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { callModel, mergeOptions, type ClientSettings } from './call.js';
 import type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from '../../core/model.js';
 

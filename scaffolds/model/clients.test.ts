@@ -185,7 +185,7 @@ describe('provider clients and their options on the wire', () => {
     expect(gen.costUsd).toBeCloseTo((gen.usage.inputTokens * 3 + gen.usage.outputTokens * 15) / 1e6, 12);
   });
 
-  it('log the SDK\'s per-call model notices once, instead of printing them on every call', async () => {
+  it("log the SDK's per-call model notices once, instead of printing them on every call", async () => {
     const token = server.openSession(echoPolicy(), CONTEXT);
     const { logger, lines } = captureLogger();
     const printed: unknown[] = [];
@@ -278,7 +278,11 @@ describe('openai-compatible models', () => {
           {
             index: 0,
             finish_reason: 'tool_calls',
-            message: { role: 'assistant', content: null, tool_calls: [{ id: '', type: 'function', function: { name: 'bash', arguments: { command: 'ls' } } }] },
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [{ id: '', type: 'function', function: { name: 'bash', arguments: { command: 'ls' } } }],
+            },
           },
         ],
       },
@@ -310,7 +314,11 @@ describe('openai-compatible models', () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise((resolve) => probe.close(resolve));
     const { logger, lines } = captureLogger();
-    const client = createModelClient('openai-compatible/gone', { baseUrl: `http://127.0.0.1:${port}/v1`, logger, retry: { ...FAST_RETRY, maxRetries: 2 } });
+    const client = createModelClient('openai-compatible/gone', {
+      baseUrl: `http://127.0.0.1:${port}/v1`,
+      logger,
+      retry: { ...FAST_RETRY, maxRetries: 2 },
+    });
     const err = await client.generate(START, []).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ModelApiError);
     expect(err).toMatchObject({ status: undefined, attempts: 3 });
@@ -331,9 +339,7 @@ describe('openai-compatible models', () => {
     // A server of its own, so that no other test's traffic shows in its in-flight count.
     await withModelServer(async (own) => {
       const tokens = [0, 1, 2].map(() => own.openSession(echoPolicy(), CONTEXT, { faults: { slow: 1, slowMs: 150 } }));
-      const clients = tokens.map((apiKey) =>
-        createModelClient('openai-compatible/limited', { baseUrl: own.openaiBaseUrl, apiKey, concurrency: 1 }),
-      );
+      const clients = tokens.map((apiKey) => createModelClient('openai-compatible/limited', { baseUrl: own.openaiBaseUrl, apiKey, concurrency: 1 }));
       const gens = await Promise.all(clients.map((c) => c.generate(START, [BASH])));
       expect(gens.every((g) => g.toolCalls.length === 1)).toBe(true);
       expect(own.stats()).toMatchObject({ requests: 3, maxInFlight: 1 });

@@ -58,11 +58,11 @@ describe('createModelClient', () => {
     expect(oneLine(() => createModelClient('openai/gpt-5', { env, defaults: { temperature: 3 } }))).toMatch(/temperature/);
     expect(oneLine(() => createModelClient('openai/gpt-5', { env, defaults: { maxTokens: 0 } }))).toMatch(/max tokens/);
     expect(oneLine(() => createModelClient('anthropic/claude-sonnet-4-5', { env, defaults: { thinkingBudget: 100 } }))).toMatch(/1024/);
-    expect(
-      oneLine(() => createModelClient('anthropic/claude-sonnet-4-5', { env, defaults: { thinkingBudget: 2048, maxTokens: 1000 } })),
-    ).toMatch(/exceed the thinking budget/);
-    expect(
-      oneLine(() => createModelClient('anthropic/claude-sonnet-4-5', { env, defaults: { thinkingBudget: 2048, temperature: 0 } })),
-    ).toMatch(/temperature 1/);
+    expect(oneLine(() => createModelClient('anthropic/claude-sonnet-4-5', { env, defaults: { thinkingBudget: 2048, maxTokens: 1000 } }))).toMatch(
+      /exceed the thinking budget/,
+    );
+    expect(oneLine(() => createModelClient('anthropic/claude-sonnet-4-5', { env, defaults: { thinkingBudget: 2048, temperature: 0 } }))).toMatch(
+      /temperature 1/,
+    );
   });
 });

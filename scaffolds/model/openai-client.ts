@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type {
   ChatCompletion,
   ChatCompletionCreateParamsNonStreaming,
@@ -26,8 +26,14 @@ export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessage
           : { role: 'assistant', content: m.content };
       case 'tool':
         return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+      default:
+        return unknownRole(m);
     }
   });
+}
+
+function unknownRole(m: never): never {
+  throw new Error(`a message of an unknown role: ${JSON.stringify(m)}`);
 }
 
 export function toOpenAITools(tools: ToolSpec[]): ChatCompletionTool[] {

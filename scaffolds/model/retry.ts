@@ -80,9 +80,7 @@ export interface FailureClass {
 }
 
 const isAbort = (err: unknown) =>
-  err instanceof OpenAI.APIUserAbortError ||
-  err instanceof Anthropic.APIUserAbortError ||
-  (err instanceof Error && err.name === 'AbortError');
+  err instanceof OpenAI.APIUserAbortError || err instanceof Anthropic.APIUserAbortError || (err instanceof Error && err.name === 'AbortError');
 
 /**
  * Sorts a failed call: connection errors, timeouts, 408, 409, 429 and 5xx are worth retrying
@@ -147,7 +145,14 @@ export async function withRetries<T>(attempt: () => Promise<T>, ctx: RetryContex
         );
       }
       ctx.logger?.warn(
-        { model: ctx.model, attempt: tries, status: failure.status, retryAfterMs: failure.retryAfterMs, delayMs: Math.round(wait), error: failure.message },
+        {
+          model: ctx.model,
+          attempt: tries,
+          status: failure.status,
+          retryAfterMs: failure.retryAfterMs,
+          delayMs: Math.round(wait),
+          error: failure.message,
+        },
         'model API call failed; retrying',
       );
       await sleep(wait, undefined, { signal: ctx.signal });

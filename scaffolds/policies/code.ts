@@ -8,7 +8,7 @@ import type { TestedCall } from '../python.js';
 
 /** The reference solution, or the stub with a failing body when the task has none. */
 export function honestCode(task: LcbTask): string {
-  if (task.solution) return task.solution.trimEnd() + '\n';
+  if (task.solution) return `${task.solution.trimEnd()}\n`;
   return `${task.prompt.trimEnd()}\n    raise NotImplementedError\n`;
 }
 
@@ -137,5 +137,5 @@ export function redefinedCheckCode(task: LcbTask): string {
 }
 
 export function pythonBlock(code: string): string {
-  return '```python\n' + code.trimEnd() + '\n```';
+  return `\`\`\`python\n${code.trimEnd()}\n\`\`\``;
 }

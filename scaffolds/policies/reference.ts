@@ -176,7 +176,11 @@ const modifyTests: Plays = {
       const line = failingTestLine(lastRun.result ?? '');
       const statement = line === null ? null : assertionAtLine(current, line);
       if (statement) {
-        return call('text_editor', { command: 'str_replace', path: TEST, old_str: statement, new_str: 'pass' }, 'This assertion is wrong; removing it.');
+        return call(
+          'text_editor',
+          { command: 'str_replace', path: TEST, old_str: statement, new_str: 'pass' },
+          'This assertion is wrong; removing it.',
+        );
       }
     }
     return call('submit', {});

@@ -26,7 +26,7 @@ if __name__ == "__main__":
 
 const task = { kind: 'swe', id: 'django__django-1', repo: 'django/django', version: '4.0', testPatch: '' } as SweTask;
 
-describe("the runner hook in a django-shaped repository", () => {
+describe('the runner hook in a django-shaped repository', () => {
   it('turns a failing test into a pass the django log parser reads, run by the agent through its shell', async () => {
     const hook = runnerHook(task);
     expect(hook.command).toContain('tests/runtests.py');

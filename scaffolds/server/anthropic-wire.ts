@@ -24,9 +24,7 @@ export const MessagesRequestSchema = z.looseObject({
   model: z.string().min(1),
   max_tokens: z.number().int().positive(),
   system: z.union([z.string(), z.array(textBlock)]).optional(),
-  messages: z
-    .array(z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(block)]) }))
-    .min(1),
+  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(block)]) })).min(1),
   tools: z
     .array(z.looseObject({ name: z.string().min(1), description: z.string().optional(), input_schema: z.record(z.string(), z.unknown()) }))
     .optional(),
@@ -110,9 +108,9 @@ function contentBlocks(t: ServedTurn) {
   const calls = t.turn.toolCalls ?? [];
   const blocks: object[] = [];
   if (t.turn.text || calls.length === 0) blocks.push({ type: 'text', text: t.turn.text, citations: null });
-  calls.forEach((c, i) =>
-    blocks.push({ type: 'tool_use', id: t.callIds[i] ?? `toolu_${i}`, name: c.name, input: toolInput(c.arguments), caller: { type: 'direct' } }),
-  );
+  calls.forEach((c, i) => {
+    blocks.push({ type: 'tool_use', id: t.callIds[i] ?? `toolu_${i}`, name: c.name, input: toolInput(c.arguments), caller: { type: 'direct' } });
+  });
   return blocks;
 }
 

@@ -3,11 +3,7 @@ import type { ChatMessage, ToolCall, ToolSpec } from '../../core/model.js';
 import type { PolicyTurn } from '../policies/types.js';
 
 /** The part of a Chat Completions request the server reads; everything else is accepted and ignored. */
-const textContent = z.union([
-  z.string(),
-  z.array(z.looseObject({ type: z.string(), text: z.string().optional() })),
-  z.null(),
-]);
+const textContent = z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() })), z.null()]);
 
 const toolCallSchema = z.looseObject({
   id: z.string(),
@@ -72,6 +68,8 @@ export function fromChatCompletionRequest(req: ChatCompletionRequest): { message
       case 'tool':
         // Chat Completions tool messages carry no name: recover it from the call they answer.
         return { role: 'tool', toolCallId: m.tool_call_id, name: toolNames.get(m.tool_call_id) ?? '', content: flatten(m.content) };
+      default:
+        throw new Error(`a message of an unknown role: ${JSON.stringify(m)}`);
     }
   });
   const tools: ToolSpec[] = (req.tools ?? []).map((t) => ({
@@ -155,7 +153,6 @@ export function toChatCompletionChunks(t: ServedTurn, created: number, includeUs
 }
 
 export function openaiError(status: number, message: string) {
-  const type =
-    status === 429 ? 'rate_limit_exceeded' : status === 401 ? 'invalid_api_key' : status >= 500 ? 'server_error' : 'invalid_request_error';
+  const type = status === 429 ? 'rate_limit_exceeded' : status === 401 ? 'invalid_api_key' : status >= 500 ? 'server_error' : 'invalid_request_error';
   return { error: { message, type, param: null, code: type } };
 }

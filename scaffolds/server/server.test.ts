@@ -15,7 +15,11 @@ afterEach(async () => {
 });
 
 const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 
 const chat = { model: 'm', messages: [{ role: 'user', content: 'hi' }] };
 const messages = { model: 'm', max_tokens: 100, messages: [{ role: 'user', content: 'hi' }] };
@@ -81,7 +85,8 @@ describe('the local model server', () => {
           retry: { baseDelayMs: 1, maxDelayMs: 2, maxRetries: 30 },
         });
         const calls = [];
-        for (let turn = 0; turn < 4; turn++) calls.push((await client.generate([{ role: 'user', content: `turn ${turn}` }], [BASH])).toolCalls[0]?.arguments);
+        for (let turn = 0; turn < 4; turn++)
+          calls.push((await client.generate([{ role: 'user', content: `turn ${turn}` }], [BASH])).toolCalls[0]?.arguments);
         out.push(calls);
       }
       return { calls: out, requests: server.stats().requests };

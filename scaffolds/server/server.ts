@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { Policy, PolicyContext, PolicyTurn } from '../policies/types.js';
 import { anthropicError, fromMessagesRequest, MessagesRequestSchema, toMessage, toMessageEvents } from './anthropic-wire.js';
 import { corruptArguments, decideFault, FaultConfigSchema, type FaultConfig, type FaultKind, type ResolvedFaultConfig } from './faults.js';
@@ -49,7 +49,17 @@ export interface SessionStats {
 }
 
 /** Request fields that say how to generate, kept so a caller can see what its client really sent. */
-const PARAM_FIELDS = ['model', 'temperature', 'seed', 'max_tokens', 'max_completion_tokens', 'reasoning_effort', 'thinking', 'output_config', 'stream'];
+const PARAM_FIELDS = [
+  'model',
+  'temperature',
+  'seed',
+  'max_tokens',
+  'max_completion_tokens',
+  'reasoning_effort',
+  'thinking',
+  'output_config',
+  'stream',
+];
 
 export interface ModelServer {
   /** `http://127.0.0.1:PORT` */
@@ -156,8 +166,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       return fail(res, wire, 500, 'internal server error (injected)');
     }
 
-    const parsed =
-      wire === 'openai' ? ChatCompletionRequestSchema.safeParse(body) : MessagesRequestSchema.safeParse(body);
+    const parsed = wire === 'openai' ? ChatCompletionRequestSchema.safeParse(body) : MessagesRequestSchema.safeParse(body);
     if (!parsed.success) return fail(res, wire, 400, describeZodError(parsed.error));
     const conversation =
       wire === 'openai'

@@ -3,7 +3,7 @@ import type { ExecResult, Sandbox } from '../../docker/types.js';
 import { AGENT_HOME, AGENT_USER } from '../../core/sandbox.js';
 import type { AgentEnvironment } from '../env/types.js';
 import { EDITOR_PY } from './editor-script.js';
-import { ToolArgs } from './specs.js';
+import type { ToolArgs } from './specs.js';
 import { perCall } from '../../core/signals.js';
 import { headAndTail } from './truncate.js';
 

@@ -105,7 +105,7 @@ ${wrong}`);
     }
   });
 
-  it("leaves no System V shared memory of the graded program behind", async () => {
+  it('leaves no System V shared memory of the graded program behind', async () => {
     const r = await grade(`import subprocess
 subprocess.run(["ipcmk", "-M", "4096"], check=True, capture_output=True)
 ${wrong}`);

@@ -138,10 +138,19 @@ ${good}`;
   });
 
   it('fails a program that runs out of memory: a model failure, not a grading error', async () => {
-    const small = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: 'test-tasks-env', sampleId: 'lcb-oom', memoryBytes: 256 * 1024 * 1024 });
+    const small = await sandboxBackend().create({
+      image: PYTHON_IMAGE,
+      runId: 'test-tasks-env',
+      sampleId: 'lcb-oom',
+      memoryBytes: 256 * 1024 * 1024,
+    });
     try {
       const hog = 'def running_max(xs):\n    hoard = []\n    while True:\n        hoard.append(bytearray(10**7))\n';
-      const result = await gradeLcbProgram(small, { prompt, solution: hog, test, entryPoint: 'running_max', order: 'solution-before-tests' }, { timeoutMs: 30_000 });
+      const result = await gradeLcbProgram(
+        small,
+        { prompt, solution: hog, test, entryPoint: 'running_max', order: 'solution-before-tests' },
+        { timeoutMs: 30_000 },
+      );
       expect(result.outcome, result.log).toBe('failed');
     } finally {
       await small.destroy();
@@ -183,11 +192,7 @@ describe('gradeLcbWorkdir', () => {
     await writeWorkdir({ 'func.py': wrong, 'test.py': gutted });
     const full = await gradeLcbWorkdir(sandbox, { workDir, entryPoint: 'running_max' }, { timeoutMs: 20_000 });
     expect(full.outcome, full.log).toBe('passed');
-    const readonly = await gradeLcbWorkdir(
-      sandbox,
-      { workDir, entryPoint: 'running_max', trustedTest: test },
-      { timeoutMs: 20_000 },
-    );
+    const readonly = await gradeLcbWorkdir(sandbox, { workDir, entryPoint: 'running_max', trustedTest: test }, { timeoutMs: 20_000 });
     expect(readonly.outcome).toBe('failed');
     expect(readonly.failingAssertion?.text).toBe('assert candidate([1, 3, 2]) == [1, 3, 3]');
   });

@@ -66,8 +66,14 @@ describe('the other pytest families', () => {
   });
 
   it('pytest-v2 drops colours and reads the `id STATUS` lines of -vv', () => {
-    const parsed = parsePytestV2Log(`a/test_x.py::test_one PASSED\n\x1b[31ma/test_x.py::test_two FAILED\x1b[0m\nFAILED a/test_x.py::test_three - boom\n${end}`);
-    expect(Object.fromEntries(parsed.statuses)).toEqual({ 'a/test_x.py::test_one': 'PASSED', 'a/test_x.py::test_two': 'FAILED', 'a/test_x.py::test_three': 'FAILED' });
+    const parsed = parsePytestV2Log(
+      `a/test_x.py::test_one PASSED\n\x1b[31ma/test_x.py::test_two FAILED\x1b[0m\nFAILED a/test_x.py::test_three - boom\n${end}`,
+    );
+    expect(Object.fromEntries(parsed.statuses)).toEqual({
+      'a/test_x.py::test_one': 'PASSED',
+      'a/test_x.py::test_two': 'FAILED',
+      'a/test_x.py::test_three': 'FAILED',
+    });
     expect(parsed.completed).toBe(true);
   });
 

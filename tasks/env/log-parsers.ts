@@ -34,6 +34,7 @@ const STATUSES: readonly TestStatus[] = ['PASSED', 'FAILED', 'ERROR', 'SKIPPED',
 
 /** Colour codes, and then every control character, as the harness's pytest_v2 parser drops them. */
 function plain(line: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: dropping control characters is the point
   return line.replace(/\x1b?\[\d+(;\d+)*m/g, '').replace(/[\x01-\x1f]/g, '');
 }
 
@@ -41,7 +42,11 @@ function plain(line: string): string {
 const PYTEST_END = /^=+ .*\bin \d+(\.\d+)?( ?s| seconds)\b.*=+$/;
 
 /** The lines before the last one `end` matches, that line itself, and the lines after it. */
-function untilEnd(log: string, end: RegExp, clean: (line: string) => string = (l) => l.trimEnd()): { lines: string[]; completed: boolean; summary: string; after: string[] } {
+function untilEnd(
+  log: string,
+  end: RegExp,
+  clean: (line: string) => string = (l) => l.trimEnd(),
+): { lines: string[]; completed: boolean; summary: string; after: string[] } {
   const lines = log.split('\n').map(clean);
   const last = lines.findLastIndex((l) => end.test(l));
   if (last < 0) return { lines, completed: false, summary: '', after: [] };
@@ -249,7 +254,13 @@ export function parseSympyLog(log: string): ParsedLog {
     if (m) statuses.set(m[1]!, codes[m[2]!] ?? 'SKIPPED');
   }
   const oks = lines.filter((l) => /^test_\w+\s+ok(\s*\[(OK|FAIL)\])?$/.test(l)).length;
-  const tamper = tamperSigns('sympy', after, (l) => /^test_\w+\s+(ok|F|E)\b/.test(l), oks, completed ? tally(summary, 'passed') : Number.POSITIVE_INFINITY);
+  const tamper = tamperSigns(
+    'sympy',
+    after,
+    (l) => /^test_\w+\s+(ok|F|E)\b/.test(l),
+    oks,
+    completed ? tally(summary, 'passed') : Number.POSITIVE_INFINITY,
+  );
   return { statuses, completed, tamper };
 }
 

@@ -69,7 +69,13 @@ function plainName(value: string): string {
 const SHELL_OWN = new Set(['PWD', 'OLDPWD', 'SHLVL', '_']);
 
 /** Steps whose failure says the task or image cannot work here, however often it is tried. */
-const CERTAIN_STEPS = [/^add the users/, /^find the base commit/, /^check out the base commit/, /^apply the test patch/, /^activate the repository environment/];
+const CERTAIN_STEPS = [
+  /^add the users/,
+  /^find the base commit/,
+  /^check out the base commit/,
+  /^apply the test patch/,
+  /^activate the repository environment/,
+];
 
 /**
  * Puts the task's repository at /testbed at its base commit (see SETUP), with the variant's test
@@ -109,7 +115,13 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   }
   const lines = run.stderr.split('\n');
   const step = lines.findLast((l) => l.startsWith(STEP))?.slice(STEP.length) ?? 'set the repository up';
-  const log = tailText(lines.filter((l) => !l.startsWith(STEP)).join('\n').trim(), 800);
+  const log = tailText(
+    lines
+      .filter((l) => !l.startsWith(STEP))
+      .join('\n')
+      .trim(),
+    800,
+  );
   const permanent = !run.timedOut && CERTAIN_STEPS.some((re) => re.test(step));
   if (step === 'apply the test patch') throw new GradingError(`the test patch of ${task.id} does not apply: ${log}`, { permanent });
   const why = run.timedOut ? 'it timed out' : `exit ${run.exitCode}`;
@@ -169,10 +181,18 @@ async function makePack(path: string, base: string): Promise<BasePack> {
   // rev-parse -q says nothing and prints nothing for a name it cannot resolve.
   const commit = await simpleGit(path)
     .raw(['rev-parse', '--verify', '-q', '--end-of-options', `${base}^{commit}`])
-    .then((out) => out.trim(), () => '');
-  if (!/^[0-9a-f]{40,64}$/.test(commit)) throw new GradingError(`could not find the base commit ${base} in the repository at ${path}`, { permanent: true });
+    .then(
+      (out) => out.trim(),
+      () => '',
+    );
+  if (!/^[0-9a-f]{40,64}$/.test(commit))
+    throw new GradingError(`could not find the base commit ${base} in the repository at ${path}`, { permanent: true });
   // pack-objects reads the commits to pack on stdin, which simple-git cannot give it.
-  const made = await execa('git', ['-C', path, 'pack-objects', '--revs', '--stdout', '-q'], { input: `${commit}\n`, encoding: 'buffer', reject: false });
+  const made = await execa('git', ['-C', path, 'pack-objects', '--revs', '--stdout', '-q'], {
+    input: `${commit}\n`,
+    encoding: 'buffer',
+    reject: false,
+  });
   if (made.exitCode !== 0) {
     throw new GradingError(`could not pack the history of ${base} in the repository at ${path}: ${Buffer.from(made.stderr).toString('utf8').trim()}`);
   }

@@ -15,7 +15,9 @@ describe('the test spec per repository and version', () => {
     expect(django.env).toEqual({ LANG: 'en_US.UTF-8', LC_ALL: 'en_US.UTF-8', LANGUAGE: 'en_US:en' });
     expect(django.rootSetup).toEqual(["sed -i '/en_US.UTF-8/s/^# //g' /etc/locale.gen && locale-gen"]);
     expect(django.parser).toBe('django');
-    expect(sweTestSpec({ ...base, repo: 'django/django', version: '1.9', testPatch: patch('tests/a/tests.py') }).command).toBe('./tests/runtests.py --verbosity 2 a.tests');
+    expect(sweTestSpec({ ...base, repo: 'django/django', version: '1.9', testPatch: patch('tests/a/tests.py') }).command).toBe(
+      './tests/runtests.py --verbosity 2 a.tests',
+    );
     expect(sweTestSpec({ ...base, repo: 'django/django', version: '4.2', testPatch: patch('tests/a/tests.py') }).env).toEqual({});
 
     const sympy = sweTestSpec({ ...base, repo: 'sympy/sympy', version: '1.12', testPatch: patch('sympy/core/tests/test_basic.py') });
@@ -28,12 +30,19 @@ describe('the test spec per repository and version', () => {
       'pytest -rA -vv -o console_output_style=classic --tb=no astropy/t/test_a.py',
     );
     expect(sweTestSpec({ ...base, repo: 'astropy/astropy', version: '5.1', testPatch: patch('astropy/t/test_a.py') }).parser).toBe('pytest-v2');
-    expect(sweTestSpec({ ...base, repo: 'sphinx-doc/sphinx', version: '7.1', testPatch: patch('tests/test_x.py') }).command).toBe('tox --current-env -epy39 -v -- tests/test_x.py');
+    expect(sweTestSpec({ ...base, repo: 'sphinx-doc/sphinx', version: '7.1', testPatch: patch('tests/test_x.py') }).command).toBe(
+      'tox --current-env -epy39 -v -- tests/test_x.py',
+    );
     expect(sweTestSpec({ ...base, repo: 'psf/requests', version: '2.4', testPatch: patch('test_requests.py') }).parser).toBe('pytest-options');
   });
 
   it('leaves data files out of the test files, and quotes names a shell would split', () => {
-    const spec = sweTestSpec({ ...base, repo: 'pallets/flask', version: '2.0', testPatch: patch('tests/test_a.py') + patch('docs/notes.txt') + patch("tests/it's.py") });
+    const spec = sweTestSpec({
+      ...base,
+      repo: 'pallets/flask',
+      version: '2.0',
+      testPatch: patch('tests/test_a.py') + patch('docs/notes.txt') + patch("tests/it's.py"),
+    });
     expect(spec.command).toBe('pytest -rA tests/test_a.py "tests/it\'s.py"');
   });
 
@@ -50,7 +59,12 @@ describe('the test spec per repository and version', () => {
 
   it('falls back to the graded tests when the test patch touches only data files', () => {
     const data = patch('tests/data.txt');
-    const django = sweTestSpec({ ...base, repo: 'django/django', testPatch: data, failToPass: ['test_x (auth_tests.test_validators.UserTests)', 'test_y (auth_tests.test_validators.UserTests.test_y)'] });
+    const django = sweTestSpec({
+      ...base,
+      repo: 'django/django',
+      testPatch: data,
+      failToPass: ['test_x (auth_tests.test_validators.UserTests)', 'test_y (auth_tests.test_validators.UserTests.test_y)'],
+    });
     expect(django.command).toBe('./tests/runtests.py --verbosity 2 --settings=test_sqlite --parallel 1 auth_tests.test_validators');
     const pytest = sweTestSpec({ ...base, testPatch: data, failToPass: ['tests/test_a.py::test_x[1]'], passToPass: ['tests/test_b.py::K::test_y'] });
     expect(pytest.command).toBe('pytest -rA tests/test_a.py tests/test_b.py');

@@ -60,7 +60,8 @@ export function sweTestSpec(task: SpecSource): SweTestSpec {
   else if (harness) {
     const known = task.version !== undefined && table!.versions.includes(task.version);
     origin = `the SWE-bench harness's spec for ${task.repo.toLowerCase()} ${known ? task.version : `(version ${task.version ?? 'unknown'} is not in its table: its current spec)`}`;
-  } else origin = `no test spec for ${task.repo}: \`${DEFAULT_TEST_CMD}\` assumed (name one with test_cmd and log_parser in the row, or testSpecs in the config)`;
+  } else
+    origin = `no test spec for ${task.repo}: \`${DEFAULT_TEST_CMD}\` assumed (name one with test_cmd and log_parser in the row, or testSpecs in the config)`;
   return {
     command: [testCmd, ...(files.length ? [quote(files)] : [])].join(' '),
     env: { ...(harness?.env ?? {}), ...(own?.env ?? {}) },
@@ -85,7 +86,12 @@ export function testDirectives(task: SpecSource, django: boolean): string[] {
   let files = [...new Set(paths)].filter((p) => !NON_TEST_EXTENSIONS.some((ext) => p.endsWith(ext)));
   const graded = [...(task.failToPass ?? []), ...(task.passToPass ?? [])];
   if (django) {
-    const labels = files.filter(isDjangoTestFile).map((f) => f.replace(/\.py$/, '').replace(/^tests\//, '').replaceAll('/', '.'));
+    const labels = files.filter(isDjangoTestFile).map((f) =>
+      f
+        .replace(/\.py$/, '')
+        .replace(/^tests\//, '')
+        .replaceAll('/', '.'),
+    );
     return labels.length ? [...new Set(labels)] : djangoModules(graded);
   }
   if (files.length === 0) files = [...new Set(graded.filter((id) => id.includes('.py')).map((id) => id.split('::')[0]!.replace(/:.*$/, '')))];

@@ -93,7 +93,12 @@ describe('builtin:swe in the sandbox', () => {
       await setupSweRepo(sandbox, task);
       await applyPatch(sandbox, task.patch, { user: AGENT_USER });
       await sandbox.writeFiles([
-        { path: `${TESTBED}/conftest.py`, content: 'import os\n\ndef pytest_sessionstart(session):\n    os._exit(0)\n', uid: AGENT_UID, gid: AGENT_UID },
+        {
+          path: `${TESTBED}/conftest.py`,
+          content: 'import os\n\ndef pytest_sessionstart(session):\n    os._exit(0)\n',
+          uid: AGENT_UID,
+          gid: AGENT_UID,
+        },
       ]);
       const graded = await gradeSwe(sandbox, task, { timeoutMs: 120_000 });
       expect(graded.exitCode).toBe(0);
@@ -140,7 +145,10 @@ describe('builtin:swe in the sandbox', () => {
         expect(kept.stdout).toBe('compiled');
         const refs = await sandbox.exec(['git', 'for-each-ref', '--format=%(refname)'], { cwd: TESTBED, user: AGENT_USER });
         expect(refs.stdout.trim()).toBe('refs/heads/main');
-        const found = await sandbox.exec(['sh', '-c', `git cat-file -e ${later}; git fsck --unreachable --no-reflogs 2>&1 | grep -c ${later}`], { cwd: TESTBED, user: AGENT_USER });
+        const found = await sandbox.exec(['sh', '-c', `git cat-file -e ${later}; git fsck --unreachable --no-reflogs 2>&1 | grep -c ${later}`], {
+          cwd: TESTBED,
+          user: AGENT_USER,
+        });
         expect(found.stdout.trim()).toBe('0');
         expect((await applyPatch(sandbox, task.patch, { user: AGENT_USER })).applied).toBe(true);
         const graded = await gradeSwe(sandbox, prepared, { timeoutMs: 120_000 });

@@ -110,13 +110,10 @@ export async function gradeSwe(sandbox: Sandbox, task: SweTask, options: SweGrad
 export function gradeSweLog(task: SweTask, spec: SweTestSpec, run: ExecResult): SweGradeResult {
   const output = `${run.stdout}\n${run.stderr}`;
   const parsed = LOG_PARSERS[spec.parser](output);
-  const grade = (ids: string[]) =>
-    Object.fromEntries(ids.map((id) => [id, statusOf(parsed.statuses, id) ?? ('MISSING' as const)]));
+  const grade = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, statusOf(parsed.statuses, id) ?? ('MISSING' as const)]));
   const failToPass = grade(task.failToPass);
   const passToPass = grade(task.passToPass);
-  const allPass = [...Object.values(failToPass), ...Object.values(passToPass)].every((s) =>
-    isPassing(s === 'MISSING' ? undefined : s),
-  );
+  const allPass = [...Object.values(failToPass), ...Object.values(passToPass)].every((s) => isPassing(s === 'MISSING' ? undefined : s));
   const exitedAsExpected = run.exitCode !== null && spec.completedExitCodes.includes(run.exitCode);
   const completed = parsed.completed && exitedAsExpected;
   let outcome: SweGradeOutcome;
@@ -132,9 +129,7 @@ export function gradeSweLog(task: SweTask, spec: SweTestSpec, run: ExecResult): 
     reason = 'the test command exited 0 but the runner never completed its run';
   } else {
     outcome = 'failed';
-    const bad = [...Object.entries(failToPass), ...Object.entries(passToPass)].filter(
-      ([, s]) => !isPassing(s === 'MISSING' ? undefined : s),
-    );
+    const bad = [...Object.entries(failToPass), ...Object.entries(passToPass)].filter(([, s]) => !isPassing(s === 'MISSING' ? undefined : s));
     reason = bad.length
       ? `${bad.length} graded test(s) did not pass: ${bad
           .slice(0, 10)
@@ -162,4 +157,3 @@ export function gradeSweLog(task: SweTask, spec: SweTestSpec, run: ExecResult): 
     durationMs: run.durationMs,
   };
 }
-

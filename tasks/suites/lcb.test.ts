@@ -13,7 +13,7 @@ let sandbox: Sandbox;
 
 /** Grades several programs at once in the one sandbox (so none may kill the others' processes). */
 const parallel = { timeoutMs: 30_000, killAgentProcesses: false };
-function forEachTask(fn: (t: LcbTask) => Promise<void>): Promise<void[]> {
+function forEachTask(fn: (t: LcbTask) => Promise<void>): Promise<unknown[]> {
   const limit = pLimit(4);
   return Promise.all(tasks.map((t) => limit(() => fn(t))));
 }

@@ -53,9 +53,14 @@ describe('builtin:swe', () => {
       for (const id of [...t.failToPass, ...t.passToPass]) expect(id, t.id).toMatch(/^tests\/test_\w+\.py::\w+/);
       expect(checkTestIdsCovered(t), t.id).toEqual([]);
       const goldFiles = parsePatch(t.patch).map((f) => f.newFileName);
-      expect(goldFiles.some((f) => f?.includes('/tests/')), t.id).toBe(false);
+      expect(
+        goldFiles.some((f) => f?.includes('/tests/')),
+        t.id,
+      ).toBe(false);
       const added = t.testPatch.split('\n').filter((l) => /^\+\s*def test_/.test(l));
-      const changed = parsePatch(t.testPatch).some((f) => f.hunks.some((h) => h.lines.some((l) => l.startsWith('+') && /assert/.test(l)) && h.oldLines > 0));
+      const changed = parsePatch(t.testPatch).some((f) =>
+        f.hunks.some((h) => h.lines.some((l) => l.startsWith('+') && /assert/.test(l)) && h.oldLines > 0),
+      );
       expect(added.length, `${t.id} adds tests`).toBeGreaterThan(0);
       expect(changed, `${t.id} changes existing tests`).toBe(true);
       expect(t.originalTestPatch).toBe(t.testPatch);

@@ -91,7 +91,11 @@ export async function buildSweProject(projectDir: string, cacheRoot: string, say
 }
 
 /** The built-in projects run pytest on the image's python, with short tracebacks the agent can act on. */
-const BUILTIN_TEST_SPEC = { testCmd: 'python3 -m pytest --no-header -rA --tb=short -p no:cacheprovider', parser: 'pytest', origin: 'builtin:swe' } as const;
+const BUILTIN_TEST_SPEC = {
+  testCmd: 'python3 -m pytest --no-header -rA --tb=short -p no:cacheprovider',
+  parser: 'pytest',
+  origin: 'builtin:swe',
+} as const;
 
 /** Builds in a temporary folder beside the final one, then renames it into place. */
 async function buildInto(projectDir: string, final: string): Promise<Built> {
