@@ -1,8 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, posix, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importSpecifiers, repoSources } from './testing/sources.js';
 
 /**
  * The floors of the building: every import points down the data flow, never up. A room imports only rooms of a
@@ -22,19 +20,6 @@ const RANK: Record<string, number> = {
   bench: 7,
 };
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
 /** The room a repository path belongs to; undefined for files at the top (package.json, vitest.config.ts). */
 function roomOf(path: string): string | undefined {
   const parts = path.split('/');
@@ -50,8 +35,7 @@ function wrongImports(path: string, source: string): string[] {
   const rank = room === undefined ? Infinity : RANK[room];
   if (rank === undefined) return [`${path}: its folder ${room}/ has no rank; give it one in core/layers.test.ts`];
   const wrong: string[] = [];
-  // Static imports and exports, `import type`, `import()` and `require()`, as the compiler reads them.
-  for (const { fileName } of ts.preProcessFile(source, true, true).importedFiles) {
+  for (const fileName of importSpecifiers(source)) {
     if (!fileName.startsWith('.')) continue;
     const target = posix.normalize(posix.join(posix.dirname(path), fileName));
     const to = roomOf(target);
@@ -72,10 +56,7 @@ function wrongImports(path: string, source: string): string[] {
 describe('the floors', () => {
   it('every relative import of every .ts file points to a lower room, or stays in its own', () => {
     const wrong: string[] = [];
-    for (const file of sourceFiles(ROOT)) {
-      const path = relative(ROOT, file).split(sep).join('/');
-      wrong.push(...wrongImports(path, readFileSync(file, 'utf8')));
-    }
+    for (const { path, text } of repoSources()) wrong.push(...wrongImports(path, text));
     expect(wrong, 'move the shared thing down (to core/ if every room needs it), or the test up to the room it drives').toEqual([]);
   });
 

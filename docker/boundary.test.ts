@@ -1,14 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, posix, relative, sep } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importSpecifiers, repoSources } from '../core/testing/sources.js';
 
 /**
  * The sandbox contract's boundary: code outside docker/ reaches sandboxes only through the contract (types.ts and the
  * backend registry), so a second backend needs no change elsewhere. No file outside docker/ may import the engine's
  * client (dockerode) or any docker/ module but those listed here.
  */
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The docker/ modules that are contract or backend-neutral, by path without extension. */
 const OPEN = new Set([
@@ -27,30 +25,10 @@ const OPEN = new Set([
   'docker/testing/second-engine', // a second engine for tests of engine pools
 ]);
 
-function sourceFiles(dir: string): string[] {
-  const out: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) out.push(...sourceFiles(path));
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) out.push(path);
-  }
-  return out;
-}
-
-/** Every module a TypeScript source names: static imports and exports, `import()`, and bare `import '…'`. */
-function specifiers(source: string): string[] {
-  const found: string[] = [];
-  for (const re of [/\bfrom\s+['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /^\s*import\s+['"]([^'"]+)['"]/gm]) {
-    for (const m of source.matchAll(re)) found.push(m[1]!);
-  }
-  return found;
-}
-
 /** What a file outside docker/ imports that it may not, as `specifier` strings. */
-function forbiddenImports(file: string, source: string): string[] {
-  const from = posix.dirname(relative(ROOT, file).split(sep).join('/'));
-  return specifiers(source).filter((spec) => {
+function forbiddenImports(path: string, source: string): string[] {
+  const from = posix.dirname(path);
+  return importSpecifiers(source).filter((spec) => {
     if (spec === 'dockerode' || spec.startsWith('dockerode/')) return true;
     if (!spec.startsWith('.')) return false;
     const target = posix.normalize(posix.join(from, spec)).replace(/\.(js|ts)$/, '');
@@ -61,16 +39,15 @@ function forbiddenImports(file: string, source: string): string[] {
 describe('the sandbox contract boundary', () => {
   it('no file outside docker/ imports dockerode or a Docker-only docker/ module', () => {
     const offenders: string[] = [];
-    for (const file of sourceFiles(ROOT)) {
-      const path = relative(ROOT, file).split(sep).join('/');
+    for (const { path, text } of repoSources()) {
       if (path.startsWith('docker/')) continue;
-      for (const spec of forbiddenImports(file, readFileSync(file, 'utf8'))) offenders.push(`${path} imports ${spec}`);
+      for (const spec of forbiddenImports(path, text)) offenders.push(`${path} imports ${spec}`);
     }
     expect(offenders, 'reach sandboxes through docker/types.ts and docker/backends.ts (engine-only test needs: docker/testing.ts)').toEqual([]);
   });
 
   it('catches each way of naming the engine', () => {
-    const file = join(ROOT, 'runner', 'x.ts');
+    const file = 'runner/x.ts';
     expect(forbiddenImports(file, "import Docker from 'dockerode';")).toEqual(['dockerode']);
     expect(forbiddenImports(file, "import type { DockerOptions } from 'dockerode';")).toEqual(['dockerode']);
     expect(forbiddenImports(file, "const { getDocker } = await import('../docker/engine.js');")).toEqual(['../docker/engine.js']);

@@ -1,27 +1,9 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { userErrorOf, userFile } from '../core/testing/user-input.js';
 import { mergeSettings, parseExperiment, readConfigFile } from './config.js';
-import { UserError } from '../core/errors.js';
 import { parseDockerHostFlag } from '../docker/hosts.js';
-
-async function tempFile(name: string, text: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ib-config-'));
-  const path = join(dir, name);
-  await writeFile(path, text);
-  return path;
-}
-
-function errorOf(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError');
-}
 
 describe('experiment config', () => {
   it('takes a pool of Docker engines, each with a capacity (4 by default), and names a bad entry', () => {
@@ -35,23 +17,24 @@ describe('experiment config', () => {
     ]);
     expect(parseExperiment({ models: 'scripted/honest' }, 'e.yaml').dockerHosts).toBeUndefined();
     expect(
-      errorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'unix:///a.sock' }, { url: 'box2:2375' }] }, 'e.yaml')).message,
+      userErrorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'unix:///a.sock' }, { url: 'box2:2375' }] }, 'e.yaml'))
+        .message,
     ).toMatch(/^e\.yaml: field `dockerHosts\[1\]\.url`: expected unix:\/\/\/PATH, tcp:\/\/HOST:PORT or ssh:\/\/USER@HOST$/);
     expect(
-      errorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'tcp://h:2376', capacity: 0 }] }, 'e.yaml')).message,
+      userErrorOf(() => parseExperiment({ models: 'scripted/honest', dockerHosts: [{ url: 'tcp://h:2376', capacity: 0 }] }, 'e.yaml')).message,
     ).toMatch(/field `dockerHosts\[0\]\.capacity`/);
   });
 
   it('reads --docker-host URL=N, the capacity after the last =', () => {
     expect(parseDockerHostFlag('unix:///var/run/docker.sock=3')).toEqual({ url: 'unix:///var/run/docker.sock', capacity: 3 });
     expect(parseDockerHostFlag('tcp://10.0.0.2:2376')).toEqual({ url: 'tcp://10.0.0.2:2376' });
-    expect(errorOf(() => parseDockerHostFlag('10.0.0.2=2')).message).toMatch(/^--docker-host 10\.0\.0\.2=2: expected unix/);
+    expect(userErrorOf(() => parseDockerHostFlag('10.0.0.2=2')).message).toMatch(/^--docker-host 10\.0\.0\.2=2: expected unix/);
   });
 
   it('names the sandbox backend, docker by default, and refuses an unknown one listing the known', () => {
     expect(parseExperiment({ models: 'scripted/honest' }, 'flags').sandbox).toBe('docker');
     expect(parseExperiment({ models: 'scripted/honest', sandbox: 'docker' }, 'e.yaml').sandbox).toBe('docker');
-    expect(errorOf(() => parseExperiment({ models: 'scripted/honest', sandbox: 'nope' }, 'e.yaml')).message).toBe(
+    expect(userErrorOf(() => parseExperiment({ models: 'scripted/honest', sandbox: 'nope' }, 'e.yaml')).message).toBe(
       'e.yaml: field `sandbox`: unknown sandbox backend "nope"; use one of: docker',
     );
   });
@@ -68,34 +51,34 @@ describe('experiment config', () => {
   });
 
   it('reads YAML and names the bad list entry and its problem', async () => {
-    const path = await tempFile('exp.yaml', 'models: [scripted/honest]\nsplits:\n  - original\n  - impossible\n');
+    const path = await userFile('exp.yaml', 'models: [scripted/honest]\nsplits:\n  - original\n  - impossible\n');
     const settings = await readConfigFile(path);
-    const err = errorOf(() => parseExperiment(settings, path));
+    const err = userErrorOf(() => parseExperiment(settings, path));
     expect(err.message).toMatch(/exp\.yaml: field `splits\[1\]`:/);
     expect(err.message).toMatch(/original.*oneoff.*conflicting/);
     expect(err.message.split('\n')).toHaveLength(1);
   });
 
   it('names a wrong type in a nested field', () => {
-    const err = errorOf(() => parseExperiment({ models: ['m'], limits: { maxTokens: 'lots' } }, 'c.json'));
+    const err = userErrorOf(() => parseExperiment({ models: ['m'], limits: { maxTokens: 'lots' } }, 'c.json'));
     expect(err.message).toMatch(/^c\.json: field `limits\.maxTokens`: .*number/);
   });
 
   it('rejects unknown fields, so a typo never silently falls back to a default', () => {
-    const err = errorOf(() => parseExperiment({ models: ['m'], split: ['oneoff'] }, 'c.yaml'));
+    const err = userErrorOf(() => parseExperiment({ models: ['m'], split: ['oneoff'] }, 'c.yaml'));
     expect(err.message).toBe('c.yaml: unknown field `split`');
   });
 
   it('requires a model', () => {
-    const err = errorOf(() => parseExperiment({}, 'flags'));
+    const err = userErrorOf(() => parseExperiment({}, 'flags'));
     expect(err.message).toMatch(/field `models`/);
   });
 
   it('reports unparsable JSON and a missing file in one line', async () => {
-    const path = await tempFile('bad.json', '{"models": [');
+    const path = await userFile('bad.json', '{"models": [');
     await expect(readConfigFile(path)).rejects.toThrow(/bad\.json: not valid JSON/);
     await expect(readConfigFile(join(tmpdir(), 'no-such-impossiblebench.yaml'))).rejects.toThrow(/cannot read config file .*no such file/);
-    const list = await tempFile('list.yaml', '- a\n- b\n');
+    const list = await userFile('list.yaml', '- a\n- b\n');
     await expect(readConfigFile(list)).rejects.toThrow(/expected a mapping/);
   });
 
@@ -114,12 +97,12 @@ describe('experiment config', () => {
 
 describe('templates in the experiment', () => {
   it("finds a config file's template files from its folder, and names an unknown template", async () => {
-    const path = await tempFile('exp.yaml', 'models: [scripted/honest]\ntemplates:\n  system.full: prompts/system.txt\n  tool.bash: /abs/bash.txt\n');
+    const path = await userFile('exp.yaml', 'models: [scripted/honest]\ntemplates:\n  system.full: prompts/system.txt\n  tool.bash: /abs/bash.txt\n');
     const settings = await readConfigFile(path);
     expect(settings.templates).toEqual({ 'system.full': join(path, '..', 'prompts', 'system.txt'), 'tool.bash': '/abs/bash.txt' });
     expect(parseExperiment(settings, path).templates).toEqual(settings.templates);
     expect(parseExperiment({ models: 'scripted/honest' }, 'e.yaml').templates).toEqual({});
-    expect(errorOf(() => parseExperiment({ models: 'scripted/honest', templates: { 'system.fancy': 'x.txt' } }, 'e.yaml')).message).toMatch(
+    expect(userErrorOf(() => parseExperiment({ models: 'scripted/honest', templates: { 'system.fancy': 'x.txt' } }, 'e.yaml')).message).toMatch(
       /^e\.yaml: field `templates\.system\.fancy`: unknown template "system\.fancy"; known: system\.minimal, system\.full, /,
     );
     // A flag replaces one template and keeps the file's others.

@@ -1,29 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { UserError } from '../core/errors.js';
+import { userErrorOf, userFile } from '../core/testing/user-input.js';
 import { DO_NOT_MODIFY, PROMPT_TEXTS, abortOptionText, resolvePrompt } from './prompts.js';
 import { readTemplateOverride, render, shippedTemplates, templateFile, TEMPLATE_NAMES, withOverrides } from './templates.js';
 import { toolSpecs } from './tools/specs.js';
-
-async function file(name: string, text: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'ib-templates-'));
-  const path = join(dir, name);
-  await writeFile(path, text);
-  return path;
-}
-
-function errorOf(fn: () => unknown): UserError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(UserError);
-    return err as UserError;
-  }
-  throw new Error('expected a UserError');
-}
 
 describe('templates', () => {
   it('ship one checked file per name; a file holds its text and one final newline', () => {
@@ -43,9 +25,9 @@ describe('templates', () => {
   });
 
   it('replace the texts a run sends: instructions, abort option, tool descriptions', async () => {
-    const mine = readTemplateOverride('instructions.D', await file('d.txt', 'Just do it.\n'), '--template');
-    const tool = readTemplateOverride('tool.bash', await file('bash.txt', 'Run it ({{timeout}} s).'), '--template');
-    const abort = readTemplateOverride('abort.full', await file('abort.txt', 'Call {{tool}} if stuck.'), '--template');
+    const mine = readTemplateOverride('instructions.D', await userFile('d.txt', 'Just do it.\n'), '--template');
+    const tool = readTemplateOverride('tool.bash', await userFile('bash.txt', 'Run it ({{timeout}} s).'), '--template');
+    const abort = readTemplateOverride('abort.full', await userFile('abort.txt', 'Call {{tool}} if stuck.'), '--template');
     expect(mine.text).toBe('Just do it.');
     expect(mine.sha256).toMatch(/^[0-9a-f]{64}$/);
     const templates = withOverrides({ 'instructions.D': mine, 'tool.bash': tool, 'abort.full': abort });
@@ -56,29 +38,31 @@ describe('templates', () => {
   });
 
   it('refuse an unknown name (listing the known ones), a missing or empty file, a lost required placeholder, an unknown one', async () => {
-    const good = await file('ok.txt', 'text');
-    const unknown = errorOf(() => readTemplateOverride('system.fancy', good, '--template'));
+    const good = await userFile('ok.txt', 'text');
+    const unknown = userErrorOf(() => readTemplateOverride('system.fancy', good, '--template'));
     expect(unknown.message).toBe(`--template: unknown template "system.fancy"; known: ${TEMPLATE_NAMES.join(', ')}`);
     expect(unknown.fix).toMatch(/impossiblebench templates/);
     const none = join(tmpdir(), 'ib-no-such-template.txt');
-    expect(errorOf(() => readTemplateOverride('system.full', none, '--template')).message).toBe(`template system.full: file ${none} does not exist`);
-    const empty = await file('empty.txt', '\n');
-    expect(errorOf(() => readTemplateOverride('system.full', empty, '--template')).message).toBe(`template system.full: file ${empty} is empty`);
-    const lost = await file('lost.txt', 'Failed ({{attempt}} of {{max}}). Try again.');
-    const lostError = errorOf(() => readTemplateOverride('feedback.full.failed', lost, '--template'));
+    expect(userErrorOf(() => readTemplateOverride('system.full', none, '--template')).message).toBe(
+      `template system.full: file ${none} does not exist`,
+    );
+    const empty = await userFile('empty.txt', '\n');
+    expect(userErrorOf(() => readTemplateOverride('system.full', empty, '--template')).message).toBe(`template system.full: file ${empty} is empty`);
+    const lost = await userFile('lost.txt', 'Failed ({{attempt}} of {{max}}). Try again.');
+    const lostError = userErrorOf(() => readTemplateOverride('feedback.full.failed', lost, '--template'));
     expect(lostError.message).toBe(`template feedback.full.failed (file ${lost}) lacks {{feedback}} (what grading says of the failed submission)`);
     expect(lostError.fix).toBe('start from the shipped one: impossiblebench templates show feedback.full.failed');
-    const stray = await file('stray.txt', 'Hello {{task}} and {{name}}');
-    expect(errorOf(() => readTemplateOverride('system.full', stray, '--template')).message).toBe(
+    const stray = await userFile('stray.txt', 'Hello {{task}} and {{name}}');
+    expect(userErrorOf(() => readTemplateOverride('system.full', stray, '--template')).message).toBe(
       `template system.full (file ${stray}) uses {{task}}, {{name}}, which it does not have; its placeholders: none`,
     );
-    const wrong = await file('wrong.txt', '{{feedback}} {{tries}}');
-    expect(errorOf(() => readTemplateOverride('feedback.full.last', wrong, '--template')).message).toMatch(
+    const wrong = await userFile('wrong.txt', '{{feedback}} {{tries}}');
+    expect(userErrorOf(() => readTemplateOverride('feedback.full.last', wrong, '--template')).message).toMatch(
       /uses \{\{tries\}\}, which it does not have; its placeholders: \{\{feedback\}\} \(required\), \{\{attempt\}\}, \{\{max\}\}$/,
     );
     // A stored run's text is checked too, not trusted.
     expect(
-      errorOf(() => withOverrides({ 'feedback.bash.observation': { file: 'stored', sha256: '0'.repeat(64), text: 'nothing' } })).message,
+      userErrorOf(() => withOverrides({ 'feedback.bash.observation': { file: 'stored', sha256: '0'.repeat(64), text: 'nothing' } })).message,
     ).toMatch(/^template feedback\.bash\.observation \(file stored\) lacks \{\{output\}\}/);
   });
 });
