@@ -1,25 +1,34 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stopsRun } from '../docker/errors.js';
 import { DockerHostSchema } from '../docker/hosts.js';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
-import { firstEngineUrl, startSecondEngine, type SecondEngine } from '../docker/testing/second-engine.js';
+import { EngineLostError, enginePool, firstEngineUrl, startSecondEngine, type SecondEngine } from '../docker/testing/second-engine.js';
 import { openStore } from '../results/store.js';
 import { launchRun } from './launch.js';
 import { realWiring } from './real-wiring.js';
 
-/** A run over a pool of two engines, one of which dies mid-run (the pool itself: docker/engines.test.ts). */
+/**
+ * Several engines as one pool, with a second dockerd of the test's own: placement, images and cleanup across both, a
+ * run going on when one engine dies mid-run, and a pool with none left. One file, in this order, so that one second
+ * engine is up at a time (each test after the first finds the engine as the one before left it).
+ */
 
 let second: SecondEngine;
 let first: string;
+/** Whether the host has the first engine's default bridge, which a second engine must leave alone. */
+const hasDocker0 = () => spawnSync('ip', ['link', 'show', 'docker0'], { stdio: 'ignore' }).status === 0;
+let hadDocker0: boolean;
 
 beforeAll(async () => {
   first = await firstEngineUrl();
+  hadDocker0 = hasDocker0();
   second = await startSecondEngine();
-  second.load(PYTHON_IMAGE);
 }, 120_000);
 
 afterAll(async () => {
@@ -27,6 +36,39 @@ afterAll(async () => {
 }, 120_000);
 
 const hosts = () => [DockerHostSchema.parse({ url: first, capacity: 2 }), DockerHostSchema.parse({ url: second.url, capacity: 2 })];
+
+describe('several Docker engines as one pool', () => {
+  it('names the engine that lacks an image, then places sandboxes on both, least loaded first, and lists and removes them on both', async () => {
+    expect(hasDocker0()).toBe(hadDocker0);
+    const pool = enginePool(hosts());
+    await pool.connect();
+    expect(await pool.images.missingWhere!([PYTHON_IMAGE])).toEqual([{ where: second.url, missing: [PYTHON_IMAGE] }]);
+    second.load(PYTHON_IMAGE);
+    expect(await pool.images.missingWhere!([PYTHON_IMAGE])).toEqual([]);
+
+    const checks = await pool.probe();
+    expect(checks.filter((c) => c.text.includes(second.url) && c.text.includes('container engine')).map((c) => c.mark)).toEqual(['ok']);
+    expect(checks.filter((c) => c.text.includes(`[${first},`) && c.text.includes('container engine')).map((c) => c.mark)).toEqual(['ok']);
+
+    const runId = `pool-${Date.now()}`;
+    const boxes = await Promise.all([0, 1, 2, 3].map((i) => pool.create({ image: PYTHON_IMAGE, runId, sampleId: `s${i}` })));
+    const listed = await pool.list({ runId });
+    expect(listed.map((s) => s.engine).sort()).toEqual([first, first, second.url, second.url].sort());
+    const out = await boxes[3]!.exec(['python3', '-c', 'print(6 * 7)']);
+    expect(out.stdout.trim()).toBe('42');
+
+    // Both engines are full: a fifth sandbox waits for a slot and gets the one freed.
+    const fifth = pool.create({ image: PYTHON_IMAGE, runId, sampleId: 's4' });
+    await boxes[0]!.destroy();
+    const box = await fifth;
+    expect((await pool.list({ runId })).length).toBe(4);
+
+    const removed = await pool.cleanup({ runId });
+    expect(removed.removed.length).toBe(4);
+    expect(await pool.list({ runId })).toEqual([]);
+    for (const b of [...boxes.slice(1), box]) await b.destroy().catch(() => undefined);
+  }, 120_000);
+});
 
 describe('a run over several Docker engines', () => {
   it('a run goes on when one engine dies: its samples end as errors, are tried again on the other, and each is recorded once', async () => {
@@ -97,4 +139,28 @@ describe('a run over several Docker engines', () => {
       store.close();
     }
   }, 300_000);
+});
+
+describe('a pool whose engines are all gone', () => {
+  it('fails the first sandbox as an infrastructure error, then stops the run; a run does not start on an engine that does not answer', async () => {
+    const pool = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    second.kill();
+    const firstTry = await pool.create({ image: PYTHON_IMAGE, runId: 'gone', sampleId: 'a' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(firstTry).toBeInstanceOf(EngineLostError);
+    const next = await pool.create({ image: PYTHON_IMAGE, runId: 'gone', sampleId: 'b' }).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(stopsRun(next)).toBe(true);
+    expect((next as Error).message).toContain(`every container engine of the pool is gone (${second.url}:`);
+    await expect(pool.connect()).rejects.toThrow(`no container engine answers at ${second.url}`);
+    // Cleanup still cleans the engines that answer, and names the one that does not.
+    const both = enginePool([DockerHostSchema.parse({ url: first, capacity: 1 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    const cleaned = await both.cleanup({ runId: 'no-such-run-of-a-pool' });
+    expect(cleaned.removed).toEqual([]);
+    expect(cleaned.unreachable?.map((u) => u.engine)).toEqual([second.url]);
+  }, 60_000);
 });

@@ -9,6 +9,9 @@ import Docker from 'dockerode';
 import { findEngine, probeEndpoint } from '../engine.js';
 import { RUN_LABEL } from '../labels.js';
 
+/** The pool itself, for tests that drive it below the backend registry (its placement, its engine-loss errors). */
+export { EngineLostError, enginePool } from '../pool.js';
+
 /**
  * A second Docker engine on this machine for tests of engine pools: its own data root, exec root, pid file and socket
  * under a temporary folder, no networking of its own. Needs root and `dockerd` (scripts/setup-docker.sh installs it).
