@@ -10,7 +10,7 @@ import { firstSyntaxError, withPythonTree } from './parser.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = /\.(py|js|sh)$/;
 /** Where the package's own files are not scripts it reads: task data, the CLI launcher, the build, repo-only helpers. */
-const NOT_READ = /^(tasks\/builtin|bin|dist|node_modules|scripts|tmp|tmp-scratch|coverage)\//;
+const NOT_READ = /^(tasks\/builtin|bin|dist|node_modules|scripts|tmp|coverage)\//;
 
 /** Scripts in the source tree that code reads at run time: every .py, .js and .sh outside the folders above. */
 function scriptsInTree(dir = ROOT): string[] {
