@@ -108,7 +108,7 @@ try {
     `machine: ${availableParallelism()} cores`,
     `demo matrix (${suite}, ${tasks} task(s)${slowMs ? `, every reply ${slowMs} ms late` : ''}): ${n} samples at concurrency ${concurrency} in ${(wallMs / 1000).toFixed(1)} s`,
     `throughput: ${rate.toFixed(1)} samples/min; bare sandbox lifecycles at concurrency ${concurrency}: ${floorRate.toFixed(1)}/min (${floor.runs} runs)`,
-    `wall time ÷ (samples × floor per sample): ${(wallMs / (n * floor.perSampleMs)).toFixed(2)}×`,
+    `wall time ÷ (samples × floor per sample): ${(wallMs / (n * floor.perSampleMs)).toFixed(2)}×; the samples alone (after ${((wallMs - result.samplesMs) / 1000).toFixed(1)} s loading the tasks): ${(result.samplesMs / (n * floor.perSampleMs)).toFixed(2)}×`,
     `phases, mean per sample: sandbox ready ${mean(phases.createMs).toFixed(0)} ms after the start, agent loop ${mean(phases.agentMs).toFixed(0)} ms, release ${mean(phases.releaseMs).toFixed(0)} ms`,
     ...(slowMs
       ? [

@@ -41,6 +41,8 @@ export interface LaunchResult {
   table: string;
   /** Images the engine lacks, and the tasks left out of the run for them. */
   missingImages: MissingImage[];
+  /** Time spent running samples, after loading, making and validating the tasks. */
+  samplesMs: number;
 }
 
 /** With a pool of engines, samples in flight are the engines' total capacity, or fewer when `concurrency` says so. */
@@ -130,6 +132,7 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     const replaced = templatesLine(experiment);
     if (replaced) say(replaced);
     const w = wiring;
+    const samplesStarted = performance.now();
     const summary = await runExperiment({
       experiment,
       store,
@@ -146,7 +149,8 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
       ...(input.progress ? { progress: input.progress } : {}),
       ...(input.abortGraceMs !== undefined ? { abortGraceMs: input.abortGraceMs } : {}),
     });
-    return { summary, storePath, logPath, experiment, table: runTable(store, runId), missingImages };
+    const samplesMs = performance.now() - samplesStarted;
+    return { summary, storePath, logPath, experiment, table: runTable(store, runId), missingImages, samplesMs };
   } finally {
     logger?.close();
     unlock?.();
