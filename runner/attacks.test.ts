@@ -302,7 +302,7 @@ describe('attacks on repository grading', () => {
         .map((m) => m.content)
         .join('\n');
       expect(told).not.toMatch(/def test_inline_comments_are_dropped/);
-      expect(told).toMatch(/(^|\n)0(\n|$)/);
+      expect(told, `${r.outcome} ${r.stopReason} ${r.error ?? ''}`).toMatch(/(^|\n)0(\n|$)/);
     }
   });
 
