@@ -14,7 +14,8 @@ ib_stop_user() {
       [ "$ib_pid" = "$$" ] && continue
       case "$ib_seen" in *" $ib_pid "*) continue ;; esac
       ib_owner=
-      while read -r ib_key ib_value ib_rest; do [ "$ib_key" = Uid: ] && { ib_owner=$ib_value; break; }; done <"$ib_status" 2>/dev/null
+      # Errors go first: a process that ended since the listing takes its status file with it, which is no failure.
+      while read -r ib_key ib_value ib_rest; do [ "$ib_key" = Uid: ] && { ib_owner=$ib_value; break; }; done 2>/dev/null <"$ib_status" || true
       if [ "$ib_owner" = "$ib_uid" ] && kill -STOP "$ib_pid" 2>/dev/null; then ib_seen="$ib_seen$ib_pid "; ib_new=1; fi
     done
     [ "$ib_new" = 0 ] && break
