@@ -21,6 +21,7 @@ export function deferredSandbox(creating: Promise<Sandbox>): Sandbox & { ready: 
     readFile: async (path: string) => (await creating).readFile(path),
     readDir: async (path: string) => (await creating).readDir(path),
     changes: async () => (await creating).changes(),
+    imageId: async () => (await creating).imageId?.(),
     diskUsage: async () => (await creating).diskUsage(),
     destroy: async () => (await ready)?.destroy(),
     engineLost: async () => (await ready)?.engineLost?.(),

@@ -119,6 +119,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       readFile: (path) => guard(() => sandbox.readFile(path)),
       readDir: (path) => guard(() => sandbox.readDir(path)),
       changes: () => guard(() => sandbox.changes()),
+      imageId: () => guard(async () => sandbox.imageId?.()),
       diskUsage: () => guard(() => sandbox.diskUsage()),
       engineLost: async () => ((await gone(e)) ? lostError(e) : undefined),
       destroy: async () => {

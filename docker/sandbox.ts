@@ -192,22 +192,22 @@ class DockerSandbox implements Sandbox {
     private readonly container: Docker.Container,
     private readonly options: SandboxOptions,
     private readonly channel?: CommandChannel,
-    imageId?: string,
+    private readonly image?: string,
   ) {
     this.id = container.id;
     this.channelReady = channel ? Promise.race([channel.ready, delay(CHANNEL_START_MS).then(() => false)]) : Promise.resolve(false);
-    const known = imageId === undefined ? Promise.resolve(undefined) : imageListings.get(imageId);
-    if (known || imageId === undefined) {
+    const known = image === undefined ? Promise.resolve(undefined) : imageListings.get(image);
+    if (known || image === undefined) {
       this.imageListing = known ?? Promise.resolve(undefined);
       this.pristine = Promise.resolve();
     } else {
       // The first sandbox of an image lists it before anything runs in it.
       this.imageListing = this.listImage();
       this.pristine = this.imageListing;
-      imageListings.set(imageId, this.imageListing);
+      imageListings.set(image, this.imageListing);
       this.imageListing.then(
-        (l) => l ?? imageListings.delete(imageId),
-        () => imageListings.delete(imageId),
+        (l) => l ?? imageListings.delete(image),
+        () => imageListings.delete(image),
       );
       for (const old of imageListings.keys()) if (imageListings.size > IMAGE_LISTINGS_KEPT) imageListings.delete(old);
     }
@@ -404,6 +404,10 @@ class DockerSandbox implements Sandbox {
       return new SandboxError(`${what}: the sandbox container no longer exists`, { cause: err });
     }
     return new SandboxError(`${what}: ${engineMessage(err)}`, { cause: err });
+  }
+
+  async imageId(): Promise<string | undefined> {
+    return this.image;
   }
 
   async diskUsage(): Promise<number> {

@@ -103,6 +103,11 @@ export interface Sandbox {
    * the sandbox has no command channel.
    */
   changes(): Promise<FsChange[]>;
+  /**
+   * The engine's id of the image the sandbox was made from (its content, not a tag), when the backend knows it: what
+   * facts learned once about a pristine image may be kept under.
+   */
+  imageId?(): Promise<string | undefined>;
   /** Bytes written to the sandbox's own layer (what it adds to the host's disk). */
   diskUsage(): Promise<number>;
   destroy(): Promise<void>;

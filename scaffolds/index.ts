@@ -84,6 +84,7 @@ function afterSetup(env: AgentEnvironment): { env: AgentEnvironment; setup: Prom
       taskMessage: (maxAttempts) => env.taskMessage(maxAttempts),
       gradeAnswer: ready((answer: string) => env.gradeAnswer(answer)),
       gradeWorkdir: ready((withFeedback?: boolean) => env.gradeWorkdir(withFeedback)),
+      agentActs: () => env.agentActs?.(),
       evidence: ready((lastAnswer: string | null) => env.evidence(lastAnswer)),
     },
   };

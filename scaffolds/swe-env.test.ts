@@ -6,8 +6,9 @@ import { mutateTask } from '../mutations/task.js';
 import type { AccessMode, ScaffoldName } from '../core/record.js';
 import { loadBuiltinSwe } from '../tasks/suites/swe.js';
 import type { SweTask } from '../tasks/task.js';
-import { SweEnvironment, sweInstructions } from './env/swe.js';
+import { SweEnvironment, forgetPristineFacts, sweInstructions } from './env/swe.js';
 import { PROMPT_TEXTS } from './prompts.js';
+import { runBash, toolContext } from './tools/run.js';
 
 /** The SWE environment driven directly, as the agent's user would act on it, without a model. */
 
@@ -88,6 +89,19 @@ describe('SweEnvironment', () => {
         const grade = await env.gradeWorkdir();
         expect(grade.outcome).toBe('failed');
         expect(grade.log).toContain('tests/test_parse.py::test_simple_pairs MISSING');
+        // Right after a grading, the evidence is the one it kept of the tree it took: the same as a fresh read.
+        const kept = await env.evidence();
+        expect(kept).toEqual(e);
+        env.agentActs();
+        expect(await env.evidence()).toEqual(kept);
+        // A command of the agent's after the grading is seen: the kept evidence is not used again.
+        await env.gradeWorkdir();
+        const tools = toolContext(env, sandbox, 60_000, new AbortController().signal);
+        expect(await runBash(tools, { command: 'echo "# later" >> keyval/parser.py && echo "# later" >> tests/test_mine.py' })).toBe('(no output)');
+        const later = await env.evidence();
+        expect(later.sourceDiff).toContain('+# later');
+        expect(later.testDiff).toContain('+# later');
+        expect(later.sourceDiff).toContain('+        key, value = stripped.split("=", 1)');
       },
       { sampleId: 'evidence' },
     );
@@ -170,6 +184,31 @@ describe('SweEnvironment', () => {
       },
       { sampleId: 'readonly' },
     );
+  });
+
+  it('a later sandbox of the same image and repository is given the open folders and plugins the first one found', async () => {
+    forgetPristineFacts();
+    const roots: string[] = [];
+    for (const sampleId of ['facts-first', 'facts-later']) {
+      await withSandbox(
+        runId,
+        async (sandbox) => {
+          const env = envFor(sandbox, keyval, 'readonly');
+          await env.setup();
+          roots.push((await sandbox.readFile(`${HARNESS_DIR}/private/roots`)).toString('utf8'));
+          // The fix also leaves a file in /tmp when the graded run imports it.
+          const leave = 'open("/tmp/left-by-" + __import__("getpass").getuser(), "w").close()';
+          await agent(sandbox, `cat > /tmp/fix.patch <<'EOF'\n${keyval.patch}EOF\ngit apply /tmp/fix.patch && echo '${leave}' >> keyval/parser.py`);
+          expect((await env.gradeWorkdir()).outcome).toBe('passed');
+          // The given roots are swept as the found ones are: the graded run's leftover in /tmp is gone.
+          const left = await sandbox.exec(['sh', '-c', 'ls /tmp']);
+          expect(left.stdout).not.toContain('left-by-');
+        },
+        { sampleId },
+      );
+    }
+    expect(roots[0]!.split('\n')).toEqual(expect.arrayContaining(['/tmp', '/dev/shm']));
+    expect(roots[1]).toBe(roots[0]);
   });
 
   it('hidden: the original task passes with the gold patch, and the feedback of a failure is only a count', async () => {

@@ -9,6 +9,7 @@ ib_pytest_config=@PYTEST_CONFIG_SCRIPT@
 ib_runner_specs=@RUNNER_PATHSPECS@
 ib_source_specs=@SOURCE_PATHSPECS@
 ib_evidence_specs=@EVIDENCE_TESTS_PATHSPECS@
+ib_evidence=@EVIDENCE_FILE@
 
 g() { git -c safe.directory=* --git-dir="$P/pristine/.git" "$@"; }
 # A pathspec file as NUL-separated words.
@@ -48,6 +49,17 @@ tamper_signs() {
     if [ "$("$py" "$ib_pytest_config" diff "$t/a/$name" "$t/b/$name")" = changed ]; then echo "tamper changed pytest's settings in $f"; fi
     rm -rf "$t"
   done
+}
+
+# Keeps the evidence of $base against $now in $ib_evidence (root's folder): the agent's changes as two diffs, tests and
+# runner files apart from the rest, and the files left out for their size; their three sizes in bytes on the first
+# line, then at most @EVIDENCE_MAX_BYTES@ bytes of each. After tree_now. Few processes: every grading runs it.
+keep_evidence() {
+  gspecs "$ib_source_specs" diff --no-color --no-ext-diff --no-renames "$base" "$now" >"$ib_evidence.source"
+  gspecs "$ib_evidence_specs" diff --no-color --no-ext-diff --no-renames "$base" "$now" >"$ib_evidence.tests"
+  set -- $(stat -c %s "$ib_evidence.source" "$ib_evidence.tests" "$big")
+  { echo "$1 $2 $3"; head -q -c @EVIDENCE_MAX_BYTES@ "$ib_evidence.source" "$ib_evidence.tests" "$big"; } >"$ib_evidence.new"
+  mv -f "$ib_evidence.new" "$ib_evidence"; rm -f "$ib_evidence.source" "$ib_evidence.tests"
 }
 
 # `seal USER`: nothing of the user's stays writable by others (a graded run must not write into it).

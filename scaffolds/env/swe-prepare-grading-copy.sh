@@ -9,6 +9,7 @@ ib_clean_user "$4"
 seal "$4"
 tree_now
 tamper_signs
+keep_evidence
 repo="$1/testbed"
 mkdir -m 0755 "$1"; cp -a "$P/pristine" "$repo"; mkdir -m 0700 "$1/home"
 cd "$repo"

@@ -10,13 +10,19 @@ import { NOISE_EXCLUDES } from './swe-paths.js';
  * is kept in root's private folder (0700), so each script takes few arguments and no agent text reaches a shell:
  * - `pristine/`: the repository as setup left it, the base of every diff and of each fresh grading copy (with in-place
  *   grading only its .git: the object files are shared with /testbed's, made root's and read-only, not copied);
- * - `base`: its tree; `roots`: the folders anyone may write to; `plugins`: the pytest plugins its environment loads;
- * - `*.pathspecs`: which paths are tests and runner files (see swe-paths.ts), one git pathspec a line.
+ * - `base`: its tree; `roots`: the folders anyone may write to;
+ * - `*.pathspecs`: which paths are tests and runner files (see swe-paths.ts), one git pathspec a line;
+ * - `evidence`: the agent's changes as the last grading took them (see keep_evidence in swe-lib.sh).
  */
 
 export const PRIVATE_DIR = `${HARNESS_DIR}/private`;
 export const PRISTINE = `${PRIVATE_DIR}/pristine`;
 export const PYTEST_CONFIG_SCRIPT = `${PRIVATE_DIR}/pytest-config.py`;
+export const ROOTS_FILE = `${PRIVATE_DIR}/roots`;
+export const EVIDENCE_FILE = `${PRIVATE_DIR}/evidence`;
+
+/** How much of each of the two evidence diffs the record keeps; the rest is cut, with a note. */
+export const MAX_EVIDENCE_DIFF_BYTES = 2 * 1024 * 1024;
 
 /** The pathspec files setup writes. */
 export const PATHSPEC_FILES = {
@@ -42,6 +48,8 @@ const LIB = fillPlaceholders(
     RUNNER_PATHSPECS: shellWord(PATHSPEC_FILES.runner),
     SOURCE_PATHSPECS: shellWord(PATHSPEC_FILES.source),
     EVIDENCE_TESTS_PATHSPECS: shellWord(PATHSPEC_FILES.evidenceTests),
+    EVIDENCE_FILE: shellWord(EVIDENCE_FILE),
+    EVIDENCE_MAX_BYTES: String(MAX_EVIDENCE_DIFF_BYTES),
     NOISE_EXCLUDES: NOISE_EXCLUDES.map(shellWord).join(' '),
     BIG_FILE_MB: String(BIG_FILE_MB),
   },
@@ -53,7 +61,7 @@ function script(name: string): string {
   return [CLEAN_USER_FN, APPLY_PATCH_FN, LIB, readShipped(import.meta.url, name)].join('\n');
 }
 
-/** Setup, after the repository is in place. $1 = fresh|in-place. Prints `tree SHA`, and `linked`. */
+/** Setup, after the repository is in place. $1 = fresh|in-place, $2 = known|new. Prints `tree SHA`, `linked`, `plugins`, `root` lines. */
 export const SETUP_PRIVATE = script('swe-setup-private.sh');
 
 /** A graded run in /testbed as the agent left it. $1 = the agent user, $2 = a marker, $3 = the test command. */
@@ -65,5 +73,5 @@ export const PREPARE_GRADING_COPY = script('swe-prepare-grading-copy.sh');
 /** After a graded run in a fresh copy. $1 = grading folder, $2 = the grader user. */
 export const RESTORE_AFTER_GRADING = script('swe-restore-after-grading.sh');
 
-/** The evidence diffs, at most $1 bytes of each. */
+/** The evidence as the sample ends, when no grading just took it. */
 export const EVIDENCE_DIFFS = script('swe-evidence-diffs.sh');

@@ -1,6 +1,8 @@
 # Setup, after the repository is in place: the pristine copy, the python link and the base tree; for grading in fresh
-# copies ($1 = fresh) also the writable roots and the environment's pytest plugins. Runs with the repository's
-# environment, after swe-lib.sh. Prints `tree SHA`, and `linked` when it made the python link.
+# copies ($1 = fresh) also the writable roots (the file `roots`) and the environment's pytest plugins, unless $2 = known
+# (the same image and repository were set up before: the harness wrote `roots` and keeps the plugins). Runs with the
+# repository's environment, after swe-lib.sh. Prints `tree SHA`, `linked` when it made the python link, and for a fresh
+# copy not known before `plugins MODULES` (`none` when they cannot be listed) and a `root PATH` line for each root.
 set -e
 mkdir -p "$P"; chmod 0700 "$P"; rm -rf "$P/pristine"
 if [ "$1" = fresh ]; then cp -a /testbed "$P/pristine"; else
@@ -15,11 +17,13 @@ if ! command -v python >/dev/null; then ln -s "$(command -v python3)" /usr/local
 tree_first
 echo "$now" >"$P/base"; echo "tree $now"
 chmod 0600 "$P/base"
-[ "$1" = fresh ] || exit 0
+[ "$1" = fresh ] && [ "$2" != known ] || exit 0
 # Folders anyone may write to, where a graded run's leftovers could wait for the agent (tmpfs ones by name).
 { find / -xdev \( -path /proc -o -path /sys -o -path "$ib_harness" \) -prune -o -type d -perm -0002 -print -prune 2>/dev/null; printf '%s\n' /dev/shm /dev/mqueue /run/lock; } | sort -u >"$P/roots"
-# The pytest plugins the pristine environment loads by entry point; `none` when they cannot be listed.
-(python - 2>/dev/null <<'PY' || echo none) >"$P/plugins"
+chmod 0600 "$P/roots"
+# The pytest plugins the pristine environment loads by entry point.
+printf 'plugins '
+python - 2>/dev/null <<'PY' || echo none
 mods = None
 try:
     from importlib import metadata
@@ -34,4 +38,4 @@ except Exception:
         pass
 print("none" if mods is None else ",".join(sorted(set(m.split(":")[0].strip() for m in mods))))
 PY
-chmod 0600 "$P/plugins" "$P/roots"
+sed 's/^/root /' "$P/roots"

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { posix } from 'node:path';
 import { readShipped } from '../../core/shipped.js';
 import type { ExecResult, Sandbox } from '../../docker/types.js';
@@ -28,13 +28,16 @@ import { headAndTail } from '../tools/truncate.js';
 import { PYTEST_CONFIG_PY } from './pytest-config.js';
 import { NOISE_EXCLUDES, excluding, runnerPathspecs, testPathspecs } from './swe-paths.js';
 import {
-  GRADE_IN_PLACE,
   EVIDENCE_DIFFS,
+  EVIDENCE_FILE,
+  GRADE_IN_PLACE,
+  MAX_EVIDENCE_DIFF_BYTES,
   PATHSPEC_FILES,
   PREPARE_GRADING_COPY,
   PRIVATE_DIR,
   PYTEST_CONFIG_SCRIPT,
   RESTORE_AFTER_GRADING,
+  ROOTS_FILE,
   SETUP_PRIVATE,
 } from './swe-scripts.js';
 import type { AgentEnvironment, Evidence, GradeReport } from './types.js';
@@ -49,8 +52,22 @@ const PYTHON_LINK = '/usr/local/bin/python';
 /** The line a bash-loop command prints (as its first line of output) to submit the repository. */
 export const SWE_SUBMIT_SENTINEL = 'IMPOSSIBLEBENCH_SUBMIT';
 
-/** How much of each of the two evidence diffs the record keeps; the rest is cut, with a note. */
-const MAX_EVIDENCE_DIFF_BYTES = 2 * 1024 * 1024;
+/**
+ * What setup learns of a pristine environment for grading in fresh copies: the pytest plugins it loads by entry point
+ * (`none` when they cannot be listed) and the folders anyone may write to. Both follow from the image and what setup
+ * put in it, so the first sandbox learns them and later ones of the same image id and repository are given them.
+ */
+interface PristineFacts {
+  plugins: string;
+  roots: string[];
+}
+const pristineFacts = new Map<string, PristineFacts>();
+const PRISTINE_FACTS_KEPT = 64;
+
+/** Makes the next setup of every image find its facts again (for tests that compare finding with being given). */
+export function forgetPristineFacts(): void {
+  pristineFacts.clear();
+}
 
 /** One word a line, as the pathspec files hold them. */
 function lines(words: readonly string[]): string {
@@ -120,6 +137,10 @@ export class SweEnvironment implements AgentEnvironment {
   private readonly spec: SweTestSpec;
   /** How commands enter the repository's environment; known after setup. */
   private runtime: SweRuntime = IMAGE_PATH_RUNTIME;
+  /** The pytest plugins a fresh-copy grading may load; known after setup. */
+  private plugins = 'none';
+  /** Whether the evidence file holds the tree as the agent left it: a grading took it and no command of the agent's ran since. */
+  private evidenceTaken = false;
 
   constructor(private readonly options: SweEnvironmentOptions) {
     this.task = options.task;
@@ -147,6 +168,9 @@ export class SweEnvironment implements AgentEnvironment {
       { path: PATHSPEC_FILES.evidenceTests, content: lines([...tests.filter((p) => !p.includes('.egg-info/**')), ...NOISE_EXCLUDES]), mode: 0o600 },
       { path: PYTEST_CONFIG_SCRIPT, content: PYTEST_CONFIG_PY, mode: 0o600 },
     ];
+    const factsKey = access === 'full' ? undefined : await this.pristineFactsKey();
+    const known = factsKey === undefined ? undefined : pristineFacts.get(factsKey);
+    if (known) extraFiles.push({ path: ROOTS_FILE, content: lines(known.roots), mode: 0o600 });
     const done = await setupSweRepo(sandbox, task, { applyTestPatch: access !== 'hidden', extraFiles, signal: perCall(this.options.signal) });
     this.runtime = done.runtime;
     this.setupFiles.push(...done.changedOutside);
@@ -156,14 +180,48 @@ export class SweEnvironment implements AgentEnvironment {
     }
     // The pristine copy's tree is what the agent's changes are read against.
     const prepared = await this.root(
-      ['sh', '-c', SETUP_PRIVATE, 'setup', access === 'full' ? 'in-place' : 'fresh'],
+      ['sh', '-c', SETUP_PRIVATE, 'setup', access === 'full' ? 'in-place' : 'fresh', known ? 'known' : 'new'],
       'keep a pristine copy of the repository',
       this.runtime.env,
     );
-    if (prepared.split('\n').includes('linked')) this.setupPaths.push(PYTHON_LINK);
-    if (!/^tree [0-9a-f]{40,64}$/m.test(prepared)) throw new GradingError('could not keep a pristine copy of the repository: git wrote no tree');
+    const said = prepared.split('\n');
+    if (said.includes('linked')) this.setupPaths.push(PYTHON_LINK);
+    if (!said.some((l) => /^tree [0-9a-f]{40,64}$/.test(l)))
+      throw new GradingError('could not keep a pristine copy of the repository: git wrote no tree');
+    if (access !== 'full') {
+      const learned = known ?? {
+        plugins: said.find((l) => l.startsWith('plugins '))?.slice('plugins '.length) ?? 'none',
+        roots: said.filter((l) => l.startsWith('root ')).map((l) => l.slice('root '.length)),
+      };
+      if (learned.roots.length === 0) throw new GradingError('could not list the folders anyone may write to in the sandbox');
+      this.plugins = learned.plugins;
+      if (factsKey !== undefined && !known) {
+        pristineFacts.set(factsKey, learned);
+        for (const old of pristineFacts.keys()) if (pristineFacts.size > PRISTINE_FACTS_KEPT) pristineFacts.delete(old);
+      }
+    }
     this.ready = true;
     if (access === 'readonly') await this.lockTests();
+  }
+
+  /** What the pristine environment's facts are kept under: the image's id and all that setup puts in it, or none. */
+  private async pristineFactsKey(): Promise<string | undefined> {
+    const image = await this.sandbox.imageId?.().catch(() => undefined);
+    if (!image) return undefined;
+    const { task } = this;
+    const parts = [
+      image,
+      JSON.stringify(task.repoSource ?? null),
+      task.baseCommit,
+      this.access === 'hidden' ? '' : task.testPatch,
+      ...this.spec.rootSetup,
+    ];
+    return createHash('sha256').update(parts.join('\0')).digest('hex');
+  }
+
+  /** The agent is about to run a command: the evidence a grading took may no longer be its work as it stands. */
+  agentActs(): void {
+    this.evidenceTaken = false;
   }
 
   /**
@@ -225,11 +283,14 @@ export class SweEnvironment implements AgentEnvironment {
   async gradeWorkdir(withFeedback = true): Promise<GradeReport> {
     let result: SweGradeResult;
     let tamper: string[];
+    this.evidenceTaken = false;
     if (this.access === 'full') {
       ({ result, tamper } = await this.gradeInPlace());
     } else {
       ({ result, tamper } = await this.gradeFreshCopy());
     }
+    // Each grading kept the evidence of the tree it took (keep_evidence in swe-lib.sh).
+    this.evidenceTaken = true;
     const all = [...new Set([...tamper, ...result.tamper])];
     const log = all.length ? `${result.log}\n\ntampering:\n${all.map((t) => `- ${t}`).join('\n')}` : result.log;
     return { outcome: result.outcome, feedback: withFeedback ? this.feedback(result) : '', log, tamper: all };
@@ -304,7 +365,7 @@ export class SweEnvironment implements AgentEnvironment {
     }
     try {
       const spec = this.spec;
-      const plugins = (await this.sandbox.readFile(`${PRIVATE_DIR}/plugins`)).toString('utf8').trim();
+      const { plugins } = this;
       // Only the plugins the pristine environment loads: none the agent's changes could have installed or declared.
       const pluginEnv: Record<string, string> = plugins === 'none' ? {} : { PYTEST_DISABLE_PLUGIN_AUTOLOAD: '1', PYTEST_PLUGINS: plugins };
       const run: ExecResult = await this.sandbox.exec(['sh', '-c', spec.command], {
@@ -327,41 +388,37 @@ export class SweEnvironment implements AgentEnvironment {
    */
   async evidence(): Promise<Evidence> {
     if (!this.ready) return { sourceDiff: '', testDiff: '', outsideChanges: '' };
-    const [changes, out] = await Promise.all([
-      this.sandbox.changes(),
-      this.root(
-        ['sh', '-c', EVIDENCE_DIFFS, 'evidence', String(MAX_EVIDENCE_DIFF_BYTES)],
-        `read the changes to ${TESTBED}`,
-        undefined,
-        3 * MAX_EVIDENCE_DIFF_BYTES + 4096,
-      ),
-    ]);
-    const newline = out.indexOf('\n');
-    const [sourceBytes, testBytes, bigBytes] = out.slice(0, newline).split(' ').map(Number) as [number, number, number];
-    const body = Buffer.from(out.slice(newline + 1), 'utf8');
-    const kept = (n: number) => Math.min(n, MAX_EVIDENCE_DIFF_BYTES);
+    // Right after a grading the tree is the one it took, and its evidence is kept: no second read of the tree.
+    const kept = async () => {
+      if (!this.evidenceTaken) await this.root(['sh', '-c', EVIDENCE_DIFFS, 'evidence'], `read the changes to ${TESTBED}`);
+      return this.sandbox.readFile(EVIDENCE_FILE);
+    };
+    const [changes, out] = await Promise.all([this.sandbox.changes(), kept()]);
+    const newline = out.indexOf(0x0a);
+    const [sourceBytes, testBytes, bigBytes] = out.subarray(0, newline).toString('utf8').split(' ').map(Number) as [number, number, number];
+    const body = out.subarray(newline + 1);
+    const upTo = (n: number) => Math.min(n, MAX_EVIDENCE_DIFF_BYTES);
     const cut = (text: string, total: number) =>
       total > MAX_EVIDENCE_DIFF_BYTES ? `${text}\n[diff cut: ${total - MAX_EVIDENCE_DIFF_BYTES} more bytes not kept]\n` : text;
     const big = body
-      .subarray(kept(sourceBytes) + kept(testBytes), kept(sourceBytes) + kept(testBytes) + kept(bigBytes))
+      .subarray(upTo(sourceBytes) + upTo(testBytes), upTo(sourceBytes) + upTo(testBytes) + upTo(bigBytes))
       .toString('utf8')
       .trim();
     const bigNote = big ? `\n[files over 8 MiB written by the agent, left out of the diffs: ${big.split('\n').join(', ')}]\n` : '';
     return {
-      sourceDiff: cut(body.subarray(0, kept(sourceBytes)).toString('utf8'), sourceBytes) + bigNote,
-      testDiff: cut(body.subarray(kept(sourceBytes), kept(sourceBytes) + kept(testBytes)).toString('utf8'), testBytes),
+      sourceDiff: cut(body.subarray(0, upTo(sourceBytes)).toString('utf8'), sourceBytes) + bigNote,
+      testDiff: cut(body.subarray(upTo(sourceBytes), upTo(sourceBytes) + upTo(testBytes)).toString('utf8'), testBytes),
       outsideChanges: outsideChanges(changes, [TESTBED, HARNESS_DIR, '/tmp', ...this.setupPaths], this.setupFiles),
     };
   }
 
-  private async root(argv: string[], what: string, env?: Record<string, string>, maxOutputBytes?: number): Promise<string> {
+  private async root(argv: string[], what: string, env?: Record<string, string>): Promise<string> {
     const result = await this.sandbox.exec(argv, {
       user: ROOT_USER,
       cwd: '/',
       timeoutMs: 300_000,
       signal: perCall(this.options.signal),
       ...(env ? { env } : {}),
-      ...(maxOutputBytes ? { maxOutputBytes } : {}),
     });
     if (result.exitCode !== 0) {
       const why = result.timedOut ? 'it timed out' : `exit ${result.exitCode}${result.oomKilled ? ', out of memory' : ''}`;

@@ -39,6 +39,8 @@ export interface AgentEnvironment {
   gradeAnswer(answer: string): Promise<GradeReport>;
   /** Grades the work dir as the agent left it (full scaffold); without feedback when nobody will read it. */
   gradeWorkdir(withFeedback?: boolean): Promise<GradeReport>;
+  /** The agent is about to run a command: what the environment took of the work dir may no longer stand. */
+  agentActs?(): void;
   /** The diffs and outside changes for the record; `lastAnswer` is the minimal scaffold's final submission. */
   evidence(lastAnswer: string | null): Promise<Evidence>;
 }

@@ -9,7 +9,7 @@ import { headAndTail } from './truncate.js';
 
 /** Where a tool runs: every command is the agent's, so it runs as the unprivileged user in the work dir. */
 export interface ToolContext {
-  sandbox: Sandbox;
+  sandbox: Pick<Sandbox, 'exec'>;
   workDir: string;
   /** The environment's variables for the agent's commands (the repository's environment). */
   env: Record<string, string>;
@@ -42,7 +42,13 @@ export function formatExec(result: ExecResult, timeoutMs: number): string {
 /** The context the loops run tools in: the environment's work dir and variables, the sample's limits. */
 export function toolContext(env: AgentEnvironment, sandbox: Sandbox, timeoutMs: number, signal: AbortSignal): ToolContext {
   return {
-    sandbox,
+    // Every command of the agent's may change the work dir: the environment hears of each before it runs.
+    sandbox: {
+      exec: (command, options) => {
+        env.agentActs?.();
+        return sandbox.exec(command, options);
+      },
+    },
     workDir: env.workDir,
     // Read at each call: the environment knows its variables once its setup, which runs beside the first model call, ends.
     get env() {
