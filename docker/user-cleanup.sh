@@ -44,6 +44,6 @@ ib_ipc_clean() {
   done
   return 0
 }
-ib_clean_user() { ib_stop_user "$1"; ib_ipc_clean "$(id -u "$1" 2>/dev/null || echo -1)"; }
 
-# `ib_clean_user NAME`: both of the above.
+# `ib_clean_user NAME`: both of the above (ib_stop_user leaves the user's uid in ib_uid, empty for no such user).
+ib_clean_user() { ib_stop_user "$1"; ib_ipc_clean "${ib_uid:--1}"; }

@@ -11,10 +11,21 @@ ib_source_specs=@SOURCE_PATHSPECS@
 ib_evidence_specs=@EVIDENCE_TESTS_PATHSPECS@
 ib_evidence=@EVIDENCE_FILE@
 
+# Every grading runs these steps, so they start few processes: lists are read by the shell's own `read`.
 g() { git -c safe.directory=* --git-dir="$P/pristine/.git" "$@"; }
-# A pathspec file as NUL-separated words.
-specs() { tr "\n" "\0" <"$1"; }
-gspecs() { f=$1; shift; specs "$f" | xargs -0 git -c safe.directory=* --git-dir="$P/pristine/.git" "$@" --; }
+# `gspecs FILE ARGS...`: root's git with ARGS, then `--` and the pathspecs of FILE (one a line).
+gspecs() {
+  gspecs_file=$1; shift; set -- "$@" --
+  while IFS= read -r gspecs_spec; do set -- "$@" "$gspecs_spec"; done <"$gspecs_file"
+  g "$@"
+}
+# `in_roots FIND_ARGS...`: find over the folders anyone may write to (the file roots), then FIND_ARGS (more starting
+# points and the expression); what is gone is skipped.
+in_roots() {
+  while IFS= read -r in_roots_dir; do set -- "$in_roots_dir" "$@"; done <"$P/roots"
+  find "$@" 2>/dev/null
+  return 0
+}
 
 # Sets $now to the tree of /testbed as it is on disk, written into the pristine object store through root's own index
 # of it (kept from setup, so only files whose stat changed are read again): every file, ignored ones too (no ignore
@@ -29,11 +40,13 @@ tree_first() {
 # Also sets $base to setup's tree. Files over @BIG_FILE_MB@ MiB written since setup are left out (their entries kept as
 # they were): hashing and copying them would fill the disk a second time. They are listed in the file $big.
 tree_now() {
-  base=$(cat "$P/base")
+  read -r base <"$P/base"
   export GIT_INDEX_FILE="$P/index"; big="$P/big-$$"
   trap 'rm -f "$big"' EXIT
-  (cd "$ib_testbed" && find . -xdev -type f -size +@BIG_FILE_MB@M -newer "$P/base" -printf '%P\n' 2>/dev/null) >"$big"
-  sed 's/^/:(exclude,top,literal)/' "$big" | tr '\n' '\0' | xargs -0 git -c safe.directory=* --git-dir="$P/pristine/.git" --work-tree="$ib_testbed" add -A -f -- . @NOISE_EXCLUDES@
+  find "$ib_testbed" -xdev -type f -size +@BIG_FILE_MB@M -newer "$P/base" -printf '%P\n' 2>/dev/null >"$big"
+  set -- --work-tree="$ib_testbed" add -A -f -- . @NOISE_EXCLUDES@
+  while IFS= read -r tree_big; do set -- "$@" ":(exclude,top,literal)$tree_big"; done <"$big"
+  g "$@"
   now=$(g write-tree)
 }
 
@@ -41,8 +54,8 @@ tree_now() {
 # pytest's sections of a setup.cfg or pyproject.toml (compared as pytest would read them).
 tamper_signs() {
   gspecs "$ib_runner_specs" diff --name-only --no-renames "$base" "$now" | while IFS= read -r f; do echo "tamper changed the test runner's file $f"; done
-  py=$(command -v python3 || command -v python) || return 0
   g diff --name-only --no-renames "$base" "$now" -- ':(glob)**/setup.cfg' ':(glob)**/pyproject.toml' | while IFS= read -r f; do
+    py=$(command -v python3 || command -v python) || return 0
     t=$(mktemp -d); mkdir "$t/a" "$t/b"; name=${f##*/}
     g show "$base:$f" >"$t/a/$name" 2>/dev/null || rm -f "$t/a/$name"
     g show "$now:$f" >"$t/b/$name" 2>/dev/null || rm -f "$t/b/$name"
@@ -58,12 +71,11 @@ keep_evidence() {
   gspecs "$ib_source_specs" diff --no-color --no-ext-diff --no-renames "$base" "$now" >"$ib_evidence.source"
   gspecs "$ib_evidence_specs" diff --no-color --no-ext-diff --no-renames "$base" "$now" >"$ib_evidence.tests"
   set -- $(stat -c %s "$ib_evidence.source" "$ib_evidence.tests" "$big")
-  { echo "$1 $2 $3"; head -q -c @EVIDENCE_MAX_BYTES@ "$ib_evidence.source" "$ib_evidence.tests" "$big"; } >"$ib_evidence.new"
-  mv -f "$ib_evidence.new" "$ib_evidence"; rm -f "$ib_evidence.source" "$ib_evidence.tests"
+  { echo "$1 $2 $3"; head -q -c @EVIDENCE_MAX_BYTES@ "$ib_evidence.source" "$ib_evidence.tests" "$big"; } >"$ib_evidence"
+  rm -f "$ib_evidence.source" "$ib_evidence.tests"
 }
 
 # `seal USER`: nothing of the user's stays writable by others (a graded run must not write into it).
 seal() {
-  for r in $(cat "$P/roots") "$ib_testbed" "/home/$1"; do [ -d "$r" ] && find "$r" -xdev -user "$1" -perm -0002 ! -type l -exec chmod o-w {} + 2>/dev/null; done
-  return 0
+  in_roots "$ib_testbed" "/home/$1" -xdev -user "$1" -perm -0002 ! -type l -exec chmod o-w {} +
 }

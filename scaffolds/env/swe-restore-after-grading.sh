@@ -4,5 +4,5 @@
 set -e
 ib_clean_user "$2"
 rm -rf "$ib_testbed"; mv "$1/agent-testbed" "$ib_testbed"
-for r in $(cat "$P/roots"); do [ -d "$r" ] && find "$r" -xdev -depth -user "$2" -exec rm -rf {} + 2>/dev/null; done
+in_roots -xdev -depth -user "$2" -exec rm -rf {} +
 rm -rf "$1"
