@@ -7,7 +7,8 @@
  * task (an LCB function; a built-in SWE repository, whose samples also set the repository up and grade with pytest),
  * original and impossible, one sample at a time, and reports the harness time per sample: the sample's wall time
  * (sandbox create to destroy) minus the time spent waiting for the model. The floor is a bare sandbox lifecycle
- * (create, start, one exec, remove) measured in the same run, so the ratio says what the loop itself adds.
+ * (create, start, one exec, remove), one measured right before each sample, so the ratio says what the loop itself
+ * adds even while the machine's speed drifts over the run.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -41,7 +42,7 @@ if (values.help) {
       'usage: npm run bench:scaffold -- [options]',
       '  --suite lcb|swe|all   which built-in suite (default all)',
       '  --samples N           samples per suite, scaffold and variant, one at a time (default 6)',
-      '  --floor N             bare sandbox lifecycles measured for the floor (default 6)',
+      '  --floor N             bare sandbox lifecycles measured at the start (default 6); one more runs before each sample',
     ].join('\n'),
   );
   process.exit(0);
@@ -146,26 +147,40 @@ async function timedSample(task: Task, scaffold: ScaffoldName, i: number) {
 try {
   const floorMs = (await measureFloor({ runs: floorRuns, concurrency: 1, runId })).perSampleMs;
   console.log(`machine: ${availableParallelism()} cores`);
-  console.log(`sandbox floor (create, start, exec, remove, one at a time): mean ${floorMs.toFixed(0)} ms over ${floorRuns}\n`);
-  console.log('suite  scaffold  variant   samples  wall ms  model ms  harness ms  harness / floor');
+  console.log(`sandbox floor (create, start, exec, remove, one at a time): mean ${floorMs.toFixed(0)} ms over ${floorRuns} at the start\n`);
+  console.log('suite   scaffold   variant    samples  wall ms  model ms  harness ms  floor ms  harness / floor');
   for (const suite of await suites()) {
     for (const scaffold of ['minimal', 'full'] as const) {
       for (const task of [suite.original, suite.oneoff]) {
         const runs = [];
-        for (let i = 0; i < samples; i++) runs.push(await timedSample(task, scaffold, i));
+        const floors = [];
+        for (let i = 0; i < samples; i++) {
+          floors.push((await measureFloor({ runs: 1, concurrency: 1, runId, warmUp: false })).perSampleMs);
+          runs.push(await timedSample(task, scaffold, i));
+        }
         const harness = median(runs.map((r) => r.harness));
-        console.log(
-          `${suite.name.padEnd(6)} ${scaffold.padEnd(9)} ${task.variant.padEnd(9)} ${String(samples).padStart(7)}  ${mean(runs.map((r) => r.wall))
+        const floor = median(floors);
+        const cells = [
+          suite.name.padEnd(6),
+          scaffold.padEnd(9),
+          task.variant.padEnd(9),
+          String(samples).padStart(7),
+          mean(runs.map((r) => r.wall))
             .toFixed(0)
-            .padStart(7)}  ` +
-            `${mean(runs.map((r) => r.model))
-              .toFixed(0)
-              .padStart(8)}  ${harness.toFixed(0).padStart(10)}  ${(harness / floorMs).toFixed(2).padStart(15)}x`,
-        );
+            .padStart(7),
+          mean(runs.map((r) => r.model))
+            .toFixed(0)
+            .padStart(8),
+          harness.toFixed(0).padStart(10),
+          floor.toFixed(0).padStart(8),
+          `${(harness / floor).toFixed(2).padStart(15)}x`,
+        ];
+        console.log(cells.join('  '));
       }
     }
   }
   console.log('\nharness ms: median wall time of a sample minus its time waiting for the model (sandbox lifecycle included).');
+  console.log('floor ms: median of the bare lifecycles measured one right before each of those samples.');
   if (infraErrors) console.log(`${infraErrors} sample(s) were rerun after an infrastructure error.`);
 } finally {
   await server.close();

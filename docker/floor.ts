@@ -14,9 +14,16 @@ export interface SandboxFloor {
 
 /**
  * Runs `runs` bare lifecycles (create, start, one command, remove) of the Python image, `concurrency` at a time,
- * after one warm-up, on the given backend (default Docker). Benchmarks and the demo state their times as ratios to this, measured in the same process.
+ * after one warm-up unless `warmUp` is false, on the given backend (default Docker). Benchmarks and the demo state
+ * their times as ratios to this, measured in the same process.
  */
-export async function measureFloor(options: { runs: number; concurrency: number; runId: string; backend?: SandboxBackend }): Promise<SandboxFloor> {
+export async function measureFloor(options: {
+  runs: number;
+  concurrency: number;
+  runId: string;
+  backend?: SandboxBackend;
+  warmUp?: boolean;
+}): Promise<SandboxFloor> {
   const backend = options.backend ?? sandboxBackend();
   let busy = 0;
   const lifecycle = async (i: number) => {
@@ -29,7 +36,7 @@ export async function measureFloor(options: { runs: number; concurrency: number;
     }
     if (i >= 0) busy += performance.now() - t;
   };
-  await lifecycle(-1);
+  if (options.warmUp !== false) await lifecycle(-1);
   let next = 0;
   const started = performance.now();
   await Promise.all(
