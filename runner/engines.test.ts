@@ -12,6 +12,7 @@ import { EngineLostError, enginePool, firstEngineUrl, startSecondEngine, type Se
 import { openStore } from '../results/store.js';
 import { launchRun } from './launch.js';
 import { realWiring } from './real-wiring.js';
+import { assertBuilt, cli } from './testing/cli.js';
 
 /**
  * Several engines as one pool, with a second dockerd of the test's own: placement, images and cleanup across both, a
@@ -67,6 +68,31 @@ describe('several Docker engines as one pool', () => {
     expect(removed.removed.length).toBe(4);
     expect(await pool.list({ runId })).toEqual([]);
     for (const b of [...boxes.slice(1), box]) await b.destroy().catch(() => undefined);
+  }, 120_000);
+
+  it('validates variants with `mutate --validate` on the engines --docker-host names, never the default one', async () => {
+    assertBuilt();
+    const out = join(await mkdtemp(join(tmpdir(), 'ib-engines-mutate-')), 'oneoff.jsonl');
+    // The default engine does not answer: only sandboxes on the named engine can validate anything.
+    const args = [
+      'mutate',
+      '--dataset',
+      'builtin:lcb',
+      '--type',
+      'oneoff',
+      '--validate',
+      '--limit',
+      '2',
+      '--out',
+      out,
+      '--docker-host',
+      `${second.url}=2`,
+    ];
+    const r = await cli(args, { env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
+    expect(r.exitCode, `${r.stdout}\n${r.stderr}`).toBe(0);
+    expect(r.stdout).toMatch(/^oneoff: wrote 2 of 2 tasks to .*validated in/m);
+    const flagless = await cli(args.slice(0, -2), { env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
+    expect(flagless.exitCode).not.toBe(0);
   }, 120_000);
 });
 

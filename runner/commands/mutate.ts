@@ -12,7 +12,16 @@ import { sandboxBackend } from '../../docker/backends.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
 import { shellArg } from '../summary.js';
-import { addImageNamingOptions, addSandboxOption, imageNaming, wholeNumber, type ImageNamingFlags } from './options.js';
+import {
+  addDockerHostOption,
+  addImageNamingOptions,
+  addSandboxOption,
+  dockerHosts,
+  imageNaming,
+  wholeNumber,
+  type ImageNamingFlags,
+} from './options.js';
+import type { DockerHostInput } from '../../docker/hosts.js';
 import { handleInterrupts } from '../interrupt.js';
 
 interface MutateFlags extends ImageNamingFlags {
@@ -22,10 +31,11 @@ interface MutateFlags extends ImageNamingFlags {
   validate?: boolean;
   out: string;
   limit?: number;
-  concurrency: number;
+  concurrency?: number;
   cacheDir?: string;
   offline?: boolean;
   sandbox: string;
+  dockerHost?: DockerHostInput[];
 }
 
 export function register(program: Command): void {
@@ -44,11 +54,17 @@ export function register(program: Command): void {
     )
     .requiredOption('--out <file.jsonl>', 'where to write the variants (written whole or not at all)')
     .option('--limit <n>', 'only the first N tasks', wholeNumber(1))
-    .option('--concurrency <n>', 'sandboxes used side by side when validating', wholeNumber(1), 2)
+    .option(
+      '--concurrency <n>',
+      "sandboxes used side by side when validating (default 2; with --docker-host, the engines' total capacity)",
+      wholeNumber(1),
+    )
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
     .option('--offline', 'use only the cache, never the hub');
-  addSandboxOption(addImageNamingOptions(mutate)).action(async (flags: MutateFlags) => {
-    const backend = sandboxBackend(flags.sandbox);
+  addDockerHostOption(addSandboxOption(addImageNamingOptions(mutate))).action(async (flags: MutateFlags) => {
+    const hosts = dockerHosts(flags.dockerHost);
+    const backend = sandboxBackend(flags.sandbox, hosts);
+    const concurrency = flags.concurrency ?? (hosts.length > 0 ? hosts.reduce((n, h) => n + h.capacity, 0) : 2);
     if (extname(flags.out) !== '.jsonl') throw new UserError(`--out must name a .jsonl file, got ${flags.out}`);
     const outDir = dirname(resolve(flags.out));
     if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
@@ -77,7 +93,7 @@ export function register(program: Command): void {
       const result = await mutateTasks(tasks, flags.type, flags.seed, {
         validate: flags.validate ?? false,
         ...(missing.size > 0 ? { missingImages: { images: missing, fix } } : {}),
-        concurrency: flags.concurrency,
+        concurrency,
         runId: `mutate-${process.pid}`,
         backend,
         signal: interrupts.signal,
