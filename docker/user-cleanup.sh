@@ -1,6 +1,7 @@
 # Shell functions that end everything one user left in a sandbox, for the moments before and after grading: no
 # process of the agent may watch a graded run, and nothing of a graded run may survive into the agent's next turn.
-# Plain POSIX shell with builtins and util-linux, as every sandbox image has them. Sourced into other scripts.
+# Plain POSIX shell with builtins and util-linux, as every sandbox image has them. Sourced into other scripts, some
+# under `set -e`: what may fail because a process or object went away meanwhile ends in `|| true`.
 
 # `ib_stop_user NAME`: freezes every process of the user (again and again until a pass finds no new one, so a fork
 # loop cannot outrun it), then kills them all. Processes are found by owner, so a `setsid env -i` escapee is found too.
@@ -14,13 +15,14 @@ ib_stop_user() {
       [ "$ib_pid" = "$$" ] && continue
       case "$ib_seen" in *" $ib_pid "*) continue ;; esac
       ib_owner=
-      # Errors go first: a process that ended since the listing takes its status file with it, which is no failure.
+      # Errors go first: a process that ended since the listing takes its status file with it.
       while read -r ib_key ib_value ib_rest; do [ "$ib_key" = Uid: ] && { ib_owner=$ib_value; break; }; done 2>/dev/null <"$ib_status" || true
       if [ "$ib_owner" = "$ib_uid" ] && kill -STOP "$ib_pid" 2>/dev/null; then ib_seen="$ib_seen$ib_pid "; ib_new=1; fi
     done
     [ "$ib_new" = 0 ] && break
   done
-  [ "$ib_seen" = " " ] || kill -KILL $ib_seen 2>/dev/null
+  # A process stopped while it was exiting may be gone by now.
+  [ "$ib_seen" = " " ] || kill -KILL $ib_seen 2>/dev/null || true
   return 0
 }
 
@@ -36,11 +38,11 @@ ib_ipc_clean() {
     { read -r ib_row; while read -r ib_row; do
       set -f; set -- $ib_row; set +f
       eval "ib_owner=\${$ib_col}"
-      [ "$ib_owner" = "$ib_u" ] && setpriv --reuid="$ib_u" ipcrm -"$ib_flag" "$2" 2>/dev/null
+      [ "$ib_owner" = "$ib_u" ] && { setpriv --reuid="$ib_u" ipcrm -"$ib_flag" "$2" 2>/dev/null || true; }
     done; } <"$ib_file"
   done
   for ib_queue in /dev/mqueue/*; do
-    [ -e "$ib_queue" ] && [ "$(stat -c %u "$ib_queue" 2>/dev/null)" = "$ib_u" ] && rm -f "$ib_queue"
+    [ -e "$ib_queue" ] && [ "$(stat -c %u "$ib_queue" 2>/dev/null)" = "$ib_u" ] && { rm -f "$ib_queue" || true; }
   done
   return 0
 }

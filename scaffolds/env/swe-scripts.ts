@@ -38,7 +38,7 @@ export const PATHSPEC_FILES = {
 const BIG_FILE_MB = 8;
 
 /** swe-lib.sh with the harness's paths filled in: the one place they reach the scripts' text. */
-const LIB = fillPlaceholders(
+export const SWE_LIB = fillPlaceholders(
   readShipped(import.meta.url, 'swe-lib.sh'),
   {
     PRIVATE_DIR: shellWord(PRIVATE_DIR),
@@ -58,7 +58,7 @@ const LIB = fillPlaceholders(
 
 /** A script: the shell functions every one may call, then its own body (each file says what it does and takes). */
 function script(name: string): string {
-  return [CLEAN_USER_FN, APPLY_PATCH_FN, LIB, readShipped(import.meta.url, name)].join('\n');
+  return [CLEAN_USER_FN, APPLY_PATCH_FN, SWE_LIB, readShipped(import.meta.url, name)].join('\n');
 }
 
 /** Setup, after the repository is in place. $1 = fresh|in-place, $2 = known|new. Prints `tree SHA`, `linked`, `plugins`, `root` lines. */
