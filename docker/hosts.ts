@@ -17,6 +17,11 @@ export const DockerHostSchema = z.strictObject({
 export type DockerHost = z.infer<typeof DockerHostSchema>;
 export type DockerHostInput = z.input<typeof DockerHostSchema>;
 
+/** How many sandboxes engines run at once together: a pool's default concurrency. */
+export function totalCapacity(engines: readonly { capacity: number }[]): number {
+  return engines.reduce((n, e) => n + e.capacity, 0);
+}
+
 /** `URL` or `URL=CAPACITY` from the command line; the capacity is the last `=N`. */
 export function parseDockerHostFlag(value: string): DockerHostInput {
   const m = /^(.*)=(\d+)$/.exec(value.trim());

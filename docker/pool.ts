@@ -2,7 +2,7 @@ import { UserError } from '../core/errors.js';
 import { dockerBackend } from './docker-backend.js';
 import { dockerHostOptions, probeEndpoint, withEngine, type EngineEndpoint } from './engine.js';
 import { SandboxError } from './errors.js';
-import type { DockerHost } from './hosts.js';
+import { totalCapacity, type DockerHost } from './hosts.js';
 import type { BackendCheck, RemoveResult, Sandbox, SandboxBackend, SandboxInfo } from './types.js';
 
 /** How long a pool waits for an engine that just failed a call to answer a ping before it counts it as gone. */
@@ -200,7 +200,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
         if (checks[0]?.mark === 'fail') down++;
         for (const c of checks) perEngine.push({ ...c, text: `[${e.endpoint.label}, capacity ${e.capacity}] ${c.text}` });
       }
-      const size = `${engines.length} engines, ${engines.reduce((n, e) => n + e.capacity, 0)} sandboxes at once`;
+      const size = `${engines.length} engines, ${totalCapacity(engines)} sandboxes at once`;
       // The pool's own line leads: failed when an engine does not answer, since a run needs every one.
       const head: BackendCheck =
         down > 0 ? { mark: 'fail', text: `engine pool: ${size}; ${down} of them do not answer` } : { mark: 'ok', text: `engine pool: ${size}` };

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { totalCapacity } from '../docker/hosts.js';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { DEFAULT_STORE_FILE, openStore, type ResultStore } from '../results/store.js';
@@ -48,7 +49,7 @@ export interface LaunchResult {
 /** With a pool of engines, samples in flight are the engines' total capacity, or fewer when `concurrency` says so. */
 function poolConcurrency(experiment: Experiment, given: boolean): Experiment {
   if (!experiment.dockerHosts) return experiment;
-  const total = experiment.dockerHosts.reduce((n, h) => n + h.capacity, 0);
+  const total = totalCapacity(experiment.dockerHosts);
   return { ...experiment, concurrency: given ? Math.min(experiment.concurrency, total) : total };
 }
 

@@ -15,7 +15,7 @@ import { writeHtmlReport } from '../report-file.js';
 import { displayPath, printRunEnd } from '../summary.js';
 import { addDockerHostOption, addSandboxOption, addTemplateOption, dockerHosts, wholeNumber } from './options.js';
 import { readTemplateOverride } from '../../scaffolds/templates.js';
-import type { DockerHostInput } from '../../docker/hosts.js';
+import { totalCapacity, type DockerHostInput } from '../../docker/hosts.js';
 
 interface DemoFlags {
   dockerHost?: DockerHostInput[];
@@ -86,7 +86,7 @@ export function register(program: Command): void {
     const hosts = dockerHosts(flags.dockerHost);
     const backend = sandboxBackend(flags.sandbox, hosts);
     // With a pool, the engines' total capacity unless --concurrency says otherwise.
-    if (hosts.length > 0 && demo.getOptionValueSource('concurrency') === 'default') flags.concurrency = hosts.reduce((n, h) => n + h.capacity, 0);
+    if (hosts.length > 0 && demo.getOptionValueSource('concurrency') === 'default') flags.concurrency = totalCapacity(hosts);
     const out = resolve(flags.out);
     mkdirSync(out, { recursive: true });
     const storePath = resolve(flags.store ?? join(out, 'demo.sqlite'));
@@ -140,7 +140,6 @@ export function register(program: Command): void {
   });
 }
 
-/** The run's wall time against what its samples would cost as bare sandbox lifecycles on this machine. */
 /**
  * The demo's wall time against the floor, and the samples' own share of it: the wall time also holds loading the tasks
  * and making and validating their variants, which a run pays once, not per sample.

@@ -21,7 +21,7 @@ import {
   wholeNumber,
   type ImageNamingFlags,
 } from './options.js';
-import type { DockerHostInput } from '../../docker/hosts.js';
+import { totalCapacity, type DockerHostInput } from '../../docker/hosts.js';
 import { handleInterrupts } from '../interrupt.js';
 
 interface MutateFlags extends ImageNamingFlags {
@@ -64,7 +64,7 @@ export function register(program: Command): void {
   addDockerHostOption(addSandboxOption(addImageNamingOptions(mutate))).action(async (flags: MutateFlags) => {
     const hosts = dockerHosts(flags.dockerHost);
     const backend = sandboxBackend(flags.sandbox, hosts);
-    const concurrency = flags.concurrency ?? (hosts.length > 0 ? hosts.reduce((n, h) => n + h.capacity, 0) : 2);
+    const concurrency = flags.concurrency ?? (hosts.length > 0 ? totalCapacity(hosts) : 2);
     if (extname(flags.out) !== '.jsonl') throw new UserError(`--out must name a .jsonl file, got ${flags.out}`);
     const outDir = dirname(resolve(flags.out));
     if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
