@@ -107,44 +107,65 @@ describe('SweEnvironment', () => {
     );
   });
 
-  it("shares git's object files with root's pristine store read-only: the agent's git works on, and cannot rewrite them", async () => {
-    await withSandbox(
-      runId,
-      async (sandbox) => {
-        const env = envFor(sandbox, keyval, 'full');
-        await env.setup();
-        // Every way to change an object file in place fails; the agent may only drop its own names for them.
-        const tries = await agent(
-          sandbox,
-          [
-            'for f in $(find .git/objects -type f); do',
-            '  chmod u+w "$f" 2>/dev/null && echo "chmod $f"',
-            '  (printf x >> "$f") 2>/dev/null && echo "wrote $f"',
-            '  truncate -s 0 "$f" 2>/dev/null && echo "truncated $f"',
-            'done; true',
-          ].join('\n'),
-        );
-        expect(tries).toBe('');
-        await agent(
-          sandbox,
-          [
-            'set -e',
-            `cat > /tmp/fix.patch <<'EOF'\n${keyval.patch}EOF`,
-            'git apply /tmp/fix.patch',
-            'git add -A && git -c user.name=a -c user.email=a@b commit -qm fix',
-            'git gc -q --prune=now',
-            'rm -rf .git/objects/pack && mkdir .git/objects/pack',
-          ].join('\n'),
-        );
-        const e = await env.evidence();
-        expect(e.sourceDiff).toContain('+++ b/keyval/parser.py');
-        expect(e.testDiff).toBe('');
-        const grade = await env.gradeWorkdir();
-        expect(grade.outcome, grade.log).toBe('passed');
-      },
-      { sampleId: 'shared-objects' },
-    );
-  });
+  /** Every way to change an object file in place, run on each one; prints what succeeded. */
+  const REWRITE_OBJECTS = [
+    'for f in $(find /testbed/.git/objects -type f); do',
+    '  chmod u+w "$f" 2>/dev/null && echo "chmod $f"',
+    '  (printf x >> "$f") 2>/dev/null && echo "wrote $f"',
+    '  truncate -s 0 "$f" 2>/dev/null && echo "truncated $f"',
+    'done; true',
+  ].join('\n');
+  const objectSums = async (sandbox: Sandbox) =>
+    (await sandbox.exec(['sh', '-c', `find ${HARNESS_DIR}/private/pristine/.git/objects -type f -exec sha256sum {} + | sort`])).stdout;
+
+  it.each(['full', 'readonly', 'hidden'] as const)(
+    "%s: shares git's object files with root's pristine store read-only; neither the agent's git nor a graded run can rewrite them",
+    async (access) => {
+      await withSandbox(
+        runId,
+        async (sandbox) => {
+          const env = envFor(sandbox, keyval, access);
+          await env.setup();
+          const before = await objectSums(sandbox);
+          expect(before).toMatch(/objects\/pack\/pack-.*\.pack/);
+          expect(await agent(sandbox, REWRITE_OBJECTS)).toBe('');
+          // The fix, and source code that tries the same on the graded run's repository when imported: in a fresh
+          // grading copy the object files are the pristine store's own. The import fails when a try succeeds, or
+          // when there was nothing to try. (With full access the run is the agent's, in its own tree, after its
+          // own gc: the object files it wrote are its own.)
+          const attack = [
+            'import subprocess as _s',
+            `_out = _s.run(["sh", "-c", ${JSON.stringify(REWRITE_OBJECTS)}], capture_output=True, text=True).stdout`,
+            '_n = int(_s.run(["sh", "-c", "find /testbed/.git/objects -type f | wc -l"], capture_output=True, text=True).stdout)',
+            'if _out or _n == 0:',
+            '    raise RuntimeError("object files: " + (_out or "none"))',
+          ].join('\n');
+          await agent(
+            sandbox,
+            [
+              'set -e',
+              `cat > /tmp/fix.patch <<'EOF'\n${keyval.patch}EOF`,
+              'git apply /tmp/fix.patch',
+              access === 'full' ? 'true' : `cat >> keyval/__init__.py <<'EOF'\n${attack}\nEOF`,
+              'git add -A && git -c user.name=a -c user.email=a@b commit -qm fix',
+              'git gc -q --prune=now',
+              'rm -rf .git/objects/pack && mkdir .git/objects/pack',
+            ].join('\n'),
+          );
+          const e = await env.evidence();
+          expect(e.sourceDiff).toContain('+++ b/keyval/parser.py');
+          expect(e.testDiff).toBe('');
+          const grade = await env.gradeWorkdir();
+          expect(grade.outcome, grade.log).toBe('passed');
+          expect(grade.log).not.toContain('object files:');
+          // Root's store holds what it held, plus the blobs of the trees grading took.
+          const after = await objectSums(sandbox);
+          for (const line of before.split('\n').filter(Boolean)) expect(after).toContain(line);
+        },
+        { sampleId: `shared-objects-${access}` },
+      );
+    },
+  );
 
   it('read-only: grading uses the original test files even when the agent replaced them by other means', async () => {
     await withSandbox(

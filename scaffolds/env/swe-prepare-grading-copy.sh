@@ -11,7 +11,7 @@ tree_now
 tamper_signs
 keep_evidence
 repo="$1/testbed"
-mkdir -m 0755 "$1"; cp -a "$P/pristine" "$repo"; mkdir -m 0700 "$1/home"
+mkdir -m 0755 "$1"; copy_repo "$P/pristine" "$repo"; mkdir -m 0700 "$1/home"
 cd "$repo"
 if [ -n "$2" ]; then apply_patch "$2" || exit 3; rm -f "$2"; fi
 gspecs "$ib_source_specs" diff -z --name-only --no-renames --diff-filter=D "$base" "$now" | xargs -0 -r rm -rf --
@@ -22,4 +22,6 @@ tr '\0' '\n' <"$1/changed" | grep -E '(^|/)(setup\.cfg|pyproject\.toml)$' | whil
   [ -n "$py" ] && "$py" "$ib_pytest_config" restore "$P/pristine/$f" "$repo/$f"
 done
 cd /
-chown -R "$3:$(id -g "$3")" "$repo" "$1/home"; mv "$ib_testbed" "$1/agent-testbed"; mv "$repo" "$ib_testbed" || { mv "$1/agent-testbed" "$ib_testbed"; exit 1; }
+# The object files stay root's and read-only: they are the pristine store's too.
+find "$repo" "$1/home" ! \( -path "$repo/.git/objects/*" -type f \) -exec chown -h "$3:$(id -g "$3")" {} +
+mv "$ib_testbed" "$1/agent-testbed"; mv "$repo" "$ib_testbed" || { mv "$1/agent-testbed" "$ib_testbed"; exit 1; }

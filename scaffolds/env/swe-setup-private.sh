@@ -5,14 +5,10 @@
 # copy not known before `plugins MODULES` (`none` when they cannot be listed) and a `root PATH` line for each root.
 set -e
 mkdir -p "$P"; chmod 0700 "$P"; rm -rf "$P/pristine"
-if [ "$1" = fresh ]; then cp -a /testbed "$P/pristine"; else
-  # Git never writes into an object file, so the agent's git works on with them read-only; it may only unlink its own
-  # names for them. Sharing them saves copying a repository's whole history (hundreds of MB in SWE-bench images).
-  find /testbed/.git/objects -type f -exec chown 0:0 {} + -exec chmod 0444 {} +
-  mkdir -p "$P/pristine/.git"
-  find /testbed/.git -mindepth 1 -maxdepth 1 ! -name objects -exec cp -a -t "$P/pristine/.git" {} +
-  cp -al /testbed/.git/objects "$P/pristine/.git/objects"
-fi
+# The agent's git works on with the shared object files read-only; it may only unlink its own names for them. Grading
+# in place needs only the pristine .git; fresh copies are made from a whole pristine repository.
+share_objects /testbed
+if [ "$1" = fresh ]; then copy_repo /testbed "$P/pristine"; else copy_repo /testbed "$P/pristine" git; fi
 if ! command -v python >/dev/null; then ln -s "$(command -v python3)" /usr/local/bin/python; echo linked; fi
 tree_first
 echo "$now" >"$P/base"; echo "tree $now"
