@@ -74,17 +74,6 @@ keep_evidence() {
   rm -f "$ib_evidence.source" "$ib_evidence.tests"
 }
 
-# `copy_repo FROM TO [git]`: a copy of the repository FROM at TO (only its .git with `git`) whose git object files are
-# FROM's own, shared: git never writes into an object file, so sharing them read-only saves copying a repository's whole
-# history (hundreds of MB in SWE-bench images) again for each copy. `share_objects` makes them root's and read-only first.
-share_objects() { find "$1/.git/objects" -type f -exec chown 0:0 {} + -exec chmod 0444 {} +; }
-copy_repo() {
-  mkdir -p "$2/.git"; chmod --reference="$1" "$2"; chmod --reference="$1/.git" "$2/.git"
-  [ "${3:-}" = git ] || find "$1" -mindepth 1 -maxdepth 1 ! -name .git -exec cp -a -t "$2" {} +
-  find "$1/.git" -mindepth 1 -maxdepth 1 ! -name objects -exec cp -a -t "$2/.git" {} +
-  cp -al "$1/.git/objects" "$2/.git/objects"
-}
-
 # `seal USER`: nothing of the user's stays writable by others (a graded run must not write into it).
 seal() {
   in_roots "$ib_testbed" "/home/$1" -xdev -user "$1" -perm -0002 ! -type l -exec chmod o-w {} +

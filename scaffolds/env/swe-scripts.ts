@@ -2,6 +2,7 @@ import { HARNESS_DIR } from '../../core/sandbox.js';
 import { fillPlaceholders, readShipped, shellWord } from '../../core/shipped.js';
 import { CLEAN_USER_FN } from '../../docker/user-cleanup.js';
 import { APPLY_PATCH_FN } from '../../tasks/env/patch-shell.js';
+import { COPY_REPO_FN } from '../../tasks/env/copy-repo.js';
 import { TESTBED } from '../../tasks/env/swe-specs.js';
 import { NOISE_EXCLUDES } from './swe-paths.js';
 
@@ -58,7 +59,7 @@ export const SWE_LIB = fillPlaceholders(
 
 /** A script: the shell functions every one may call, then its own body (each file says what it does and takes). */
 function script(name: string): string {
-  return [CLEAN_USER_FN, APPLY_PATCH_FN, SWE_LIB, readShipped(import.meta.url, name)].join('\n');
+  return [CLEAN_USER_FN, APPLY_PATCH_FN, COPY_REPO_FN, SWE_LIB, readShipped(import.meta.url, name)].join('\n');
 }
 
 /** Setup, after the repository is in place. $1 = fresh|in-place, $2 = known|new. Prints `tree SHA`, `linked`, `plugins`, `root` lines. */

@@ -1,5 +1,5 @@
 # Puts a SWE-style task's repository at /testbed at its base commit, as root inside the sandbox; no agent text reaches
-# it. After apply-patch.sh. See swe-setup.ts.
+# it. After apply-patch.sh and copy-repo.sh. See swe-setup.ts.
 # $1 = pack of the base commit's history ('' for a prepared image), $2 = base commit, $3 = git|image, $4 = test patch
 # ('' for none), $5 = the agent user, $6 = the grader user, $7 = the test spec's root setup lines (run first; failures
 # ignored, as the harness's eval script ignores them); the rest are the test patch's files.
@@ -93,8 +93,9 @@ fi
 step "hand $ib_testbed to the agent"
 cd /
 # An image's /testbed lives in a lower layer: chown would copy every file up one at a time, and overlayfs cannot rename
-# the folder (grading in a fresh copy moves it aside). One copy into the container's own layer does both.
-if [ "$source" = image ]; then rm -rf "$ib_testbed.ib-copy"; cp -a "$ib_testbed" "$ib_testbed.ib-copy"; rm -rf "$ib_testbed"; mv "$ib_testbed.ib-copy" "$ib_testbed"; fi
+# the folder (grading in a fresh copy moves it aside). One copy into the container's own layer does both; the object
+# files are linked, not copied: the repack above wrote them there already.
+if [ "$source" = image ]; then rm -rf "$ib_testbed.ib-copy"; copy_repo "$ib_testbed" "$ib_testbed.ib-copy"; rm -rf "$ib_testbed"; mv "$ib_testbed.ib-copy" "$ib_testbed"; fi
 chown -R "$agent:$(id -g "$agent")" "$ib_testbed"
 step 'activate the repository environment (conda @CONDA_ENV_NAME@)'
 capture_env

@@ -6,6 +6,7 @@ import type { FileToWrite, Sandbox } from '../../docker/types.js';
 import { AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import type { SweTask } from '../task.js';
 import { GradingError } from './errors.js';
+import { COPY_REPO_FN } from './copy-repo.js';
 import { APPLY_PATCH_FN, withNewline } from './patch-shell.js';
 import { TESTBED, filesInPatch, sweTestSpec } from './swe-specs.js';
 
@@ -47,11 +48,12 @@ const STEP = 'impossiblebench-step: ';
 const ENV_MARK = 'impossiblebench-env ';
 
 /**
- * The setup script (swe-setup.sh, after apply_patch): `sh -c SETUP setup PACK BASE git|image PATCH AGENT GRADER PREPARE
+ * The setup script (swe-setup.sh, after apply_patch and copy_repo): `sh -c SETUP setup PACK BASE git|image PATCH AGENT GRADER PREPARE
  * TEST_FILES...`. Runs as root inside the sandbox; no agent text reaches it.
  */
 const SETUP = [
   APPLY_PATCH_FN,
+  COPY_REPO_FN,
   fillPlaceholders(
     readShipped(import.meta.url, 'swe-setup.sh'),
     { TESTBED: shellWord(TESTBED), STEP_MARK: shellWord(STEP), ENV_MARK: shellWord(ENV_MARK), CONDA_ENV_NAME: plainName(CONDA_ENV_NAME) },
