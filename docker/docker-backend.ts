@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { ensurePythonImage } from './build/python.js';
 import { listSandboxContainers, removeContainers, removeSandboxContainers } from './cleanup.js';
+import { deriveImage, listDerivedImages, removeDerivedImages } from './derived-images.js';
 import { connectEngine, findEngine, getDocker, noEngineError } from './engine.js';
 import { imageStatus, listImages, missingImages } from './images.js';
 import { pullImage } from './pull.js';
@@ -27,6 +28,9 @@ export function dockerBackend(): SandboxBackend {
       build: (options) => ensurePythonImage(options),
       list: (references) => listImages(references),
       freeSpace: engineFreeBytes,
+      derive: deriveImage,
+      listDerived: listDerivedImages,
+      removeDerived: removeDerivedImages,
     },
   };
 }

@@ -184,6 +184,21 @@ export interface SandboxImages {
   list(references: string[]): Promise<string[]>;
   /** Free bytes where the backend keeps images, when that is on this machine. */
   freeSpace(): Promise<{ path: string; bytes: number } | undefined>;
+  /**
+   * Saves a sandbox's filesystem as a new image, with the settings of the image it was made from, these labels and
+   * the sandbox's run; only backends that can (one engine: a pool's sandboxes could not all reach it).
+   */
+  derive?(sandbox: Sandbox, name: string, labels: Record<string, string>): Promise<void>;
+  /** The images `derive` made, of every run. */
+  listDerived?(): Promise<DerivedImage[]>;
+  /** Removes images `derive` made; one already gone counts as removed. */
+  removeDerived?(names: string[]): Promise<void>;
+}
+
+/** An image made from a sandbox, and the run it was made for. */
+export interface DerivedImage {
+  name: string;
+  runId: string;
 }
 
 /** Where sandboxes come from. Everything outside `docker/` reaches sandboxes through this alone. */

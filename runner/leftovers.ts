@@ -13,18 +13,27 @@ export async function removeRunContainers(backend: SandboxBackend, runId: string
 /**
  * Removes the sandboxes of this store's other runs that no live process owns: runs that ended,
  * and runs still marked running whose process is gone (killed). Runs of other stores, or live
- * ones, are never touched; `impossiblebench cleanup` removes everything.
+ * ones, are never touched; `impossiblebench cleanup` removes everything. The history images such
+ * runs made and could not remove go too.
  */
 export async function removeStaleContainers(backend: SandboxBackend, store: ResultStore, except?: string): Promise<number> {
-  const stale = [];
+  const isStale = staleRuns(store, except);
+  const stale = (await backend.list()).filter((c) => isStale(c.runId));
+  const removed = stale.length ? (await backend.remove(stale)).removed.length : 0;
+  const images = ((await backend.images.listDerived?.()) ?? []).filter((i) => isStale(i.runId));
+  if (images.length) await backend.images.removeDerived?.(images.map((i) => i.name));
+  return removed;
+}
+
+/** Whether a run id is one of this store's runs that no live process owns (each run asked once). */
+function staleRuns(store: ResultStore, except?: string): (runId: string) => boolean {
   const verdict = new Map<string, boolean>();
-  for (const c of await backend.list()) {
-    if (!c.runId || c.runId === except) continue;
-    if (!verdict.has(c.runId)) {
-      const run = store.findRun(c.runId);
-      verdict.set(c.runId, run !== undefined && (run.status !== 'running' || lockHolder(store.path, c.runId) === undefined));
+  return (runId) => {
+    if (!runId || runId === except) return false;
+    if (!verdict.has(runId)) {
+      const run = store.findRun(runId);
+      verdict.set(runId, run !== undefined && (run.status !== 'running' || lockHolder(store.path, runId) === undefined));
     }
-    if (verdict.get(c.runId)) stale.push(c);
-  }
-  return stale.length ? (await backend.remove(stale)).removed.length : 0;
+    return verdict.get(runId)!;
+  };
 }

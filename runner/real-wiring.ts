@@ -12,6 +12,7 @@ import type { Task } from '../tasks/task.js';
 import type { Experiment } from './config.js';
 import { loadDatasetSplits, type MissingImage } from './datasets.js';
 import { UserError } from '../core/errors.js';
+import { historyImages } from './history-images.js';
 import { removeRunContainers, removeStaleContainers } from './leftovers.js';
 import type { PlannedSample } from './matrix.js';
 import { experimentTemplates } from './templates.js';
@@ -104,9 +105,10 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
       );
     },
   });
+  const history = historyImages(backend, options.signal);
   return {
     services: {
-      createSandbox: (o) => backend.create(o),
+      createSandbox: async (o, task, log) => backend.create(task ? { ...o, image: await history.imageFor(task, o, log) } : o),
       sandboxFor: (task) => sandboxFor(task, experiment),
       createModel: async (spec, sample) => {
         if (spec.trim().startsWith('scripted/')) {
@@ -141,6 +143,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
       if (needsServer) await getServer();
     },
     close: async () => {
+      await history.removeAll().catch((err: unknown) => options.log?.warn({ err: String(err) }, 'could not remove the history images'));
       if (server) await (await server).close();
     },
   };

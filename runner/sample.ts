@@ -12,7 +12,8 @@ import type { PlannedSample } from './matrix.js';
 
 /** The parts of the product a sample runs through; the CLI wires the real ones (see `wiring.ts`). */
 export interface SampleServices {
-  createSandbox(options: SandboxOptions): Promise<Sandbox>;
+  /** The sandbox of a sample of `task` (which may choose the image it starts from, as a history image does). */
+  createSandbox(options: SandboxOptions, task?: Task, log?: Logger): Promise<Sandbox>;
   /** Image, work dir and limits of the sandbox a task runs in. */
   sandboxFor(task: Task): Omit<SandboxOptions, 'runId' | 'sampleId'>;
   /** A fresh client per sample: a scripted model keeps one server session per sample. */
@@ -137,11 +138,15 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
     const work = (async (): Promise<SampleRecord & { permanent?: boolean }> => {
       // The sandbox starts while the model client connects and the first request is in flight; every sandbox call
       // waits for it. One that arrives after this function stopped waiting is removed in `finally` all the same.
-      const creating = ctx.services.createSandbox({
-        ...ctx.services.sandboxFor(sample.task),
-        runId: ctx.runId,
-        sampleId: sample.id,
-      });
+      const creating = ctx.services.createSandbox(
+        {
+          ...ctx.services.sandboxFor(sample.task),
+          runId: ctx.runId,
+          sampleId: sample.id,
+        },
+        sample.task,
+        log,
+      );
       const box = deferredSandbox(creating);
       sandbox = box;
       void box.ready.then(() => (timing.createMs = performance.now() - t0));

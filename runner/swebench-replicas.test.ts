@@ -141,6 +141,9 @@ describe.runIf(ready)('SWE-bench rows in replicas of their published images', ()
       .split('\n')
       .map((l) => JSON.parse(l) as { level: number; msg: string });
     expect(log.filter((e) => e.level >= 40).map((e) => e.msg)).toEqual([]);
+    // Each row's history was hidden once, in its history image, for its six samples; the run removed the images.
+    expect(log.filter((e) => e.msg === 'history image made')).toHaveLength(2);
+    expect(await sandboxBackend().images.list([`impossiblebench/history:${runId}-*`])).toEqual([]);
   }, 900_000);
 
   it('modify-tests and the runner hook cheat on an impossible variant only with full test access; honest never passes it', async () => {

@@ -3,6 +3,7 @@ import { sandboxBackend } from '../../docker/backends.js';
 import { UserError } from '../../core/errors.js';
 import { addDockerHostOption, addSandboxOption, dockerHosts } from './options.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
+import type { DerivedImage, SandboxBackend } from '../../docker/types.js';
 
 interface CleanupOptions {
   run?: string;
@@ -14,8 +15,8 @@ interface CleanupOptions {
 export function register(program: Command): void {
   const command = program
     .command('cleanup')
-    .description('remove every sandbox container (found by its run label), including those left by a killed run')
-    .option('--run <id>', 'only the containers of this run')
+    .description('remove every sandbox container (found by its run label), including those left by a killed run, and the history images runs made')
+    .option('--run <id>', 'only the containers and history images of this run')
     .option('--dry-run', 'list what would be removed, remove nothing');
   addDockerHostOption(addSandboxOption(command)).action(async (options: CleanupOptions) => {
     if (options.run !== undefined && options.run.trim() === '') throw new UserError('--run needs a run id');
@@ -25,12 +26,21 @@ export function register(program: Command): void {
       const found = await backend.list({ runId: options.run });
       for (const c of found) console.log(`${c.id.slice(0, 12)}  ${c.engine ? `${c.engine}  ` : ''}run ${c.runId}  sample ${c.sampleId}  ${c.state}`);
       console.log(`${found.length} sandbox container${found.length === 1 ? '' : 's'}${scope} would be removed`);
+      const images = await historyImagesOf(backend, options.run);
+      for (const i of images) console.log(`${i.name}  run ${i.runId}`);
+      if (images.length) console.log(`${images.length} history image${images.length === 1 ? '' : 's'}${scope} would be removed`);
       return;
     }
     const result = await backend.cleanup({ runId: options.run });
     const { removed, failed } = result;
     for (const f of failed) console.error(`could not remove ${f.sandbox.id.slice(0, 12)}: ${f.error}`);
     console.log(`removed ${removed.length} sandbox container${removed.length === 1 ? '' : 's'}${scope}`);
+    // After the containers, which may still use them.
+    const images = await historyImagesOf(backend, options.run);
+    if (images.length) {
+      await backend.images.removeDerived?.(images.map((i) => i.name));
+      console.log(`removed ${images.length} history image${images.length === 1 ? '' : 's'}${scope}`);
+    }
     for (const u of result.unreachable ?? []) console.error(`engine ${u.engine} did not answer, so its containers are left: ${u.error}`);
     if (result.unreachable?.length)
       throw new UserError(
@@ -43,4 +53,9 @@ export function register(program: Command): void {
         'run `impossiblebench cleanup` again, or `docker rm -f` them',
       );
   });
+}
+
+/** The images runs derived from their sandboxes (history images), of one run or all. */
+async function historyImagesOf(backend: SandboxBackend, runId: string | undefined): Promise<DerivedImage[]> {
+  return ((await backend.images.listDerived?.()) ?? []).filter((i) => runId === undefined || i.runId === runId);
 }

@@ -1,5 +1,5 @@
 # Puts a SWE-style task's repository at /testbed at its base commit, as root inside the sandbox; no agent text reaches
-# it. After apply-patch.sh and copy-repo.sh. See swe-setup.ts.
+# it. After apply-patch.sh, copy-repo.sh and hide-history.sh. See swe-setup.ts.
 # $1 = pack of the base commit's history ('' for a prepared image), $2 = base commit, $3 = git|image, $4 = test patch
 # ('' for none), $5 = the agent user, $6 = the grader user, $7 = the test spec's root setup lines (run first; failures
 # ignored, as the harness's eval script ignores them); the rest are the test patch's files.
@@ -10,6 +10,7 @@ set -e
 ib_testbed=@TESTBED@
 ib_step_mark=@STEP_MARK@
 ib_env_mark=@ENV_MARK@
+ib_history=@HISTORY_STORE@
 
 # `add_user NAME HOME`: makes a login user when the image has none of that name, with the first uid from 1000 that no
 # image user or group has (the SWE-bench images' `nonroot` is 1000), and HOME ('' for none). No useradd: minimal images
@@ -56,7 +57,7 @@ add_user "$grader" ""
 # indexed into a new repository and checked out. A prepared image keeps its working tree and build products when its
 # HEAD is the base commit or the one commit the SWE-bench harness adds on top of it (install steps may change tracked
 # files); any other HEAD is reset to the base, every ref is dropped and the objects repacked, so no later commit can be
-# read.
+# read (hide_history), unless the image is a history image made so for this base commit.
 if [ -n "$pack" ]; then
   step 'unpack the repository'
   g -c init.defaultBranch=main init -q "$ib_testbed"; cd "$ib_testbed"; g index-pack --stdin <"$pack" >/dev/null; rm -f "$pack"
@@ -66,20 +67,8 @@ else
   step "find the base commit $base in $ib_testbed"
   cd "$ib_testbed"
   g cat-file -e "$base^{commit}"
-  step "reset to $base"
-  head=$(g rev-parse -q --verify HEAD || true)
-  parent=$(g rev-parse -q --verify 'HEAD^' 2>/dev/null || true)
-  if [ "$head" != "$base" ] && [ "$parent" != "$base" ]; then g checkout -q -f --detach "$base"; fi
-  step 'hide the history after the base commit'
-  # Refs are moved by plumbing: a checkout would first re-read every file, since an image's index holds the stat data
-  # of the machine that built it. One transaction: hundreds of tags would rewrite packed-refs once each.
-  head=$(g rev-parse HEAD)
-  g for-each-ref --format='delete %(refname)' | g update-ref --stdin
-  g update-ref refs/heads/main "$head"; g symbolic-ref HEAD refs/heads/main
-  g remote | while read -r r; do g remote remove "$r"; done
-  rm -f .git/FETCH_HEAD .git/ORIG_HEAD .git/objects/pack/*.keep
-  g reflog expire --expire=now --all
-  g gc -q --prune=now
+  # A history image (history-image.ts) was made with the history hidden already.
+  if [ "$(cat "$ib_history/base" 2>/dev/null)" != "$base" ]; then hide_history "$base"; fi
 fi
 if [ -n "$patch" ]; then
   step 'apply the test patch'
@@ -94,7 +83,7 @@ step "hand $ib_testbed to the agent"
 cd /
 # An image's /testbed lives in a lower layer: chown would copy every file up one at a time, and overlayfs cannot rename
 # the folder (grading in a fresh copy moves it aside). One copy into the container's own layer does both; the object
-# files are linked, not copied: the repack above wrote them there already.
+# files are linked, not copied: the repack above wrote them there already (a history image keeps them in its store).
 if [ "$source" = image ]; then rm -rf "$ib_testbed.ib-copy"; copy_repo "$ib_testbed" "$ib_testbed.ib-copy"; rm -rf "$ib_testbed"; mv "$ib_testbed.ib-copy" "$ib_testbed"; fi
 chown -R "$agent:$(id -g "$agent")" "$ib_testbed"
 step 'activate the repository environment (conda @CONDA_ENV_NAME@)'

@@ -7,6 +7,7 @@ import { AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import type { SweTask } from '../task.js';
 import { GradingError } from './errors.js';
 import { COPY_REPO_FN } from './copy-repo.js';
+import { HIDE_HISTORY_FN, HISTORY_STORE } from './hide-history.js';
 import { APPLY_PATCH_FN, withNewline } from './patch-shell.js';
 import { TESTBED, filesInPatch, sweTestSpec } from './swe-specs.js';
 
@@ -44,19 +45,28 @@ export interface SweSetupOptions {
   signal?: AbortSignal;
 }
 
-const STEP = 'impossiblebench-step: ';
+/** What begins the line a setup script writes to stderr before each step. */
+export const SETUP_STEP_MARK = 'impossiblebench-step: ';
+
 const ENV_MARK = 'impossiblebench-env ';
 
 /**
- * The setup script (swe-setup.sh, after apply_patch and copy_repo): `sh -c SETUP setup PACK BASE git|image PATCH AGENT GRADER PREPARE
+ * The setup script (swe-setup.sh, after apply_patch, copy_repo and hide_history): `sh -c SETUP setup PACK BASE git|image PATCH AGENT GRADER PREPARE
  * TEST_FILES...`. Runs as root inside the sandbox; no agent text reaches it.
  */
 const SETUP = [
   APPLY_PATCH_FN,
   COPY_REPO_FN,
+  HIDE_HISTORY_FN,
   fillPlaceholders(
     readShipped(import.meta.url, 'swe-setup.sh'),
-    { TESTBED: shellWord(TESTBED), STEP_MARK: shellWord(STEP), ENV_MARK: shellWord(ENV_MARK), CONDA_ENV_NAME: plainName(CONDA_ENV_NAME) },
+    {
+      TESTBED: shellWord(TESTBED),
+      STEP_MARK: shellWord(SETUP_STEP_MARK),
+      ENV_MARK: shellWord(ENV_MARK),
+      CONDA_ENV_NAME: plainName(CONDA_ENV_NAME),
+      HISTORY_STORE: shellWord(HISTORY_STORE),
+    },
     'swe-setup.sh',
   ),
 ].join('\n');
@@ -116,10 +126,10 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
     return { runtime: parseRuntime(run.stdout), changedOutside };
   }
   const lines = run.stderr.split('\n');
-  const step = lines.findLast((l) => l.startsWith(STEP))?.slice(STEP.length) ?? 'set the repository up';
+  const step = lines.findLast((l) => l.startsWith(SETUP_STEP_MARK))?.slice(SETUP_STEP_MARK.length) ?? 'set the repository up';
   const log = tailText(
     lines
-      .filter((l) => !l.startsWith(STEP))
+      .filter((l) => !l.startsWith(SETUP_STEP_MARK))
       .join('\n')
       .trim(),
     800,

@@ -10,6 +10,8 @@ import { AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
 import { loadBuiltinSwe } from '../suites/swe.js';
 import type { SweTask } from '../task.js';
 import { GradingError, applyPatch, gradeSwe, isPermanentError, setupSweRepo, TESTBED } from './swe.js';
+import { HISTORY_STORE } from './hide-history.js';
+import { makeHistoryImage } from './history-image.js';
 
 let cache: string;
 let tasks: SweTask[];
@@ -106,7 +108,7 @@ describe('builtin:swe in the sandbox', () => {
     });
   });
 
-  it('uses a prepared image that already holds the repository at /testbed, keeping its untracked build products', async () => {
+  it('uses a prepared image that already holds the repository at /testbed, keeping its untracked build products, as is and as a history image', async () => {
     const task = tasks.find((t) => t.id === 'spans-1')!;
     const image = `impossiblebench/test-prepared:${process.pid}`;
     let later = '';
@@ -136,28 +138,56 @@ describe('builtin:swe in the sandbox', () => {
       later = history.stdout.trim();
       await commitSandbox(sandbox, image);
     });
+    // The history image: the prepared image with the history hidden once, for every sample of it.
+    const historyImage = `impossiblebench/test-history:${process.pid}`;
     try {
       const prepared: SweTask = { ...task, repoSource: { type: 'image', image } };
-      const sandbox = await sandboxBackend().create({ image, runId: 'test-tasks-env', sampleId: 'prepared' });
-      try {
-        await setupSweRepo(sandbox, prepared);
-        const kept = await sandbox.exec(['cat', `${TESTBED}/build/_speedups.so`]);
-        expect(kept.stdout).toBe('compiled');
-        const refs = await sandbox.exec(['git', 'for-each-ref', '--format=%(refname)'], { cwd: TESTBED, user: AGENT_USER });
-        expect(refs.stdout.trim()).toBe('refs/heads/main');
-        const found = await sandbox.exec(['sh', '-c', `git cat-file -e ${later}; git fsck --unreachable --no-reflogs 2>&1 | grep -c ${later}`], {
-          cwd: TESTBED,
-          user: AGENT_USER,
-        });
-        expect(found.stdout.trim()).toBe('0');
-        expect((await applyPatch(sandbox, task.patch, { user: AGENT_USER })).applied).toBe(true);
-        const graded = await gradeSwe(sandbox, prepared, { timeoutMs: 120_000 });
-        expect(graded.outcome, graded.log).toBe('passed');
-      } finally {
-        await sandbox.destroy();
+      await makeHistoryImage(sandboxBackend(), prepared, {
+        name: historyImage,
+        labels: {},
+        sandbox: { runId: 'test-tasks-env', sampleId: 'history' },
+      });
+      for (const from of [image, historyImage]) {
+        const sandbox = await sandboxBackend().create({ image: from, runId: 'test-tasks-env', sampleId: 'prepared' });
+        try {
+          // A ref the hiding would drop: setup leaves it in a history image, whose hiding was done when it was made.
+          const probe = await sandbox.exec(['git', '-c', 'safe.directory=*', 'update-ref', 'refs/tags/probe', 'HEAD'], { cwd: TESTBED });
+          expect(probe.exitCode, probe.stderr).toBe(0);
+          await setupSweRepo(sandbox, prepared);
+          const kept = await sandbox.exec(['cat', `${TESTBED}/build/_speedups.so`]);
+          expect(kept.stdout).toBe('compiled');
+          const refs = await sandbox.exec(['git', 'for-each-ref', '--format=%(refname)'], { cwd: TESTBED, user: AGENT_USER });
+          expect(refs.stdout.trim()).toBe(from === image ? 'refs/heads/main' : 'refs/heads/main\nrefs/tags/probe');
+          const found = await sandbox.exec(['sh', '-c', `git cat-file -e ${later}; git fsck --unreachable --no-reflogs 2>&1 | grep -c ${later}`], {
+            cwd: TESTBED,
+            user: AGENT_USER,
+          });
+          expect(found.stdout.trim()).toBe('0');
+          // The agent's git reads the whole history up to the base commit, wherever it is kept.
+          const history = await sandbox.exec(['sh', '-c', 'git log --format=%H | wc -l; git fsck --no-dangling 2>&1'], { cwd: TESTBED, user: AGENT_USER });
+          expect(history.stdout).toMatch(/^[3-9]\n$/);
+          if (from === historyImage) {
+            // The store the repository reads is root's and read-only: the agent can neither change nor add to it.
+            const store = await sandbox.exec(
+              [
+                'sh',
+                '-c',
+                `cat ${TESTBED}/.git/objects/info/alternates; for f in $(find ${HISTORY_STORE} -type f); do (printf x >> "$f") 2>/dev/null && echo "wrote $f"; chmod u+w "$f" 2>/dev/null && echo "chmod $f"; done; touch ${HISTORY_STORE}/objects/pack/new 2>/dev/null && echo made; ls ${HISTORY_STORE}/objects/pack | grep -c "\\.pack$"`,
+              ],
+              { user: AGENT_USER },
+            );
+            expect(store.stdout).toBe(`${HISTORY_STORE}/objects\n1\n`);
+          }
+          expect((await applyPatch(sandbox, task.patch, { user: AGENT_USER })).applied).toBe(true);
+          const graded = await gradeSwe(sandbox, prepared, { timeoutMs: 120_000 });
+          expect(graded.outcome, graded.log).toBe('passed');
+        } finally {
+          await sandbox.destroy();
+        }
       }
     } finally {
       await removeImage(image);
+      await removeImage(historyImage);
     }
   });
 

@@ -1,0 +1,48 @@
+/** Images made from a sandbox (`docker commit`), labelled so that they are found and removed with their run. */
+import { getDocker } from './engine.js';
+import { engineStatus } from './errors.js';
+import { DERIVED_LABEL, RUN_LABEL } from './labels.js';
+import type { DerivedImage, Sandbox } from './types.js';
+
+/** `repo:tag` split as the engine takes it (a port's colon belongs to the repository). */
+function splitName(name: string): { repo: string; tag: string } {
+  const colon = name.lastIndexOf(':');
+  return colon > name.lastIndexOf('/') ? { repo: name.slice(0, colon), tag: name.slice(colon + 1) } : { repo: name, tag: 'latest' };
+}
+
+/**
+ * Saves a sandbox's filesystem as the image `name`. Its settings are those of the image the sandbox was made from (not
+ * the sandbox's own command, user or environment), with these labels and the sandbox's run added.
+ */
+export async function deriveImage(sandbox: Sandbox, name: string, labels: Record<string, string>): Promise<void> {
+  const docker = await getDocker();
+  const container = docker.getContainer(sandbox.id);
+  const info = await container.inspect();
+  const source = await docker.getImage(info.Image).inspect();
+  const run = info.Config.Labels?.[RUN_LABEL] ?? '';
+  const config = { ...source.Config, Labels: { ...(source.Config?.Labels ?? {}), ...labels, [DERIVED_LABEL]: '1', [RUN_LABEL]: run } };
+  // The body is the new image's settings; what it leaves unset the engine takes from the container.
+  await container.commit({ ...splitName(name), pause: true, _body: config });
+}
+
+/** Every image made from a sandbox, with the run it was made for. */
+export async function listDerivedImages(): Promise<DerivedImage[]> {
+  const docker = await getDocker();
+  const images = await docker.listImages({ filters: { label: [DERIVED_LABEL] } });
+  return images.flatMap((image) =>
+    (image.RepoTags ?? []).filter((t) => t !== '<none>:<none>').map((name) => ({ name, runId: image.Labels?.[RUN_LABEL] ?? '' })),
+  );
+}
+
+/** Removes these images; one already gone counts as removed. */
+export async function removeDerivedImages(names: string[]): Promise<void> {
+  const docker = await getDocker();
+  for (const name of names) {
+    await docker
+      .getImage(name)
+      .remove({ force: true })
+      .catch((err: unknown) => {
+        if (engineStatus(err) !== 404) throw err;
+      });
+  }
+}

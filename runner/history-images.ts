@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { SandboxBackend, SandboxOptions } from '../docker/types.js';
+import { hasPreparedImage, makeHistoryImage } from '../tasks/env/history-image.js';
+import type { SweTask, Task } from '../tasks/task.js';
+
+/** What a history image is labelled with besides its run: the prepared image and base commit it was made for. */
+const SOURCE_LABEL = 'impossiblebench.history-of';
+
+/**
+ * A run's history images (see `tasks/env/history-image.ts`): one per prepared image and base commit, made when the
+ * first sample of them starts (the others wait for it) and removed when the run's wiring closes. Where the backend
+ * cannot make images, or making one fails, samples start from the prepared image and hide the history themselves.
+ */
+export interface HistoryImages {
+  /** The image a task's sandbox starts from: its history image when it has one, else `options.image`. */
+  imageFor(task: Task, options: SandboxOptions, log?: Logger): Promise<string>;
+  /** Removes the images this run made. */
+  removeAll(): Promise<void>;
+}
+
+export function historyImages(backend: SandboxBackend, signal?: AbortSignal): HistoryImages {
+  const made = new Map<string, Promise<string | undefined>>();
+  const make = async (task: SweTask, sandbox: SandboxOptions, key: string, log?: Logger): Promise<string | undefined> => {
+    const hash = createHash('sha256').update(key).digest('hex').slice(0, 12);
+    const name = `impossiblebench/history:${sandbox.runId}-${hash}`;
+    const started = performance.now();
+    try {
+      await makeHistoryImage(backend, task, {
+        name,
+        labels: { [SOURCE_LABEL]: key.replace('\0', '@') },
+        sandbox: { ...sandbox, sampleId: `history-${hash}` },
+        ...(signal ? { signal } : {}),
+      });
+      log?.info({ image: name, task: task.id, ms: Math.round(performance.now() - started) }, 'history image made');
+      return name;
+    } catch (err) {
+      // Not a sample's failure: its own setup hides the history, as without history images.
+      log?.warn({ task: task.id, err: String(err) }, 'could not make a history image; samples hide the history themselves');
+      return undefined;
+    }
+  };
+  return {
+    async imageFor(task, sandbox, log) {
+      if (task.kind !== 'swe' || !hasPreparedImage(task) || !backend.images.derive) return sandbox.image;
+      const key = `${task.repoSource.image}\0${task.baseCommit}`;
+      let image = made.get(key);
+      if (!image) {
+        image = make(task, sandbox, key, log);
+        made.set(key, image);
+      }
+      return (await image) ?? sandbox.image;
+    },
+    async removeAll() {
+      const names = (await Promise.all(made.values())).filter((n): n is string => n !== undefined);
+      made.clear();
+      if (names.length) await backend.images.removeDerived?.(names);
+    },
+  };
+}
