@@ -20,8 +20,14 @@ export async function deriveImage(sandbox: Sandbox, name: string, labels: Record
   const info = await container.inspect();
   const source = await docker.getImage(info.Image).inspect();
   const run = info.Config.Labels?.[RUN_LABEL] ?? '';
-  const config = { ...source.Config, Labels: { ...(source.Config?.Labels ?? {}), ...labels, [DERIVED_LABEL]: '1', [RUN_LABEL]: run } };
-  // The body is the new image's settings; what it leaves unset the engine takes from the container.
+  const config = {
+    ...source.Config,
+    // What the body leaves unset the engine takes from the container (the sandbox's own entrypoint): empty is set.
+    Entrypoint: source.Config?.Entrypoint ?? [],
+    Cmd: source.Config?.Cmd ?? [],
+    Env: source.Config?.Env ?? [],
+    Labels: { ...(source.Config?.Labels ?? {}), ...labels, [DERIVED_LABEL]: '1', [RUN_LABEL]: run },
+  };
   await container.commit({ ...splitName(name), pause: true, _body: config });
 }
 

@@ -4,7 +4,7 @@ import type { SandboxBackend, SandboxOptions } from '../../docker/types.js';
 import type { SweTask } from '../task.js';
 import { GradingError } from './errors.js';
 import { HIDE_HISTORY_FN, HISTORY_STORE } from './hide-history.js';
-import { SETUP_STEP_MARK, tailText } from './swe-setup.js';
+import { failedStep, SETUP_STEP_MARK } from './swe-setup.js';
 import { TESTBED } from './swe-specs.js';
 
 /**
@@ -57,18 +57,9 @@ export async function makeHistoryImage(backend: SandboxBackend, task: SweTask, o
       ...(options.signal ? { signal: options.signal } : {}),
     });
     if (run.exitCode !== 0) {
-      const lines = run.stderr.split('\n');
-      const step = lines.findLast((l) => l.startsWith(SETUP_STEP_MARK))?.slice(SETUP_STEP_MARK.length) ?? 'hide the history';
-      const log = tailText(
-        lines
-          .filter((l) => !l.startsWith(SETUP_STEP_MARK))
-          .join('\n')
-          .trim(),
-        800,
-      );
-      throw new GradingError(
-        `could not ${step} for a history image of ${task.repoSource.image} (${run.timedOut ? 'it timed out' : `exit ${run.exitCode}`}): ${log}`,
-      );
+      const { step, log } = failedStep(run.stderr, 'hide the history');
+      const why = run.timedOut ? 'it timed out' : `exit ${run.exitCode}`;
+      throw new GradingError(`could not ${step} for a history image of ${task.repoSource.image} (${why}): ${log}`);
     }
     await derive.call(backend.images, sandbox, options.name, options.labels);
   } finally {

@@ -125,19 +125,22 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
     const changedOutside = [...report.matchAll(/^changed (\/.*)$/gm)].map((m) => m[1]!);
     return { runtime: parseRuntime(run.stdout), changedOutside };
   }
-  const lines = run.stderr.split('\n');
-  const step = lines.findLast((l) => l.startsWith(SETUP_STEP_MARK))?.slice(SETUP_STEP_MARK.length) ?? 'set the repository up';
-  const log = tailText(
-    lines
-      .filter((l) => !l.startsWith(SETUP_STEP_MARK))
-      .join('\n')
-      .trim(),
-    800,
-  );
+  const { step, log } = failedStep(run.stderr, 'set the repository up');
   const permanent = !run.timedOut && CERTAIN_STEPS.some((re) => re.test(step));
   if (step === 'apply the test patch') throw new GradingError(`the test patch of ${task.id} does not apply: ${log}`, { permanent });
   const why = run.timedOut ? 'it timed out' : `exit ${run.exitCode}`;
   throw new GradingError(`could not ${step} in the sandbox (${why}): ${log}`, { permanent });
+}
+
+/** The step a setup script failed in (the last one it named on stderr, else `fallback`), and the end of its log. */
+export function failedStep(stderr: string, fallback: string): { step: string; log: string } {
+  const lines = stderr.split('\n');
+  const step = lines.findLast((l) => l.startsWith(SETUP_STEP_MARK))?.slice(SETUP_STEP_MARK.length) ?? fallback;
+  const log = lines
+    .filter((l) => !l.startsWith(SETUP_STEP_MARK))
+    .join('\n')
+    .trim();
+  return { step, log: tailText(log, 800) };
 }
 
 /** The runtime from the setup script's output: what activation changed, or the image's PATH. */

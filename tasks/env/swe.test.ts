@@ -164,7 +164,10 @@ describe('builtin:swe in the sandbox', () => {
           });
           expect(found.stdout.trim()).toBe('0');
           // The agent's git reads the whole history up to the base commit, wherever it is kept.
-          const history = await sandbox.exec(['sh', '-c', 'git log --format=%H | wc -l; git fsck --no-dangling 2>&1'], { cwd: TESTBED, user: AGENT_USER });
+          const history = await sandbox.exec(['sh', '-c', 'git log --format=%H | wc -l; git fsck --no-dangling 2>&1'], {
+            cwd: TESTBED,
+            user: AGENT_USER,
+          });
           expect(history.stdout).toMatch(/^[3-9]\n$/);
           if (from === historyImage) {
             // The store the repository reads is root's and read-only: the agent can neither change nor add to it.
