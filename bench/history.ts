@@ -10,6 +10,7 @@
  * hides the history itself) and from its history image (hidden once, before the first sample). Baseline: one bare
  * `docker run` of the task's tests in the prepared image.
  */
+import { randomInt } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -60,12 +61,8 @@ const runId = `bench-history-${process.pid}`;
 const backend = sandboxBackend();
 
 /** A fast-import stream, one commit at a time: `count` commits on `from`, each changing three files of a package, to `ref`. */
-function* history(from: string, ref: string, count: number, seed: number): Generator<string> {
-  let state = seed;
-  const random = () => {
-    state = (state * 1103515245 + 12345) % 2 ** 31;
-    return state;
-  };
+function* history(from: string, ref: string, count: number): Generator<string> {
+  const random = () => randomInt(2 ** 30);
   const files: string[] = Array.from({ length: FILES }, () =>
     Array.from({ length: 60 }, (_, j) => `def f${j}(x):\n    return x + ${random()}\n`).join(''),
   );
@@ -90,9 +87,9 @@ async function longHistory(task: SweTask, dir: string): Promise<{ task: SweTask;
   await simpleGit().clone(task.repoSource.path, repo);
   const git = simpleGit(repo);
   const from = (await git.revparse([`${task.baseCommit}^{commit}`])).trim();
-  await execa('git', ['-C', repo, 'fast-import', '--quiet'], { stdin: history(from, 'refs/heads/bench-base', commits, 1) });
+  await execa('git', ['-C', repo, 'fast-import', '--quiet'], { stdin: history(from, 'refs/heads/bench-base', commits) });
   const base = (await git.revparse(['bench-base'])).trim();
-  await execa('git', ['-C', repo, 'fast-import', '--quiet'], { stdin: history(base, 'refs/heads/bench-later', Math.ceil(commits / 10), 2) });
+  await execa('git', ['-C', repo, 'fast-import', '--quiet'], { stdin: history(base, 'refs/heads/bench-later', Math.ceil(commits / 10)) });
   return { task: { ...task, baseCommit: base, repoSource: { type: 'git', path: repo } }, later: (await git.revparse(['bench-later'])).trim() };
 }
 
