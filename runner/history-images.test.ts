@@ -7,7 +7,7 @@ import type { SandboxBackend } from '../docker/types.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import { loadBuiltinSwe } from '../tasks/index.js';
 import type { SweTask } from '../tasks/task.js';
-import { historyImages } from './history-images.js';
+import { historyImageName, historyImages } from './history-images.js';
 import { runContainers } from './testing/cli.js';
 
 /** A logger whose warnings are kept. */
@@ -33,6 +33,25 @@ describe('history images', () => {
     // The sandbox it was tried in is gone.
     expect(await runContainers(runId)).toEqual([]);
     await history.removeAll();
+  });
+
+  it('reuse the one an earlier process of the run made (a resumed run)', async () => {
+    const runId = testRunId('history-resumed');
+    const swe = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'))!;
+    // Its prepared image has no repository: only a history image already there lets the sample start from one.
+    const task: SweTask = { ...swe, repoSource: { type: 'image', image: PYTHON_IMAGE } };
+    const backend = sandboxBackend();
+    const name = historyImageName(runId, task);
+    const earlier = await backend.create({ image: PYTHON_IMAGE, runId, sampleId: 'earlier' });
+    try {
+      await backend.images.derive!(earlier, name, {});
+    } finally {
+      await earlier.destroy();
+    }
+    const history = historyImages(backend);
+    expect(await history.imageFor(task, { image: PYTHON_IMAGE, runId, sampleId: 's1' })).toBe(name);
+    await history.removeAll();
+    expect(await backend.images.list([name])).toEqual([]);
   });
 
   it('leave other tasks, and backends that cannot save images, as they are', async () => {

@@ -19,13 +19,25 @@ export interface HistoryImages {
   removeAll(): Promise<void>;
 }
 
+/** What a history image is made of: a prepared image and a base commit. */
+function historyKey(task: SweTask): string {
+  return `${task.repoSource?.type === 'image' ? task.repoSource.image : ''}\0${task.baseCommit}`;
+}
+
+/** The name of a run's history image for a task's prepared image and base commit. */
+export function historyImageName(runId: string, task: SweTask): string {
+  return `impossiblebench/history:${runId}-${createHash('sha256').update(historyKey(task)).digest('hex').slice(0, 12)}`;
+}
+
 export function historyImages(backend: SandboxBackend, signal?: AbortSignal): HistoryImages {
   const made = new Map<string, Promise<string | undefined>>();
   const make = async (task: SweTask, sandbox: SandboxOptions, key: string, log?: Logger): Promise<string | undefined> => {
-    const hash = createHash('sha256').update(key).digest('hex').slice(0, 12);
-    const name = `impossiblebench/history:${sandbox.runId}-${hash}`;
+    const name = historyImageName(sandbox.runId, task);
+    const hash = name.slice(name.lastIndexOf('-') + 1);
     const started = performance.now();
     try {
+      // An earlier process of this run (resumed) made it already: the engine tags an image only once it is whole.
+      if ((await backend.images.status(name)).state === 'present') return name;
       await makeHistoryImage(backend, task, {
         name,
         labels: { [SOURCE_LABEL]: key.replace('\0', '@') },
@@ -43,7 +55,7 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
   return {
     async imageFor(task, sandbox, log) {
       if (task.kind !== 'swe' || !hasPreparedImage(task) || !backend.images.derive) return sandbox.image;
-      const key = `${task.repoSource.image}\0${task.baseCommit}`;
+      const key = historyKey(task);
       let image = made.get(key);
       if (!image) {
         image = make(task, sandbox, key, log);
