@@ -4,7 +4,7 @@ import type { MutationType } from './outcome.js';
 import { mutateTask } from './task.js';
 import type { SandboxBackend } from '../docker/types.js';
 import { validateLcbVariants, type Verdict } from './validate/lcb.js';
-import { validateSweVariants } from './validate/swe.js';
+import { type SweValidationOptions, validateSweVariants } from './validate/swe.js';
 
 export interface SkippedRow {
   id: string;
@@ -39,6 +39,8 @@ export interface MutateOptions {
   signal?: AbortSignal;
   /** Images the engine lacks, and the command that gets them: their variants are left out unvalidated. */
   missingImages?: { images: ReadonlySet<string>; fix: string };
+  /** The image a SWE variant's validation sandbox starts from, when not its own (a history image). */
+  imageFor?: SweValidationOptions['imageFor'];
 }
 
 /** One source per task id: its original row if the dataset has one, else any variant (they share the original tests). */
@@ -96,7 +98,8 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   const swe = runnable.filter((t): t is SweTask => t.kind === 'swe');
   const common = { runId: options.runId, signal: options.signal, backend: options.backend, onDone };
   if (lcb.length > 0) await validateLcbVariants(lcb, { ...common, sandboxes: options.concurrency });
-  if (swe.length > 0) await validateSweVariants(swe, { ...common, concurrency: options.concurrency });
+  if (swe.length > 0)
+    await validateSweVariants(swe, { ...common, concurrency: options.concurrency, ...(options.imageFor ? { imageFor: options.imageFor } : {}) });
   variants = variants.filter((t) => {
     const v = verdicts.get(t.id);
     if (v?.ok) return true;

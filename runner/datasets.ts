@@ -1,7 +1,7 @@
 import { verdictStage } from '../mutations/dataset.js';
 import { mutateTask } from '../mutations/task.js';
 import { validateLcbVariants } from '../mutations/validate/lcb.js';
-import { validateSweVariants } from '../mutations/validate/swe.js';
+import { type SweValidationOptions, validateSweVariants } from '../mutations/validate/swe.js';
 import { sweTestSpec } from '../tasks/env/swe-specs.js';
 import { taskImage, tasksByImage } from '../tasks/images.js';
 import { loadDataset } from '../tasks/load.js';
@@ -32,6 +32,8 @@ export interface LoadOptions {
   missingImages?: (images: string[]) => Promise<string[]>;
   /** Told of each image that is missing, with the tasks left out for it. */
   onMissingImage?: (missing: MissingImage) => void;
+  /** The image a SWE variant's validation sandbox starts from, when not its own (a history image). */
+  imageFor?: SweValidationOptions['imageFor'];
 }
 
 function groupBySplit(tasks: readonly Task[]): DatasetTasks {
@@ -148,9 +150,9 @@ async function validateMade(
   made: Task[],
   say: (line: string) => void,
   dataset: string,
-  options: Pick<LoadOptions, 'signal' | 'backend'>,
+  options: Pick<LoadOptions, 'signal' | 'backend' | 'imageFor'>,
 ): Promise<Task[]> {
-  const { signal, backend } = options;
+  const { signal, backend, imageFor } = options;
   const lcb = made.filter((t): t is LcbTask => t.kind === 'lcb' && t.solution !== undefined);
   const swe = made.filter((t): t is SweTask => t.kind === 'swe');
   const checkable = [...lcb, ...swe];
@@ -161,7 +163,9 @@ async function validateMade(
   // The validators answer in input order.
   const verdicts = [
     ...(lcb.length ? await validateLcbVariants(lcb, { runId, backend, ...(signal ? { signal } : {}) }) : []).map((v, i) => [lcb[i]!, v] as const),
-    ...(swe.length ? await validateSweVariants(swe, { runId, backend, ...(signal ? { signal } : {}) }) : []).map((v, i) => [swe[i]!, v] as const),
+    ...(swe.length ? await validateSweVariants(swe, { runId, backend, ...(signal ? { signal } : {}), ...(imageFor ? { imageFor } : {}) }) : []).map(
+      (v, i) => [swe[i]!, v] as const,
+    ),
   ];
   const dropped: Task[] = [];
   const byStage = { validate: 0, environment: 0, unvalidated: 0, mutate: 0 };

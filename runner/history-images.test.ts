@@ -1,5 +1,5 @@
 import pino from 'pino';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { sandboxBackend } from '../docker/backends.js';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { testRunId } from '../docker/testing.js';
@@ -42,6 +42,7 @@ describe('history images', () => {
     const task: SweTask = { ...swe, repoSource: { type: 'image', image: PYTHON_IMAGE } };
     const backend = sandboxBackend();
     const name = historyImageName(runId, task);
+    onTestFinished(() => backend.images.removeDerived!([name]));
     const earlier = await backend.create({ image: PYTHON_IMAGE, runId, sampleId: 'earlier' });
     try {
       await backend.images.derive!(earlier, name, {});

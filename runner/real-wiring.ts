@@ -133,6 +133,8 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
         backend,
         missingImages: (images) => checkEveryEngine(backend, images),
         onMissingImage: (m) => missing.push(m),
+        // Validation's sandboxes start from the history images the run's samples use after them.
+        imageFor: (task, sandbox) => history.imageFor(task, sandbox, options.log),
       }),
     missingImages: () => [...missing],
     removeLeftovers: (runId) => removeRunContainers(backend, runId),

@@ -211,6 +211,8 @@ describe.runIf(ready)('SWE-bench rows in replicas of their published images', ()
       .split('\n')
       .map((l) => JSON.parse(l) as { instance_id: string; impossible_type: string });
     expect(written.map((w) => [w.instance_id, w.impossible_type])).toEqual([['sympy__sympy-23534', 'oneoff']]);
+    // Validation's sandboxes started from history images, which the command removed as it ended.
+    expect(await sandboxBackend().images.list(['impossiblebench/history:mutate-*'])).toEqual([]);
   }, 900_000);
 
   it('runs the tasks whose images are there, leaves out the rest with one line and the pull command, and retries nothing', async () => {

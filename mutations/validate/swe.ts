@@ -1,5 +1,5 @@
 import { taskImage } from '../../tasks/images.js';
-import type { SandboxBackend } from '../../docker/types.js';
+import type { SandboxBackend, SandboxOptions } from '../../docker/types.js';
 import { ROOT_USER } from '../../core/sandbox.js';
 import { applyPatch, gradeSwe, setupSweRepo, type SweGradeResult } from '../../tasks/env/swe.js';
 import { isPassing, type TestStatus } from '../../tasks/env/log-parsers.js';
@@ -16,18 +16,16 @@ export interface SweValidationOptions {
   timeoutMs?: number;
   onDone?: (task: SweTask, verdict: Verdict) => void;
   signal?: AbortSignal;
+  /** The image a task's sandbox starts from, when not its own (a history image): given the sandbox it would get. */
+  imageFor?: (task: SweTask, sandbox: SandboxOptions) => Promise<string>;
 }
 
 /** Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades. */
 async function run(task: SweTask, testPatch: string, fix: string, step: string, options: SweValidationOptions): Promise<SweGradeResult> {
   const graded: SweTask = { ...task, testPatch };
-  const where = {
-    image: taskImage(task),
-    runId: options.runId ?? 'mutate-validate',
-    sampleId: `${task.id}-${step}`,
-    ...(options.backend ? { backend: options.backend } : {}),
-  };
-  return inSandbox(where, async (sandbox) => {
+  const sandbox = { image: taskImage(task), runId: options.runId ?? 'mutate-validate', sampleId: `${task.id}-${step}` };
+  const image = options.imageFor ? await options.imageFor(task, sandbox) : sandbox.image;
+  return inSandbox({ ...sandbox, image, ...(options.backend ? { backend: options.backend } : {}) }, async (sandbox) => {
     const { runtime } = await setupSweRepo(sandbox, graded, { signal: options.signal });
     if (fix.trim()) {
       const applied = await applyPatch(sandbox, fix, { user: ROOT_USER, signal: options.signal });

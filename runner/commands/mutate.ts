@@ -9,6 +9,7 @@ import { writeLinesAtomic } from '../../core/atomic-write.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import { sandboxBackend } from '../../docker/backends.js';
+import { historyImages } from '../history-images.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
 import { shellArg } from '../summary.js';
@@ -82,6 +83,7 @@ export function register(program: Command): void {
     const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; nothing is written\n') });
     const bars = { mutate: progressLine('mutating', 0), validate: progressLine('validating', 0) };
     let current: 'mutate' | 'validate' | undefined;
+    const history = historyImages(backend, interrupts.signal);
     try {
       const missing = flags.validate ? new Set(await backend.images.missing(tasksByImage(tasks).keys())) : new Set<string>();
       if (missing.size > 0) {
@@ -96,6 +98,7 @@ export function register(program: Command): void {
         concurrency,
         runId: `mutate-${process.pid}`,
         backend,
+        imageFor: (task, sandbox) => history.imageFor(task, sandbox),
         signal: interrupts.signal,
         onProgress: (stage, done, total) => {
           if (current !== stage) {
@@ -141,6 +144,7 @@ export function register(program: Command): void {
           `${flips} of these one-offs flip a pass/fail outcome (a negation, a flipped bool, an expected error); the unfixed code may agree with some, so validate them (--validate) before measuring`,
         );
     } finally {
+      await history.removeAll().catch(() => undefined);
       interrupts.dispose();
     }
   });
