@@ -24,16 +24,20 @@ function historyKey(task: SweTask): string {
   return `${task.repoSource?.type === 'image' ? task.repoSource.image : ''}\0${task.baseCommit}`;
 }
 
+/** A short name of a task's prepared image and base commit. */
+function historyHash(task: SweTask): string {
+  return createHash('sha256').update(historyKey(task)).digest('hex').slice(0, 12);
+}
+
 /** The name of a run's history image for a task's prepared image and base commit. */
 export function historyImageName(runId: string, task: SweTask): string {
-  return `impossiblebench/history:${runId}-${createHash('sha256').update(historyKey(task)).digest('hex').slice(0, 12)}`;
+  return `impossiblebench/history:${runId}-${historyHash(task)}`;
 }
 
 export function historyImages(backend: SandboxBackend, signal?: AbortSignal): HistoryImages {
   const made = new Map<string, Promise<string | undefined>>();
   const make = async (task: SweTask, sandbox: SandboxOptions, key: string, log?: Logger): Promise<string | undefined> => {
     const name = historyImageName(sandbox.runId, task);
-    const hash = name.slice(name.lastIndexOf('-') + 1);
     const started = performance.now();
     try {
       // An earlier process of this run (resumed) made it already: the engine tags an image only once it is whole.
@@ -41,7 +45,7 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
       await makeHistoryImage(backend, task, {
         name,
         labels: { [SOURCE_LABEL]: key.replace('\0', '@') },
-        sandbox: { ...sandbox, sampleId: `history-${hash}` },
+        sandbox: { ...sandbox, sampleId: `history-${historyHash(task)}` },
         ...(signal ? { signal } : {}),
       });
       log?.info({ image: name, task: task.id, ms: Math.round(performance.now() - started) }, 'history image made');
