@@ -105,6 +105,7 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   for (const t of tallyInit) fresh.restore(t.outcome, t.cost);
 
   store.addEvent(runId, resumed > 0 || finished.size > 0 ? 'resume' : 'start', { total: planned.length, todo: todo.length, resumed });
+  opts.services.samplesPlanned?.(todo.map((s) => s.task));
   log.info({ total: planned.length, todo: todo.length, resumed }, 'run starting');
 
   const progress = createProgress(fresh, opts.progress);
@@ -171,6 +172,7 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
         fresh.add(stored.outcome, stored.costUsd, !retry);
         if (!retry) ranHere++;
         progress.update();
+        if (!retry) await opts.services.sampleFinished?.(sample.task);
         return retry ? 'again' : 'done';
       },
       { concurrency: experiment.concurrency, signal: stopNew },

@@ -35,7 +35,7 @@ describe('history images', () => {
     await history.removeAll();
   });
 
-  it('reuse the one an earlier process of the run made (a resumed run)', async () => {
+  it('reuse the one an earlier process of the run made (a resumed run), and go once their last sample is finished', async () => {
     const runId = testRunId('history-resumed');
     const swe = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'))!;
     // Its prepared image has no repository: only a history image already there lets the sample start from one.
@@ -51,8 +51,14 @@ describe('history images', () => {
     }
     const history = historyImages(backend);
     expect(await history.imageFor(task, { image: PYTHON_IMAGE, runId, sampleId: 's1' })).toBe(name);
-    await history.removeAll();
+    // Two samples of it are to run: the image stays until the second one is finished, and goes then.
+    history.expect([task, digitSumTask('original'), task]);
+    await history.finished(task);
+    await history.finished(digitSumTask('original'));
+    expect(await backend.images.list([name])).toEqual([name]);
+    await history.finished(task);
     expect(await backend.images.list([name])).toEqual([]);
+    await history.removeAll();
   });
 
   it('leave other tasks, and backends that cannot save images, as they are', async () => {

@@ -15,6 +15,10 @@ const SOURCE_LABEL = 'impossiblebench.history-of';
 export interface HistoryImages {
   /** The image a task's sandbox starts from: its history image when it has one, else `options.image`. */
   imageFor(task: Task, options: SandboxOptions, log?: Logger): Promise<string>;
+  /** The samples about to run (one task each): a history image goes as soon as the last of its samples is finished. */
+  expect(tasks: Iterable<Task>): void;
+  /** A sample of `task` is finished and will not run again. */
+  finished(task: Task): Promise<void>;
   /** Removes the images this run made. */
   removeAll(): Promise<void>;
 }
@@ -36,6 +40,8 @@ export function historyImageName(runId: string, task: SweTask): string {
 
 export function historyImages(backend: SandboxBackend, signal?: AbortSignal): HistoryImages {
   const made = new Map<string, Promise<string | undefined>>();
+  // Samples still to finish, per prepared image and base commit, once the run said which will run.
+  const left = new Map<string, number>();
   const make = async (task: SweTask, sandbox: SandboxOptions, key: string, log?: Logger): Promise<string | undefined> => {
     const name = historyImageName(sandbox.runId, task);
     const started = performance.now();
@@ -66,6 +72,24 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
         made.set(key, image);
       }
       return (await image) ?? sandbox.image;
+    },
+    expect(tasks) {
+      for (const task of tasks) if (task.kind === 'swe' && hasPreparedImage(task)) left.set(historyKey(task), (left.get(historyKey(task)) ?? 0) + 1);
+    },
+    async finished(task) {
+      if (task.kind !== 'swe' || !hasPreparedImage(task)) return;
+      const key = historyKey(task);
+      const count = (left.get(key) ?? 0) - 1;
+      if (count > 0) {
+        left.set(key, count);
+        return;
+      }
+      left.delete(key);
+      const image = made.get(key);
+      made.delete(key);
+      const name = await image;
+      // Its disk (the repository's packs) is given back while the run goes on to other tasks.
+      if (name) await backend.images.removeDerived?.([name]).catch(() => undefined);
     },
     async removeAll() {
       const names = (await Promise.all(made.values())).filter((n): n is string => n !== undefined);

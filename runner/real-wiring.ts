@@ -109,6 +109,8 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   return {
     services: {
       createSandbox: async (o, task, log) => backend.create(task ? { ...o, image: await history.imageFor(task, o, log) } : o),
+      samplesPlanned: (tasks) => history.expect(tasks),
+      sampleFinished: (task) => history.finished(task),
       sandboxFor: (task) => sandboxFor(task, experiment),
       createModel: async (spec, sample) => {
         if (spec.trim().startsWith('scripted/')) {

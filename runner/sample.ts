@@ -14,6 +14,9 @@ import type { PlannedSample } from './matrix.js';
 export interface SampleServices {
   /** The sandbox of a sample of `task` (which may choose the image it starts from, as a history image does). */
   createSandbox(options: SandboxOptions, task?: Task, log?: Logger): Promise<Sandbox>;
+  /** The samples the run is about to start (one task per sample), and then each one that will not run again. */
+  samplesPlanned?(tasks: Task[]): void;
+  sampleFinished?(task: Task): Promise<void>;
   /** Image, work dir and limits of the sandbox a task runs in. */
   sandboxFor(task: Task): Omit<SandboxOptions, 'runId' | 'sampleId'>;
   /** A fresh client per sample: a scripted model keeps one server session per sample. */
