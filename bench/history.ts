@@ -61,7 +61,7 @@ const runId = `bench-history-${process.pid}`;
 const backend = sandboxBackend();
 
 /** A fast-import stream, one commit at a time: `count` commits on `from`, each changing three files of a package, to `ref`. */
-function* history(from: string, ref: string, count: number): Generator<string> {
+function* commitStream(from: string, ref: string, count: number): Generator<string> {
   const random = () => randomInt(2 ** 30);
   const files: string[] = Array.from({ length: FILES }, () =>
     Array.from({ length: 60 }, (_, j) => `def f${j}(x):\n    return x + ${random()}\n`).join(''),
@@ -87,9 +87,9 @@ async function longHistory(task: SweTask, dir: string): Promise<{ task: SweTask;
   await simpleGit().clone(task.repoSource.path, repo);
   const git = simpleGit(repo);
   const from = (await git.revparse([`${task.baseCommit}^{commit}`])).trim();
-  await execa('git', ['-C', repo, 'fast-import', '--quiet'], { stdin: history(from, 'refs/heads/bench-base', commits) });
+  await execa('git', ['-C', repo, 'fast-import', '--quiet'], { stdin: commitStream(from, 'refs/heads/bench-base', commits) });
   const base = (await git.revparse(['bench-base'])).trim();
-  await execa('git', ['-C', repo, 'fast-import', '--quiet'], { stdin: history(base, 'refs/heads/bench-later', Math.ceil(commits / 10)) });
+  await execa('git', ['-C', repo, 'fast-import', '--quiet'], { stdin: commitStream(base, 'refs/heads/bench-later', Math.ceil(commits / 10)) });
   return { task: { ...task, baseCommit: base, repoSource: { type: 'git', path: repo } }, later: (await git.revparse(['bench-later'])).trim() };
 }
 
@@ -157,7 +157,7 @@ async function sample(
 const dir = await mkdtemp(join(tmpdir(), 'ib-bench-history-'));
 const server = await startModelServer();
 const prepared = `impossiblebench/bench-prepared:${process.pid}`;
-const history_ = historyImages(backend);
+const historyCache = historyImages(backend);
 try {
   if (!backend.images.derive) throw new Error(`the ${backend.name} backend cannot save a sandbox as an image`);
   const keyval = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'));
@@ -178,7 +178,7 @@ try {
   const bareMs = median(bare);
 
   const t = performance.now();
-  const historyImage = await history_.imageFor(task, { image: prepared, runId, sampleId: 'history' });
+  const historyImage = await historyCache.imageFor(task, { image: prepared, runId, sampleId: 'history' });
   const makeMs = performance.now() - t;
   if (historyImage === prepared) throw new Error('the history image could not be made');
 
@@ -206,7 +206,7 @@ try {
     ].join('\n'),
   );
 } finally {
-  await history_.removeAll();
+  await historyCache.removeAll();
   await backend.images.removeDerived?.([prepared]);
   await backend.cleanup({ runId });
   await server.close();
