@@ -28,7 +28,8 @@ store_history() {
   if find .git/objects -mindepth 2 -path '.git/objects/[0-9a-f][0-9a-f]/*' -type f | grep -q .; then
     echo "loose objects are left after the repack" >&2; return 1
   fi
-  echo "$ib_history/objects" >.git/objects/info/alternates
+  # Appended: an image's own alternates, if it has any, still hold objects the repository reads.
+  echo "$ib_history/objects" >>.git/objects/info/alternates
   echo "$1" >"$ib_history/base"
   chown -R 0:0 "$ib_history"; chmod -R a+rX,a-w "$ib_history"
 }
