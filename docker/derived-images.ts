@@ -5,7 +5,7 @@ import { DERIVED_LABEL, RUN_LABEL } from './labels.js';
 import type { DerivedImage, Sandbox } from './types.js';
 
 /** `repo:tag` split as the engine takes it (a port's colon belongs to the repository). */
-function splitName(name: string): { repo: string; tag: string } {
+export function splitName(name: string): { repo: string; tag: string } {
   const colon = name.lastIndexOf(':');
   return colon > name.lastIndexOf('/') ? { repo: name.slice(0, colon), tag: name.slice(colon + 1) } : { repo: name, tag: 'latest' };
 }

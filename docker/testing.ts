@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { splitName } from './derived-images.js';
 import { getDocker } from './engine.js';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox } from './sandbox.js';
@@ -51,9 +52,7 @@ export function strayProcesses(listing: string): string[] {
 
 /** Saves a sandbox's filesystem as an image (`docker commit`), e.g. to stand for a prepared SWE-bench image. */
 export async function commitSandbox(sandbox: Sandbox, image: string): Promise<void> {
-  const colon = image.lastIndexOf(':');
-  const [repo, tag] = colon > image.lastIndexOf('/') ? [image.slice(0, colon), image.slice(colon + 1)] : [image, 'latest'];
-  await (await getDocker()).getContainer(sandbox.id).commit({ repo, tag });
+  await (await getDocker()).getContainer(sandbox.id).commit(splitName(image));
 }
 
 /** Removes an image, if present. */

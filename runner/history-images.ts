@@ -74,7 +74,11 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
       return (await image) ?? sandbox.image;
     },
     expect(tasks) {
-      for (const task of tasks) if (task.kind === 'swe' && hasPreparedImage(task)) left.set(historyKey(task), (left.get(historyKey(task)) ?? 0) + 1);
+      for (const task of tasks) {
+        if (task.kind !== 'swe' || !hasPreparedImage(task)) continue;
+        const key = historyKey(task);
+        left.set(key, (left.get(key) ?? 0) + 1);
+      }
     },
     async finished(task) {
       if (task.kind !== 'swe' || !hasPreparedImage(task)) return;
