@@ -6,7 +6,7 @@ import { testRunId } from '../docker/testing.js';
 import type { SandboxBackend } from '../docker/types.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import { loadBuiltinSwe } from '../tasks/index.js';
-import type { SweTask } from '../tasks/task.js';
+import type { PreparedImageTask, SweTask } from '../tasks/task.js';
 import { historyImageName, historyImages } from './history-images.js';
 import { runContainers } from './testing/cli.js';
 
@@ -22,7 +22,7 @@ describe('history images', () => {
     const runId = testRunId('history-fallback');
     const swe = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'))!;
     // An image with no repository at /testbed: hiding its history fails at the first step.
-    const task: SweTask = { ...swe, repoSource: { type: 'image', image: PYTHON_IMAGE } };
+    const task: PreparedImageTask = { ...swe, repoSource: { type: 'image', image: PYTHON_IMAGE } };
     const options = { image: PYTHON_IMAGE, runId, sampleId: 's1' };
     const { log, seen } = warnings();
     const history = historyImages(sandboxBackend());
@@ -39,7 +39,7 @@ describe('history images', () => {
     const runId = testRunId('history-resumed');
     const swe = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'))!;
     // Its prepared image has no repository: only a history image already there lets the sample start from one.
-    const task: SweTask = { ...swe, repoSource: { type: 'image', image: PYTHON_IMAGE } };
+    const task: PreparedImageTask = { ...swe, repoSource: { type: 'image', image: PYTHON_IMAGE } };
     const backend = sandboxBackend();
     const name = historyImageName(runId, task);
     onTestFinished(() => backend.images.removeDerived!([name]));

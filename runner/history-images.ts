@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { SandboxBackend, SandboxOptions } from '../docker/types.js';
-import { hasPreparedImage, makeHistoryImage } from '../tasks/env/history-image.js';
-import type { SweTask, Task } from '../tasks/task.js';
+import { makeHistoryImage } from '../tasks/env/history-image.js';
+import { hasPreparedImage, type PreparedImageTask, type Task } from '../tasks/task.js';
 
 /** What a history image is labelled with besides its run: the prepared image and base commit it was made for. */
 const SOURCE_LABEL = 'impossiblebench.history-of';
@@ -24,17 +24,17 @@ export interface HistoryImages {
 }
 
 /** What a history image is made of: a prepared image and a base commit. */
-function historyKey(task: SweTask): string {
-  return `${task.repoSource?.type === 'image' ? task.repoSource.image : ''}\0${task.baseCommit}`;
+function historyKey(task: PreparedImageTask): string {
+  return `${task.repoSource.image}\0${task.baseCommit}`;
 }
 
 /** A short name of a task's prepared image and base commit. */
-function historyHash(task: SweTask): string {
+function historyHash(task: PreparedImageTask): string {
   return createHash('sha256').update(historyKey(task)).digest('hex').slice(0, 12);
 }
 
 /** The name of a run's history image for a task's prepared image and base commit. */
-export function historyImageName(runId: string, task: SweTask): string {
+export function historyImageName(runId: string, task: PreparedImageTask): string {
   return `impossiblebench/history:${runId}-${historyHash(task)}`;
 }
 
@@ -42,7 +42,7 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
   const made = new Map<string, Promise<string | undefined>>();
   // Samples still to finish, per prepared image and base commit, once the run said which will run.
   const left = new Map<string, number>();
-  const make = async (task: SweTask, sandbox: SandboxOptions, key: string, log?: Logger): Promise<string | undefined> => {
+  const make = async (task: PreparedImageTask, sandbox: SandboxOptions, key: string, log?: Logger): Promise<string | undefined> => {
     const name = historyImageName(sandbox.runId, task);
     const started = performance.now();
     try {
@@ -64,7 +64,7 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
   };
   return {
     async imageFor(task, sandbox, log) {
-      if (task.kind !== 'swe' || !hasPreparedImage(task) || !backend.images.derive) return sandbox.image;
+      if (!hasPreparedImage(task) || !backend.images.derive) return sandbox.image;
       const key = historyKey(task);
       let image = made.get(key);
       if (!image) {
@@ -75,13 +75,13 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
     },
     expect(tasks) {
       for (const task of tasks) {
-        if (task.kind !== 'swe' || !hasPreparedImage(task)) continue;
+        if (!hasPreparedImage(task)) continue;
         const key = historyKey(task);
         left.set(key, (left.get(key) ?? 0) + 1);
       }
     },
     async finished(task) {
-      if (task.kind !== 'swe' || !hasPreparedImage(task)) return;
+      if (!hasPreparedImage(task)) return;
       const key = historyKey(task);
       const count = (left.get(key) ?? 0) - 1;
       if (count > 0) {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxBackend } from '../docker/backends.js';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { openStore } from '../results/store.js';
-import { removeRunContainers, removeStaleContainers } from './leftovers.js';
+import { removeRunContainers, removeStaleLeftovers } from './leftovers.js';
 import { lockRun } from './lock.js';
 import { cli, runContainers } from './testing/cli.js';
 
@@ -30,7 +30,7 @@ describe('leftover containers', () => {
       await backend.images.derive!(sandbox, `impossiblebench/history:${runId}`, {});
     }
     try {
-      expect(await removeStaleContainers(backend, store, 'none')).toBe(2);
+      expect(await removeStaleLeftovers(backend, store, 'none')).toBe(2);
       expect(await runContainers(ended)).toEqual([]);
       expect(await runContainers(dead)).toEqual([]);
       expect(await runContainers(live)).toHaveLength(1);

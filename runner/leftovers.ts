@@ -11,12 +11,11 @@ export async function removeRunContainers(backend: SandboxBackend, runId: string
 }
 
 /**
- * Removes the sandboxes of this store's other runs that no live process owns: runs that ended,
- * and runs still marked running whose process is gone (killed). Runs of other stores, or live
- * ones, are never touched; `impossiblebench cleanup` removes everything. The history images such
- * runs made and could not remove go too.
+ * Removes the sandboxes and history images of this store's other runs that no live process owns: runs that ended,
+ * and runs still marked running whose process is gone (killed). Runs of other stores, or live ones, are never
+ * touched; `impossiblebench cleanup` removes everything. Returns how many sandboxes went.
  */
-export async function removeStaleContainers(backend: SandboxBackend, store: ResultStore, except?: string): Promise<number> {
+export async function removeStaleLeftovers(backend: SandboxBackend, store: ResultStore, except?: string): Promise<number> {
   const isStale = staleRuns(store, except);
   const stale = (await backend.list()).filter((c) => isStale(c.runId));
   const removed = stale.length ? (await backend.remove(stale)).removed.length : 0;

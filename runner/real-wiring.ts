@@ -13,7 +13,7 @@ import type { Experiment } from './config.js';
 import { loadDatasetSplits, type MissingImage } from './datasets.js';
 import { UserError } from '../core/errors.js';
 import { historyImages } from './history-images.js';
-import { removeRunContainers, removeStaleContainers } from './leftovers.js';
+import { removeRunContainers, removeStaleLeftovers } from './leftovers.js';
 import type { PlannedSample } from './matrix.js';
 import { experimentTemplates } from './templates.js';
 import type { Wiring } from './wiring.js';
@@ -140,7 +140,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
       }),
     missingImages: () => [...missing],
     removeLeftovers: (runId) => removeRunContainers(backend, runId),
-    removeStale: (store, except) => removeStaleContainers(backend, store, except),
+    removeStale: (store, except) => removeStaleLeftovers(backend, store, except),
     preflight: async (exp) => {
       checkModels(exp);
       await backend.connect();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
-import type { Task } from './task.js';
+import { hasPreparedImage, type Task } from './task.js';
 
 /**
  * How SWE-bench instance images are named, as the SWE-bench harness names them:
@@ -32,7 +32,7 @@ export function swebenchImage(instanceId: string, naming: ImageNaming = {}): str
 
 /** The image a task's sandbox starts from: a SWE task's prepared image, else the project's Python image. */
 export function taskImage(task: Task): string {
-  return task.kind === 'swe' && task.repoSource?.type === 'image' ? task.repoSource.image : PYTHON_IMAGE;
+  return hasPreparedImage(task) ? task.repoSource.image : PYTHON_IMAGE;
 }
 
 /** The tasks of each image, in first-seen order. */

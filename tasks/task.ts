@@ -87,3 +87,11 @@ export type SweTask = z.infer<typeof SweTaskSchema>;
 export const TaskSchema = z.discriminatedUnion('kind', [LcbTaskSchema, SweTaskSchema]);
 export type Task = z.infer<typeof TaskSchema>;
 export type TaskKind = Task['kind'];
+
+/** A SWE task whose repository comes from a prepared image (a SWE-bench instance image) rather than a local one. */
+export type PreparedImageTask = SweTask & { repoSource: { type: 'image'; image: string } };
+
+/** Whether a task's repository comes from a prepared image: its sandbox starts from that image. */
+export function hasPreparedImage(task: Task): task is PreparedImageTask {
+  return task.kind === 'swe' && task.repoSource?.type === 'image';
+}

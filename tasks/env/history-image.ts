@@ -1,7 +1,7 @@
 import { fillPlaceholders, readShipped, shellWord } from '../../core/shipped.js';
 import { ROOT_USER } from '../../core/sandbox.js';
 import type { SandboxBackend, SandboxOptions } from '../../docker/types.js';
-import type { SweTask } from '../task.js';
+import { hasPreparedImage, type SweTask } from '../task.js';
 import { GradingError } from './errors.js';
 import { HIDE_HISTORY_FN, HISTORY_STORE } from './hide-history.js';
 import { failedStep, SETUP_STEP_MARK } from './swe-setup.js';
@@ -33,11 +33,6 @@ export interface HistoryImageOptions {
   /** The sandbox it is made in: the run's labels and limits (its image is the task's). */
   sandbox: Omit<SandboxOptions, 'image'>;
   signal?: AbortSignal;
-}
-
-/** Whether a task's repository comes from a prepared image, whose history a history image can hide once. */
-export function hasPreparedImage(task: SweTask): task is SweTask & { repoSource: { type: 'image'; image: string } } {
-  return task.repoSource?.type === 'image';
 }
 
 /**
