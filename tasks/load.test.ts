@@ -265,6 +265,11 @@ describe('malformed input', () => {
     await expect(loadDataset(object)).rejects.toThrow(new UserError(`${object}: expected a JSON array of rows, found an object`));
     const csv = await write('rows.csv', 'a,b\n');
     await expect(loadDataset(csv)).rejects.toThrow(/unknown file type/);
+    // A mistyped name, neither a file nor a known form: the fix names every form.
+    const typo = join(dir, 'lcb');
+    const error = await loadDataset(typo).catch((e: unknown) => e);
+    expect((error as UserError).message).toBe(`${typo}: cannot read: no such file`);
+    expect((error as UserError).fix).toMatch(/builtin:lcb, builtin:swe, hf:OWNER\/NAME/);
     const notParquet = await write('fake.parquet', 'hello');
     await expect(loadDataset(notParquet)).rejects.toThrow(/not a readable parquet file/);
     if (process.getuid?.() !== 0) {

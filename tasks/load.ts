@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { hubManifest, hubSplitFiles, orderSplits, type HubOptions } from './hub.js';
-import { readRows, type RawRows } from './readers.js';
+import { DATASET_FORMS, readRows, type RawRows } from './readers.js';
 import { formatProblem, rowKind, rowToTask, type RowKind, type RowProblem } from './rows.js';
 import { loadBuiltinLcb } from './suites/lcb.js';
 import { loadBuiltinSwe } from './suites/swe.js';
@@ -15,7 +15,7 @@ export type DatasetSpec = { type: 'builtin'; name: 'lcb' | 'swe' } | { type: 'hf
 /** `builtin:lcb`, `builtin:swe`, `hf:OWNER/NAME[@REVISION]`, `file:PATH` or a plain path. */
 export function parseDatasetSpec(spec: string): DatasetSpec {
   const text = spec.trim();
-  if (!text) throw new UserError('no dataset given (builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file)');
+  if (!text) throw new UserError('no dataset given', DATASET_FORMS);
   if (text.startsWith('builtin:')) {
     const name = text.slice('builtin:'.length);
     if (name === 'lcb' || name === 'swe') return { type: 'builtin', name };

@@ -14,6 +14,9 @@ export interface RawRows {
 
 export type FileFormat = 'json' | 'jsonl' | 'parquet';
 
+/** Every form a dataset argument takes. */
+export const DATASET_FORMS = 'a dataset is builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json, .jsonl or .parquet file';
+
 export function formatOf(path: string): FileFormat | undefined {
   const ext = extname(path).toLowerCase();
   if (ext === '.json') return 'json';
@@ -25,7 +28,6 @@ export function formatOf(path: string): FileFormat | undefined {
 /** Reads a .json array, a .jsonl file or a .parquet file. An unreadable or empty file is one UserError. */
 export async function readRows(file: string): Promise<RawRows> {
   const format = formatOf(file);
-  if (!format) throw new UserError(`${file}: unknown file type (expected .json, .jsonl or .parquet)`);
   let size: number;
   try {
     const info = await stat(file);
@@ -33,8 +35,10 @@ export async function readRows(file: string): Promise<RawRows> {
     size = info.size;
   } catch (err) {
     if (err instanceof UserError) throw err;
-    throw new UserError(`${file}: cannot read: ${describeFsError(err)}`);
+    // A mistyped dataset name (`lcb` for `builtin:lcb`) lands here: name every form a dataset takes.
+    throw new UserError(`${file}: cannot read: ${describeFsError(err)}`, format ? undefined : DATASET_FORMS);
   }
+  if (!format) throw new UserError(`${file}: unknown file type (expected .json, .jsonl or .parquet)`);
   if (size === 0) throw new UserError(`${file}: the file is empty`);
   if (format === 'parquet') return readParquet(file);
   let text: string;
