@@ -8,7 +8,9 @@
  * original and impossible, one sample at a time, and reports the harness time per sample: the sample's wall time
  * (sandbox create to destroy) minus the time spent waiting for the model. The floor is a bare sandbox lifecycle
  * (create, start, one exec, remove), one measured right before each sample, so the ratio says what the loop itself
- * adds even while the machine's speed drifts over the run.
+ * adds even while the machine's speed drifts over the run. A SWE sample also runs the repository's tests once to grade
+ * it (pytest's start alone costs about a floor), so its harness time is set against the floor plus one bare run of its
+ * tests too: the run as `gradeSwe` makes it in a sandbox already set up, without the harness's checks around it.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -26,6 +28,7 @@ import { startModelServer } from '../scaffolds/server/index.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import { mutateTask } from '../mutations/task.js';
 import { loadBuiltinSwe } from '../tasks/index.js';
+import { gradeSwe, setupSweRepo } from '../tasks/env/swe.js';
 import type { Task } from '../tasks/task.js';
 
 const { values } = parseArgs({
@@ -132,6 +135,20 @@ async function sample(task: Task, scaffold: ScaffoldName, i: number) {
   return { wall, model: waitedMs(), harness: wall - waitedMs() };
 }
 
+/** The time of one bare graded run of a SWE task's tests, in a sandbox whose repository is set up beforehand. */
+async function bareTestRun(task: Task): Promise<number | undefined> {
+  if (task.kind !== 'swe') return undefined;
+  const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: `bare-${task.id}` });
+  try {
+    const { runtime } = await setupSweRepo(sandbox, task);
+    const t = performance.now();
+    await gradeSwe(sandbox, task, { runtime, timeoutMs: 60_000 });
+    return performance.now() - t;
+  } finally {
+    await sandbox.destroy();
+  }
+}
+
 let infraErrors = 0;
 
 /** One timed sample; an infrastructure error (a container lost to the engine) is retried, up to three tries. */
@@ -148,18 +165,22 @@ try {
   const floorMs = (await measureFloor({ runs: floorRuns, concurrency: 1, runId })).perSampleMs;
   console.log(`machine: ${availableParallelism()} cores`);
   console.log(`sandbox floor (create, start, exec, remove, one at a time): mean ${floorMs.toFixed(0)} ms over ${floorRuns} at the start\n`);
-  console.log('suite   scaffold   variant    samples  wall ms  model ms  harness ms  floor ms  harness / floor');
+  console.log('suite   scaffold   variant    samples  wall ms  model ms  harness ms  floor ms  harness / floor  test run ms  harness / (floor + run)');
   for (const suite of await suites()) {
     for (const scaffold of ['minimal', 'full'] as const) {
       for (const task of [suite.original, suite.oneoff]) {
         const runs = [];
         const floors = [];
+        const testRuns = [];
         for (let i = 0; i < samples; i++) {
           floors.push((await measureFloor({ runs: 1, concurrency: 1, runId, warmUp: false })).perSampleMs);
+          const bare = await bareTestRun(task);
+          if (bare !== undefined) testRuns.push(bare);
           runs.push(await timedSample(task, scaffold, i));
         }
         const harness = median(runs.map((r) => r.harness));
         const floor = median(floors);
+        const testRun = testRuns.length ? median(testRuns) : undefined;
         const cells = [
           suite.name.padEnd(6),
           scaffold.padEnd(9),
@@ -174,6 +195,8 @@ try {
           harness.toFixed(0).padStart(10),
           floor.toFixed(0).padStart(8),
           `${(harness / floor).toFixed(2).padStart(15)}x`,
+          testRun === undefined ? '          -' : testRun.toFixed(0).padStart(11),
+          testRun === undefined ? '                     -' : `${(harness / (floor + testRun)).toFixed(2).padStart(21)}x`,
         ];
         console.log(cells.join('  '));
       }
@@ -181,6 +204,8 @@ try {
   }
   console.log('\nharness ms: median wall time of a sample minus its time waiting for the model (sandbox lifecycle included).');
   console.log('floor ms: median of the bare lifecycles measured one right before each of those samples.');
+  console.log('test run ms (SWE): median of one bare run of the tests, in a sandbox set up beforehand, measured before each sample;');
+  console.log('  harness / (floor + run) is what the harness adds beyond a sandbox and the graded run it cannot do without.');
   if (infraErrors) console.log(`${infraErrors} sample(s) were rerun after an infrastructure error.`);
 } finally {
   await server.close();
