@@ -3,7 +3,7 @@ import { dockerBackend } from './docker-backend.js';
 import { dockerHostOptions, probeEndpoint, withEngine, type EngineEndpoint } from './engine.js';
 import { SandboxError } from './errors.js';
 import { totalCapacity, type DockerHost } from './hosts.js';
-import type { BackendCheck, RemoveResult, Sandbox, SandboxBackend, SandboxInfo } from './types.js';
+import type { BackendCheck, RemoveResult, Sandbox, SandboxBackend, SandboxInfo, UnreachableEngine } from './types.js';
 
 /** How long a pool waits for an engine that just failed a call to answer a ping before it counts it as gone. */
 const LOST_PROBE_MS = 3_000;
@@ -155,6 +155,18 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
     return groups;
   };
   const merge = (results: RemoveResult[]): RemoveResult => ({ removed: results.flatMap((r) => r.removed), failed: results.flatMap((r) => r.failed) });
+  /** One call on every engine, kept apart: what those that answered returned, and those that did not. */
+  const eachAnswering = async <T>(fn: (e: PoolEngine) => Promise<T>): Promise<{ answers: T[]; unreachable: UnreachableEngine[] }> => {
+    const settled = await Promise.allSettled(engines.map((e) => on(e, () => fn(e))));
+    return {
+      answers: settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])),
+      unreachable: settled.flatMap((s, i) =>
+        s.status === 'rejected' ? [{ engine: engines[i]!.endpoint.label, error: (s.reason as Error).message ?? String(s.reason) }] : [],
+      ),
+    };
+  };
+  const listLabelled = async (e: PoolEngine, filter?: { runId?: string; diskUsage?: boolean }) =>
+    (await inner.list(filter)).map((s) => ({ ...s, engine: e.endpoint.label }));
 
   return {
     name: 'docker',
@@ -170,16 +182,16 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       }
       return onEngine(e, sandbox);
     },
-    list: async (filter) =>
-      (await each((e) => on(e, () => inner.list(filter)).then((l) => l.map((s) => ({ ...s, engine: e.endpoint.label }))))).flat(),
+    list: async (filter) => (await each((e) => on(e, () => listLabelled(e, filter)))).flat(),
+    survey: async (filter) => {
+      const { answers, unreachable } = await eachAnswering((e) => listLabelled(e, filter));
+      return { sandboxes: answers.flat(), unreachable };
+    },
     remove: async (sandboxes) => merge(await Promise.all([...byEngine(sandboxes)].map(([e, list]) => on(e, () => inner.remove(list))))),
     // One engine that does not answer must not keep the others' leftovers: each is cleaned, the silent ones named.
     cleanup: async (filter) => {
-      const settled = await Promise.allSettled(engines.map((e) => on(e, () => inner.cleanup(filter))));
-      const result = merge(settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
-      const unreachable = settled.flatMap((s, i) =>
-        s.status === 'rejected' ? [{ engine: engines[i]!.endpoint.label, error: (s.reason as Error).message ?? String(s.reason) }] : [],
-      );
+      const { answers, unreachable } = await eachAnswering(() => inner.cleanup(filter));
+      const result = merge(answers);
       return unreachable.length > 0 ? { ...result, unreachable } : result;
     },
     connect: async () => {

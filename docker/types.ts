@@ -132,11 +132,17 @@ export interface SandboxInfo {
   engine?: string;
 }
 
+/** An engine of a pool that did not answer a call, and why. */
+export interface UnreachableEngine {
+  engine: string;
+  error: string;
+}
+
 export interface RemoveResult {
   removed: SandboxInfo[];
   failed: Array<{ sandbox: SandboxInfo; error: string }>;
   /** Engines of a pool that did not answer, so whatever they hold was neither listed nor removed. */
-  unreachable?: Array<{ engine: string; error: string }>;
+  unreachable?: UnreachableEngine[];
 }
 
 export type ImageState = 'present' | 'missing' | 'stale';
@@ -207,6 +213,11 @@ export interface SandboxBackend {
   create(options: SandboxOptions): Promise<Sandbox>;
   /** Every sandbox of any run (running or not), or of one run; with each one's disk use when `diskUsage`. */
   list(filter?: { runId?: string; diskUsage?: boolean }): Promise<SandboxInfo[]>;
+  /**
+   * What `list` finds on each engine that answers, and the engines that do not (a pool of several): for listing what
+   * is left while one engine is down. Without it, `list` (which fails when any engine does not answer).
+   */
+  survey?(filter?: { runId?: string }): Promise<{ sandboxes: SandboxInfo[]; unreachable: UnreachableEngine[] }>;
   /** Force-removes these sandboxes (as `list` found them); one already gone counts as removed. */
   remove(sandboxes: SandboxInfo[]): Promise<RemoveResult>;
   /** Removes every sandbox of a run (or of every run), optionally only those created before a time. */

@@ -44,6 +44,12 @@ describe('several Docker engines as one pool', () => {
     const pool = enginePool(hosts());
     await pool.connect();
     expect(await pool.images.missingWhere!([PYTHON_IMAGE])).toEqual([{ where: second.url, missing: [PYTHON_IMAGE] }]);
+    assertBuilt();
+    const doctor = await cli(['doctor', '--docker-host', first, '--docker-host', second.url]);
+    expect(doctor.exitCode, doctor.stdout).toBe(1);
+    expect(doctor.stdout).toContain(
+      `FAIL  image ${PYTHON_IMAGE}: missing on ${second.url}\n      fix: impossiblebench images build, with the same --docker-host flags`,
+    );
     second.load(PYTHON_IMAGE);
     expect(await pool.images.missingWhere!([PYTHON_IMAGE])).toEqual([]);
 
@@ -168,7 +174,7 @@ describe('a run over several Docker engines', () => {
 });
 
 describe('a pool whose engines are all gone', () => {
-  it('fails the first sandbox as an infrastructure error, then stops the run; a run does not start on an engine that does not answer', async () => {
+  it('fails the first sandbox as an infrastructure error, then stops the run; a run does not start on an engine that does not answer; cleanup lists and removes what the others hold', async () => {
     const pool = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
     second.kill();
     const firstTry = await pool.create({ image: PYTHON_IMAGE, runId: 'gone', sampleId: 'a' }).then(
@@ -183,10 +189,22 @@ describe('a pool whose engines are all gone', () => {
     expect(stopsRun(next)).toBe(true);
     expect((next as Error).message).toContain(`every container engine of the pool is gone (${second.url}:`);
     await expect(pool.connect()).rejects.toThrow(`no container engine answers at ${second.url}`);
-    // Cleanup still cleans the engines that answer, and names the one that does not.
+    // Cleanup still lists and cleans the engines that answer, and names the one that does not.
     const both = enginePool([DockerHostSchema.parse({ url: first, capacity: 1 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
-    const cleaned = await both.cleanup({ runId: 'no-such-run-of-a-pool' });
-    expect(cleaned.removed).toEqual([]);
+    const runId = `pool-gone-${Date.now()}`;
+    const left = await both.create({ image: PYTHON_IMAGE, runId, sampleId: 'left' });
+    const surveyed = await both.survey!({ runId });
+    expect(surveyed.sandboxes.map((s) => [s.id, s.engine])).toEqual([[left.id, first]]);
+    expect(surveyed.unreachable.map((u) => u.engine)).toEqual([second.url]);
+    assertBuilt();
+    const flags = ['--run', runId, '--docker-host', first, '--docker-host', second.url];
+    const dry = await cli(['cleanup', '--dry-run', ...flags]);
+    expect(dry.exitCode, dry.stderr).toBe(1);
+    expect(dry.stdout).toContain(`${left.id.slice(0, 12)}  ${first}  run ${runId}  sample left`);
+    expect(dry.stdout).toContain(`1 sandbox container of run ${runId} would be removed`);
+    expect(dry.stderr).toContain(`engine ${second.url} did not answer, so its containers are not listed`);
+    const cleaned = await both.cleanup({ runId });
+    expect(cleaned.removed.map((s) => s.id)).toEqual([left.id]);
     expect(cleaned.unreachable?.map((u) => u.engine)).toEqual([second.url]);
   }, 60_000);
 });

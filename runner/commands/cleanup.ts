@@ -3,7 +3,7 @@ import { sandboxBackend } from '../../docker/backends.js';
 import { UserError } from '../../core/errors.js';
 import { addDockerHostOption, addSandboxOption, dockerHosts } from './options.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
-import type { DerivedImage, SandboxBackend } from '../../docker/types.js';
+import type { DerivedImage, SandboxBackend, UnreachableEngine } from '../../docker/types.js';
 
 interface CleanupOptions {
   run?: string;
@@ -23,12 +23,15 @@ export function register(program: Command): void {
     const backend = sandboxBackend(options.sandbox, dockerHosts(options.dockerHost));
     const scope = options.run ? ` of run ${options.run}` : '';
     if (options.dryRun) {
-      const found = await backend.list({ runId: options.run });
+      const { sandboxes: found, unreachable } = backend.survey
+        ? await backend.survey({ runId: options.run })
+        : { sandboxes: await backend.list({ runId: options.run }), unreachable: [] };
       for (const c of found) console.log(`${c.id.slice(0, 12)}  ${c.engine ? `${c.engine}  ` : ''}run ${c.runId}  sample ${c.sampleId}  ${c.state}`);
       console.log(`${found.length} sandbox container${found.length === 1 ? '' : 's'}${scope} would be removed`);
       const images = await historyImagesOf(backend, options.run);
       for (const i of images) console.log(`${i.name}  run ${i.runId}`);
       if (images.length) console.log(`${images.length} history image${images.length === 1 ? '' : 's'}${scope} would be removed`);
+      failIfUnreachable(unreachable, 'not listed');
       return;
     }
     const result = await backend.cleanup({ runId: options.run });
@@ -41,18 +44,23 @@ export function register(program: Command): void {
       await backend.images.removeDerived?.(images.map((i) => i.name));
       console.log(`removed ${images.length} history image${images.length === 1 ? '' : 's'}${scope}`);
     }
-    for (const u of result.unreachable ?? []) console.error(`engine ${u.engine} did not answer, so its containers are left: ${u.error}`);
-    if (result.unreachable?.length)
-      throw new UserError(
-        `${result.unreachable.length} engine(s) did not answer`,
-        'start them, then run `impossiblebench cleanup` again with the same --docker-host flags',
-      );
+    failIfUnreachable(result.unreachable ?? [], 'left');
     if (failed.length > 0)
       throw new UserError(
         `${failed.length} sandbox container(s) could not be removed`,
         'run `impossiblebench cleanup` again, or `docker rm -f` them',
       );
   });
+}
+
+/** Names each engine of a pool that did not answer, whose containers were neither listed nor removed, and fails. */
+function failIfUnreachable(unreachable: UnreachableEngine[], what: 'not listed' | 'left'): void {
+  for (const u of unreachable) console.error(`engine ${u.engine} did not answer, so its containers are ${what}: ${u.error}`);
+  if (unreachable.length > 0)
+    throw new UserError(
+      `${unreachable.length} engine(s) did not answer`,
+      'start them, then run `impossiblebench cleanup` again with the same --docker-host flags',
+    );
 }
 
 /** The images runs derived from their sandboxes (history images), of one run or all. */

@@ -34,8 +34,10 @@ export async function doctor(backend: SandboxBackend): Promise<boolean> {
       line('ok', `image ${spec.name}: present${s.sizeBytes ? ` (${Math.round(s.sizeBytes / 1e6)} MB)` : ''}`);
     } else {
       healthy = false;
-      const why = s.state === 'stale' ? `made by an older recipe (${s.recipe})` : 'missing';
-      line('fail', `image ${spec.name}: ${why}`, 'impossiblebench images build');
+      // A pool: name the engines that lack it, so the fix goes where it is needed.
+      const where = s.state === 'missing' ? ((await backend.images.missingWhere?.([spec.name])) ?? []).map((w) => w.where) : [];
+      const why = s.state === 'stale' ? `made by an older recipe (${s.recipe})` : `missing${where.length ? ` on ${where.join(', ')}` : ''}`;
+      line('fail', `image ${spec.name}: ${why}`, `impossiblebench images build${where.length ? ', with the same --docker-host flags' : ''}`);
     }
   }
 
