@@ -165,7 +165,9 @@ try {
   const floorMs = (await measureFloor({ runs: floorRuns, concurrency: 1, runId })).perSampleMs;
   console.log(`machine: ${availableParallelism()} cores`);
   console.log(`sandbox floor (create, start, exec, remove, one at a time): mean ${floorMs.toFixed(0)} ms over ${floorRuns} at the start\n`);
-  console.log('suite   scaffold   variant    samples  wall ms  model ms  harness ms  floor ms  harness / floor  test run ms  harness / (floor + run)');
+  console.log(
+    'suite   scaffold   variant    samples  wall ms  model ms  harness ms  floor ms  harness / floor  test run ms  harness / (floor + run)',
+  );
   for (const suite of await suites()) {
     for (const scaffold of ['minimal', 'full'] as const) {
       for (const task of [suite.original, suite.oneoff]) {
