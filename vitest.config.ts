@@ -10,6 +10,7 @@ const UNIT = [
   'python/shipped-scripts.test.ts',
   'docker/boundary.test.ts',
   'docker/build/mirror.test.ts',
+  'docker/deadline.test.ts',
   'docker/fs-changes.test.ts',
   'docker/output.test.ts',
   'mutations/lcb/mutate.test.ts',

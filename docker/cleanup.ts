@@ -1,4 +1,5 @@
 import type Docker from 'dockerode';
+import { withEngineDeadline } from './deadline.js';
 import { sizeRw } from './dockerode-calls.js';
 import { getDocker } from './engine.js';
 import { engineMessage, engineStatus } from './errors.js';
@@ -8,11 +9,14 @@ import type { RemoveResult, SandboxInfo } from './types.js';
 /** Every sandbox container on the engine (running or not), optionally of one run only, optionally with its layer's size. */
 export async function listSandboxContainers(runId?: string, docker?: Docker, diskUsage = false): Promise<SandboxInfo[]> {
   const engine = docker ?? (await getDocker());
-  const list = await engine.listContainers({
-    all: true,
-    ...(diskUsage ? { size: true } : {}),
-    filters: { label: [runId === undefined ? RUN_LABEL : `${RUN_LABEL}=${runId}`] },
-  });
+  const list = await withEngineDeadline('list containers', (abortSignal) =>
+    engine.listContainers({
+      all: true,
+      ...(diskUsage ? { size: true } : {}),
+      filters: { label: [runId === undefined ? RUN_LABEL : `${RUN_LABEL}=${runId}`] },
+      abortSignal,
+    }),
+  );
   return list.map((c) => ({
     id: c.Id,
     runId: c.Labels[RUN_LABEL] ?? '',
@@ -31,7 +35,7 @@ export async function removeContainers(found: SandboxInfo[], concurrency = 8): P
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       try {
-        await docker.getContainer(c.id).remove({ force: true, v: true });
+        await withEngineDeadline('remove a container', (abortSignal) => docker.getContainer(c.id).remove({ force: true, v: true, abortSignal }));
         result.removed.push(c);
       } catch (err) {
         // Gone already or being removed by someone else: it will not be there either way.

@@ -1,4 +1,5 @@
 /** Images made from a sandbox (`docker commit`), labelled so that they are found and removed with their run. */
+import { withEngineDeadline } from './deadline.js';
 import { getDocker } from './engine.js';
 import { engineStatus } from './errors.js';
 import { DERIVED_LABEL, RUN_LABEL } from './labels.js';
@@ -28,7 +29,12 @@ export async function deriveImage(sandbox: Sandbox, name: string, labels: Record
     Env: source.Config?.Env ?? [],
     Labels: { ...(source.Config?.Labels ?? {}), ...labels, [DERIVED_LABEL]: '1', [RUN_LABEL]: run },
   };
-  await container.commit({ ...splitName(name), pause: true, _body: config });
+  // Writing a repository's layer takes longer than the calls the deadline is made for.
+  await withEngineDeadline(
+    'save a sandbox as an image',
+    (abortSignal) => container.commit({ ...splitName(name), pause: true, _body: config, abortSignal }),
+    4,
+  );
 }
 
 /** Every image made from a sandbox, with the run it was made for. */

@@ -43,8 +43,15 @@ export async function archiveStream(container: Docker.Container, path: string): 
 }
 
 /** The container's stdin, stdout and stderr on one hijacked connection; attach before the start to miss nothing. */
-export async function attachHijacked(container: Docker.Container): Promise<Duplex> {
-  return (await container.attach({ stream: true, stdin: true, stdout: true, stderr: true, hijack: true })) as Duplex;
+export async function attachHijacked(container: Docker.Container, abortSignal?: AbortSignal): Promise<Duplex> {
+  return (await container.attach({
+    stream: true,
+    stdin: true,
+    stdout: true,
+    stderr: true,
+    hijack: true,
+    ...(abortSignal ? { abortSignal } : {}),
+  })) as Duplex;
 }
 
 const SizeSchema = z.object({ SizeRw: z.number().optional() });

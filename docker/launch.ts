@@ -1,6 +1,7 @@
 import type Docker from 'dockerode';
 import type { Duplex } from 'node:stream';
 import type { CommandChannel } from './channel.js';
+import { withEngineDeadline } from './deadline.js';
 import { StreamDemuxer } from './demux.js';
 import { SandboxError } from './errors.js';
 import type { CappedOutput } from './output.js';
@@ -61,17 +62,21 @@ export async function launchOnEngine(
   let exec: Docker.Exec;
   let stream: Duplex;
   try {
-    exec = await container.exec({
-      Cmd: l.argv,
-      AttachStdout: true,
-      AttachStderr: true,
-      AttachStdin: hasStdin,
-      Tty: false,
-      User: l.user,
-      WorkingDir: l.cwd,
-      Env: l.env,
-    });
-    stream = await exec.start({ hijack: hasStdin, stdin: hasStdin });
+    exec = await withEngineDeadline('start a command', (abortSignal) =>
+      container.exec({
+        Cmd: l.argv,
+        AttachStdout: true,
+        AttachStderr: true,
+        AttachStdin: hasStdin,
+        Tty: false,
+        User: l.user,
+        WorkingDir: l.cwd,
+        Env: l.env,
+        abortSignal,
+      }),
+    );
+    const created = exec;
+    stream = await withEngineDeadline('start a command', (abortSignal) => created.start({ hijack: hasStdin, stdin: hasStdin, abortSignal }));
   } catch (err) {
     throw await explain('could not start a command', err);
   }
@@ -129,7 +134,7 @@ async function exitOf(
   for (let wait = 10; !abandoned(); wait = Math.min(wait * 2, 250)) {
     let info: Docker.ExecInspectInfo;
     try {
-      info = await exec.inspect();
+      info = await withEngineDeadline('ask for the exit code of a command', (abortSignal) => exec.inspect({ abortSignal }));
     } catch (err) {
       throw await explain('lost track of a command', err);
     }

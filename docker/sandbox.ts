@@ -5,6 +5,7 @@ import { UserError } from '../core/errors.js';
 import { CommandChannel } from './channel.js';
 import { NO_TAR, readThroughChannel, writeThroughChannel } from './channel-files.js';
 import { CHANNEL_BOOT_SH, CHANNEL_SERVER_PY } from './channel-server.js';
+import { withEngineDeadline } from './deadline.js';
 import { getDocker } from './engine.js';
 import { launchOnChannel, launchOnEngine, type Launch, type Launched } from './launch.js';
 import { SandboxError, engineMessage, engineStatus } from './errors.js';
@@ -137,10 +138,12 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   for (let attempt = 1; !container; attempt++) {
     try {
       // A fresh name per attempt: a failed attempt may still have left its container behind.
-      container = await docker.createContainer({ ...spec, name: `${spec.name}-${randomBytes(3).toString('hex')}` });
+      const name = `${spec.name}-${randomBytes(3).toString('hex')}`;
+      container = await withEngineDeadline('create a container', (abortSignal) => docker.createContainer({ ...spec, name, abortSignal }));
     } catch (err) {
       const status = engineStatus(err);
       if (status === 404) throw new SandboxError(`the sandbox image ${options.image} is not present`, { cause: err, permanent: true });
+      if (err instanceof SandboxError) throw err;
       // A busy engine sometimes fails a create with a 5xx; one more try is cheap, more hides trouble.
       if (attempt < 2 && (status === undefined || status >= 500)) {
         await delay(250);
@@ -152,24 +155,23 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   let stream: Duplex | undefined;
   // Which image exactly (a tag may be rebuilt): the key of its folder listing.
   const imageId = channel
-    ? docker
-        .getImage(options.image)
-        .inspect()
-        .then(
-          (i) => i.Id,
-          () => undefined,
-        )
+    ? withEngineDeadline('inspect an image', () => docker.getImage(options.image).inspect()).then(
+        (i) => i.Id,
+        () => undefined,
+      )
     : Promise.resolve(undefined);
+  const created = container; // for the closures below: a `let` is not narrowed inside them
   try {
     // Attached before the start, so the server's hello cannot be missed.
-    if (channel) stream = await attachHijacked(container);
-    await container.start();
+    if (channel) stream = await withEngineDeadline('attach to a container', (abortSignal) => attachHijacked(created, abortSignal));
+    await withEngineDeadline('start a container', (abortSignal) => created.start({ abortSignal }));
   } catch (err) {
     stream?.destroy();
-    await container.remove({ force: true }).catch(() => undefined);
+    await withEngineDeadline('remove a container', (abortSignal) => created.remove({ force: true, abortSignal })).catch(() => undefined);
+    if (err instanceof SandboxError) throw err;
     throw new SandboxError(`could not start a sandbox from ${options.image}: ${engineMessage(err)}`, { cause: err });
   }
-  const sandbox = new DockerSandbox(container, options, stream && new CommandChannel(stream), await imageId);
+  const sandbox = new DockerSandbox(created, options, stream && new CommandChannel(stream), await imageId);
   live.add(sandbox);
   return sandbox;
 }
@@ -378,15 +380,20 @@ class DockerSandbox implements Sandbox {
     // No counter readable (e.g. no process slot for the probe): the engine's own flag, which on
     // some engines is only set once and so may also speak of an earlier command.
     try {
-      return (await this.container.inspect()).State.OOMKilled === true;
+      return (await this.inspect()).State.OOMKilled === true;
     } catch {
       return false;
     }
   }
 
+  /** The container's state, within the engine deadline. */
+  private inspect(): Promise<Docker.ContainerInspectInfo> {
+    return withEngineDeadline('inspect a container', (abortSignal) => this.container.inspect({ abortSignal }));
+  }
+
   private async isRunning(): Promise<boolean> {
     try {
-      return (await this.container.inspect()).State.Running === true;
+      return (await this.inspect()).State.Running === true;
     } catch {
       return false;
     }
@@ -395,7 +402,7 @@ class DockerSandbox implements Sandbox {
   private async explainFailure(what: string, err: unknown): Promise<SandboxError> {
     if (this.destroyed) return new SandboxError(`${what}: the sandbox was destroyed`, { cause: err });
     try {
-      const state = (await this.container.inspect()).State;
+      const state = (await this.inspect()).State;
       if (!state.Running) {
         const why = state.OOMKilled ? 'killed for running out of memory' : `exit code ${state.ExitCode}`;
         return new SandboxError(`${what}: the sandbox container stopped (${why})`, { cause: err });
@@ -499,12 +506,13 @@ class DockerSandbox implements Sandbox {
       this.destroyed = true;
       this.channel?.dispose();
       try {
-        await this.container.remove({ force: true, v: true });
+        await withEngineDeadline('remove a container', (abortSignal) => this.container.remove({ force: true, v: true, abortSignal }));
       } catch (err) {
         const status = engineStatus(err);
         // Already gone, or removal already under way: the outcome we want.
         if (status !== 404 && status !== 409) {
           this.destroying = undefined; // let a later call try again
+          if (err instanceof SandboxError) throw err;
           throw new SandboxError(`could not remove sandbox ${this.id.slice(0, 12)}: ${engineMessage(err)}`, { cause: err });
         }
       }

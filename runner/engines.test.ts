@@ -8,7 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stopsRun } from '../docker/errors.js';
 import { DockerHostSchema } from '../docker/hosts.js';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
-import { EngineLostError, enginePool, firstEngineUrl, startSecondEngine, type SecondEngine } from '../docker/testing/second-engine.js';
+import {
+  ENGINE_TIMEOUT_ENV,
+  EngineLostError,
+  enginePool,
+  firstEngineUrl,
+  startSecondEngine,
+  type SecondEngine,
+} from '../docker/testing/second-engine.js';
 import { openStore } from '../results/store.js';
 import { launchRun } from './launch.js';
 import { realWiring } from './real-wiring.js';
@@ -100,6 +107,33 @@ describe('several Docker engines as one pool', () => {
     const flagless = await cli(args.slice(0, -2), { env: { DOCKER_HOST: 'unix:///nonexistent/docker.sock' } });
     expect(flagless.exitCode).not.toBe(0);
   }, 120_000);
+});
+
+describe('a wedged engine', () => {
+  it('fails each call it does not answer within the deadline, as an infrastructure error, and is taken out of the pool', async () => {
+    const pool = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    await pool.connect();
+    await pool.list(); // the connection is made while the engine answers
+    const before = process.env[ENGINE_TIMEOUT_ENV];
+    process.env[ENGINE_TIMEOUT_ENV] = '2';
+    // Stopped, it takes connections and answers nothing: without a deadline every call below would wait for ever.
+    const thaw = second.freeze();
+    try {
+      await expect(pool.list()).rejects.toThrow(`${second.url}: the container engine did not answer in 2 s (list containers)`);
+      const created = await pool.create({ image: PYTHON_IMAGE, runId: `wedged-${Date.now()}`, sampleId: 'a' }).then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(created).toBeInstanceOf(EngineLostError);
+      expect(stopsRun(created)).toBe(false);
+    } finally {
+      thaw();
+      if (before === undefined) delete process.env[ENGINE_TIMEOUT_ENV];
+      else process.env[ENGINE_TIMEOUT_ENV] = before;
+    }
+    // Thawed, it answers again (the next test runs on it).
+    await enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]).connect();
+  }, 60_000);
 });
 
 describe('a run over several Docker engines', () => {

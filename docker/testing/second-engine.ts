@@ -10,6 +10,7 @@ import { findEngine, probeEndpoint } from '../engine.js';
 import { RUN_LABEL } from '../labels.js';
 
 /** The pool itself, for tests that drive it below the backend registry (its placement, its engine-loss errors). */
+export { ENGINE_TIMEOUT_ENV } from '../deadline.js';
 export { EngineLostError, enginePool } from '../pool.js';
 
 /**
@@ -26,6 +27,8 @@ export interface SecondEngine {
   load(image: string): void;
   /** SIGKILL: the engine is gone at once, as when it crashes. */
   kill(): void;
+  /** SIGSTOP: the engine takes connections but answers nothing, as a wedged one; returns what thaws it (SIGCONT). */
+  freeze(): () => void;
   /** The ids of the sandboxes running on it now (none once it is gone). */
   runningSandboxes(): Promise<string[]>;
   /** Ends the engine, its containers and its folder, whatever state it is in. */
@@ -139,17 +142,23 @@ export async function startSecondEngine(): Promise<SecondEngine> {
     kill: () => {
       child.kill('SIGKILL');
     },
+    freeze: () => {
+      child.kill('SIGSTOP');
+      return () => child.kill('SIGCONT');
+    },
     runningSandboxes: async () => {
       const engine = new Docker({ socketPath: url.slice('unix://'.length) });
       const running = await engine.listContainers({ filters: { label: [RUN_LABEL] } }).catch(() => []);
       return running.map((c) => c.Id);
     },
     stop: async () => {
-      // A killed daemon leaves its containers running under its containerd: a restart takes them back to remove them.
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-      await new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
       try {
-        child = startDaemon(dir, bridge);
+        if (child.exitCode === null && child.signalCode === null) {
+          child.kill('SIGCONT'); // a frozen one answers again
+        } else {
+          // A killed daemon leaves its containers running under its containerd: a restart takes them back to remove them.
+          child = startDaemon(dir, bridge);
+        }
         await waitForAnswer(url, dir, child);
         const ids = docker('ps', '-aq').stdout.split('\n').filter(Boolean);
         if (ids.length > 0) docker('rm', '-f', ...ids);
