@@ -223,7 +223,8 @@ class DockerSandbox implements Sandbox {
   /** The command server's walk (fs-changes.ts), or undefined when the sandbox has none or the walk failed. */
   private async walk(mode: 'image' | 'changes'): Promise<string | undefined> {
     const channel = await this.openChannel();
-    return channel?.walk(mode).catch(() => undefined);
+    if (!channel) return undefined;
+    return withEngineDeadline('list changed files', () => channel.walk(mode)).catch(() => undefined);
   }
 
   private alive(): void {
@@ -297,15 +298,17 @@ class DockerSandbox implements Sandbox {
     if (ended === 'busy') return 'not-started';
     let oomKilled = false;
     if (ended === 'timeout' || ended === 'abort') {
-      // Kill first, and ask about OOM kills meanwhile: a timeout must return promptly.
-      const [, oom] = await Promise.all([
-        this.killTree(token, user).then(async () => {
-          // Something outside the tree may still hold the output open: stop listening rather than hang.
-          await Promise.race([launched.ended.catch(() => undefined), delay(KILL_GRACE_MS)]);
-          launched.abandon();
-        }),
-        this.newOomKills(),
-      ]);
+      // Kill first, and ask about OOM kills meanwhile: a timeout must return promptly. An engine that no longer
+      // answers makes it an infrastructure error, never a command that ran out of time.
+      const [, oom] = await withEngineDeadline('stop a command that ran out of time', () =>
+        Promise.all([
+          this.killTree(token, user).then(async () => {
+            // Something outside the tree may still hold the output open: stop listening rather than hang.
+            await Promise.race([launched.ended.catch(() => undefined), delay(KILL_GRACE_MS)]);
+          }),
+          this.newOomKills(),
+        ]),
+      ).finally(() => launched.abandon());
       oomKilled = oom;
       if (ended === 'abort') {
         throw options.signal?.reason instanceof Error ? options.signal.reason : new DOMException('the command was aborted', 'AbortError');
@@ -431,10 +434,10 @@ class DockerSandbox implements Sandbox {
     if (files.length === 0) return;
     await this.pristine.catch(() => undefined);
     const channel = await this.openChannel();
-    if (channel && (await writeThroughChannel(channel, files)) !== NO_TAR) return;
+    if (channel && (await withEngineDeadline('write files', () => writeThroughChannel(channel, files))) !== NO_TAR) return;
     const archive = packFiles(files);
     try {
-      await this.container.putArchive(archive, { path: '/' });
+      await withEngineDeadline('write files', (abortSignal) => this.container.putArchive(archive, { path: '/', abortSignal }));
     } catch (err) {
       throw await this.explainFailure('could not write files', err);
     }
@@ -469,11 +472,11 @@ class DockerSandbox implements Sandbox {
   private async getArchive(path: string) {
     if (!path.startsWith('/')) throw new UserError(`sandbox: path must be absolute: ${path}`);
     const channel = await this.openChannel();
-    const read = channel && (await readThroughChannel(channel, path));
+    const read = channel && (await withEngineDeadline(`read ${path}`, () => readThroughChannel(channel, path)));
     if (read && read !== NO_TAR) return read;
     let stream: Readable;
     try {
-      stream = await archiveStream(this.container, path);
+      stream = await withEngineDeadline(`read ${path}`, () => archiveStream(this.container, path));
     } catch (err) {
       if (engineStatus(err) === 404) throw new SandboxError(`no such file or folder in the sandbox: ${path}`, { cause: err });
       throw await this.explainFailure(`could not read ${path}`, err);
@@ -493,7 +496,7 @@ class DockerSandbox implements Sandbox {
   private async engineChanges(): Promise<FsChange[]> {
     let list: { Path: string; Kind: number }[];
     try {
-      list = await engineDiff(this.container);
+      list = await withEngineDeadline('list changed files', () => engineDiff(this.container));
     } catch (err) {
       throw await this.explainFailure('could not list filesystem changes', err);
     }

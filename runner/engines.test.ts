@@ -111,16 +111,26 @@ describe('several Docker engines as one pool', () => {
 
 describe('a wedged engine', () => {
   it('fails each call it does not answer within the deadline, as an infrastructure error, and is taken out of the pool', async () => {
-    const pool = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    const pool = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 2 })]);
     await pool.connect();
-    await pool.list(); // the connection is made while the engine answers
+    if ((await pool.images.missing([PYTHON_IMAGE])).length > 0) second.load(PYTHON_IMAGE);
+    const box = await pool.create({ image: PYTHON_IMAGE, runId: `wedged-${Date.now()}`, sampleId: 'running' });
+    expect((await box.exec(['echo', 'up'])).stdout).toBe('up\n');
     const before = process.env[ENGINE_TIMEOUT_ENV];
     process.env[ENGINE_TIMEOUT_ENV] = '2';
     // Stopped, it takes connections and answers nothing: without a deadline every call below would wait for ever.
     const thaw = second.freeze();
     try {
       await expect(pool.list()).rejects.toThrow(`${second.url}: the container engine did not answer in 2 s (list containers)`);
-      const created = await pool.create({ image: PYTHON_IMAGE, runId: `wedged-${Date.now()}`, sampleId: 'a' }).then(
+      // A command that runs out of time cannot be stopped: an infrastructure error, not a timed-out command.
+      const ran = await box.exec(['sleep', '60'], { timeoutMs: 1_000 }).then(
+        (r) => r,
+        (err: unknown) => err,
+      );
+      expect(ran).toBeInstanceOf(EngineLostError);
+      // (A pool of its own: the one above has taken the engine out.)
+      const another = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+      const created = await another.create({ image: PYTHON_IMAGE, runId: `wedged-${Date.now()}`, sampleId: 'a' }).then(
         () => undefined,
         (err: unknown) => err,
       );
@@ -128,6 +138,7 @@ describe('a wedged engine', () => {
       expect(stopsRun(created)).toBe(false);
     } finally {
       thaw();
+      await box.destroy();
       if (before === undefined) delete process.env[ENGINE_TIMEOUT_ENV];
       else process.env[ENGINE_TIMEOUT_ENV] = before;
     }
