@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../core/errors.js';
+import { sandboxBackend } from './backends.js';
 import { ENGINE_TIMEOUT_ENV, engineTimeoutMs, withEngineDeadline } from './deadline.js';
 import { SandboxError } from './errors.js';
 
@@ -9,6 +10,19 @@ describe('engine call deadlines', () => {
     expect(engineTimeoutMs({ [ENGINE_TIMEOUT_ENV]: ' 2.5 ' })).toBe(2_500);
     for (const bad of ['0', '-3', 'soon', 'Infinity']) {
       expect(() => engineTimeoutMs({ [ENGINE_TIMEOUT_ENV]: bad })).toThrow(UserError);
+    }
+  });
+
+  it('stop a backend from being made when the value is bad, before any sample runs', () => {
+    const before = process.env[ENGINE_TIMEOUT_ENV];
+    process.env[ENGINE_TIMEOUT_ENV] = 'soon';
+    try {
+      expect(() => sandboxBackend()).toThrow(
+        new UserError(`${ENGINE_TIMEOUT_ENV}=soon is not a number of seconds above 0`, 'unset it (default 300) or set it to e.g. 600'),
+      );
+    } finally {
+      if (before === undefined) delete process.env[ENGINE_TIMEOUT_ENV];
+      else process.env[ENGINE_TIMEOUT_ENV] = before;
     }
   });
 

@@ -404,6 +404,8 @@ class DockerSandbox implements Sandbox {
 
   private async explainFailure(what: string, err: unknown): Promise<SandboxError> {
     if (this.destroyed) return new SandboxError(`${what}: the sandbox was destroyed`, { cause: err });
+    // Said already (an engine that did not answer in time): asking the engine again would only wait as long.
+    if (err instanceof SandboxError) return new SandboxError(`${what}: ${err.message}`, { cause: err });
     try {
       const state = (await this.inspect()).State;
       if (!state.Running) {
