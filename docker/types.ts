@@ -8,9 +8,10 @@
  * - the contract: `types.ts`; choosing a backend by name: `backends.ts`; backend-neutral parts: `image-names.ts`,
  *   `deferred.ts`, `floor.ts`, `user-cleanup.ts`, `registry.ts` (layer sizes over HTTP), `errors.ts`, `testing.ts`.
  * - the Docker backend, the only one: `docker-backend.ts` (the interface over the rest); the engine connection
- *   (`engine.ts`); one container per sandbox (`sandbox.ts`, `launch.ts`, `kill.ts`, `output.ts`, `demux.ts`); its
+ *   (`engine.ts`) and the deadline of every call on it (`deadline.ts`); one container per sandbox (`sandbox.ts`, `launch.ts`, `kill.ts`, `output.ts`, `demux.ts`); its
  *   command channel (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`);
- *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`); several
+ *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`, and those saved
+ *   from sandboxes: `derived-images.ts`); several
  *   engines as one backend (`pool.ts`, the engines' addresses and capacities in `hosts.ts`; a second engine for tests
  *   in `testing/second-engine.ts`).
  * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
