@@ -8,9 +8,9 @@
  * original and impossible, one sample at a time, and reports the harness time per sample: the sample's wall time
  * (sandbox create to destroy) minus the time spent waiting for the model. The floor is a bare sandbox lifecycle
  * (create, start, one exec, remove), one measured right before each sample, so the ratio says what the loop itself
- * adds even while the machine's speed drifts over the run. A SWE sample also runs the repository's tests once to grade
- * it (pytest's start alone costs about a floor), so its harness time is set against the floor plus one bare run of its
- * tests too: the run as `gradeSwe` makes it in a sandbox already set up, without the harness's checks around it.
+ * adds even while the machine's speed drifts over the run. Each sample also runs its tests once to grade it (on a SWE
+ * task pytest's start alone costs about a floor), so its harness time is set against the floor plus one bare graded
+ * run too (`graded-runs.ts`: in a sandbox already set up, without the harness's checks around it).
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -18,6 +18,7 @@ import pino from 'pino';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { deferredSandbox } from '../docker/deferred.js';
 import { measureFloor } from '../docker/floor.js';
+import { measureGradedRuns } from './graded-runs.js';
 import { sandboxBackend } from '../docker/backends.js';
 import type { ScaffoldName } from '../core/record.js';
 import { runAgent } from '../scaffolds/index.js';
@@ -28,7 +29,6 @@ import { startModelServer } from '../scaffolds/server/index.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import { mutateTask } from '../mutations/task.js';
 import { loadBuiltinSwe } from '../tasks/index.js';
-import { gradeSwe, setupSweRepo } from '../tasks/env/swe.js';
 import type { Task } from '../tasks/task.js';
 
 const { values } = parseArgs({
@@ -135,20 +135,6 @@ async function sample(task: Task, scaffold: ScaffoldName, i: number) {
   return { wall, model: waitedMs(), harness: wall - waitedMs() };
 }
 
-/** The time of one bare graded run of a SWE task's tests, in a sandbox whose repository is set up beforehand. */
-async function bareTestRun(task: Task): Promise<number | undefined> {
-  if (task.kind !== 'swe') return undefined;
-  const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: `bare-${task.id}` });
-  try {
-    const { runtime } = await setupSweRepo(sandbox, task);
-    const t = performance.now();
-    await gradeSwe(sandbox, task, { runtime, timeoutMs: 60_000 });
-    return performance.now() - t;
-  } finally {
-    await sandbox.destroy();
-  }
-}
-
 let infraErrors = 0;
 
 /** One timed sample; an infrastructure error (a container lost to the engine) is retried, up to three tries. */
@@ -176,13 +162,12 @@ try {
         const testRuns = [];
         for (let i = 0; i < samples; i++) {
           floors.push((await measureFloor({ runs: 1, concurrency: 1, runId, warmUp: false })).perSampleMs);
-          const bare = await bareTestRun(task);
-          if (bare !== undefined) testRuns.push(bare);
+          testRuns.push(await measureGradedRuns(task, { runs: 1, concurrency: 1, runId }));
           runs.push(await timedSample(task, scaffold, i));
         }
         const harness = median(runs.map((r) => r.harness));
         const floor = median(floors);
-        const testRun = testRuns.length ? median(testRuns) : undefined;
+        const testRun = median(testRuns);
         const cells = [
           suite.name.padEnd(6),
           scaffold.padEnd(9),
@@ -197,8 +182,8 @@ try {
           harness.toFixed(0).padStart(10),
           floor.toFixed(0).padStart(8),
           `${(harness / floor).toFixed(2).padStart(15)}x`,
-          testRun === undefined ? '          -' : testRun.toFixed(0).padStart(11),
-          testRun === undefined ? '                     -' : `${(harness / (floor + testRun)).toFixed(2).padStart(21)}x`,
+          testRun.toFixed(0).padStart(11),
+          `${(harness / (floor + testRun)).toFixed(2).padStart(21)}x`,
         ];
         console.log(cells.join('  '));
       }
@@ -206,7 +191,7 @@ try {
   }
   console.log('\nharness ms: median wall time of a sample minus its time waiting for the model (sandbox lifecycle included).');
   console.log('floor ms: median of the bare lifecycles measured one right before each of those samples.');
-  console.log('test run ms (SWE): median of one bare run of the tests, in a sandbox set up beforehand, measured before each sample;');
+  console.log('test run ms: median of one bare graded run of the tests, in a sandbox set up beforehand, measured before each sample;');
   console.log('  harness / (floor + run) is what the harness adds beyond a sandbox and the graded run it cannot do without.');
   if (infraErrors) console.log(`${infraErrors} sample(s) were rerun after an infrastructure error.`);
 } finally {
