@@ -18,8 +18,8 @@ export function splitName(name: string): { repo: string; tag: string } {
 export async function deriveImage(sandbox: Sandbox, name: string, labels: Record<string, string>): Promise<void> {
   const docker = await getDocker();
   const container = docker.getContainer(sandbox.id);
-  const info = await container.inspect();
-  const source = await docker.getImage(info.Image).inspect();
+  const info = await withEngineDeadline('inspect a container', (abortSignal) => container.inspect({ abortSignal }));
+  const source = await withEngineDeadline('inspect an image', () => docker.getImage(info.Image).inspect());
   const run = info.Config.Labels?.[RUN_LABEL] ?? '';
   const config = {
     ...source.Config,
@@ -40,7 +40,7 @@ export async function deriveImage(sandbox: Sandbox, name: string, labels: Record
 /** Every image made from a sandbox, with the run it was made for. */
 export async function listDerivedImages(): Promise<DerivedImage[]> {
   const docker = await getDocker();
-  const images = await docker.listImages({ filters: { label: [DERIVED_LABEL] } });
+  const images = await withEngineDeadline('list images', (abortSignal) => docker.listImages({ filters: { label: [DERIVED_LABEL] }, abortSignal }));
   return images.flatMap((image) =>
     (image.RepoTags ?? []).filter((t) => t !== '<none>:<none>').map((name) => ({ name, runId: image.Labels?.[RUN_LABEL] ?? '' })),
   );
@@ -50,11 +50,8 @@ export async function listDerivedImages(): Promise<DerivedImage[]> {
 export async function removeDerivedImages(names: string[]): Promise<void> {
   const docker = await getDocker();
   for (const name of names) {
-    await docker
-      .getImage(name)
-      .remove({ force: true })
-      .catch((err: unknown) => {
-        if (engineStatus(err) !== 404) throw err;
-      });
+    await withEngineDeadline('remove an image', () => docker.getImage(name).remove({ force: true })).catch((err: unknown) => {
+      if (engineStatus(err) !== 404) throw err;
+    });
   }
 }
