@@ -114,7 +114,8 @@ describe('a wedged engine', () => {
     const pool = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 2 })]);
     await pool.connect();
     if ((await pool.images.missing([PYTHON_IMAGE])).length > 0) second.load(PYTHON_IMAGE);
-    const box = await pool.create({ image: PYTHON_IMAGE, runId: `wedged-${Date.now()}`, sampleId: 'running' });
+    const runId = `wedged-${Date.now()}`;
+    const box = await pool.create({ image: PYTHON_IMAGE, runId, sampleId: 'running' });
     expect((await box.exec(['echo', 'up'])).stdout).toBe('up\n');
     const before = process.env[ENGINE_TIMEOUT_ENV];
     process.env[ENGINE_TIMEOUT_ENV] = '2';
@@ -130,7 +131,7 @@ describe('a wedged engine', () => {
       expect(ran).toBeInstanceOf(EngineLostError);
       // (A pool of its own: the one above has taken the engine out.)
       const another = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
-      const created = await another.create({ image: PYTHON_IMAGE, runId: `wedged-${Date.now()}`, sampleId: 'a' }).then(
+      const created = await another.create({ image: PYTHON_IMAGE, runId, sampleId: 'a' }).then(
         () => undefined,
         (err: unknown) => err,
       );
@@ -142,8 +143,13 @@ describe('a wedged engine', () => {
       if (before === undefined) delete process.env[ENGINE_TIMEOUT_ENV];
       else process.env[ENGINE_TIMEOUT_ENV] = before;
     }
-    // Thawed, it answers again (the next test runs on it).
-    await enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]).connect();
+    // Thawed, it answers again (the next test runs on it), and may still carry out the create it took while frozen:
+    // what this test left there goes, so the next test finds only its own sandboxes.
+    const thawed = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    await thawed.connect();
+    await delay(1_000);
+    await thawed.cleanup({ runId });
+    expect(await thawed.list({ runId })).toEqual([]);
   }, 60_000);
 });
 
