@@ -7,8 +7,9 @@
  * samples per minute beside what bare sandbox lifecycles reach at the same concurrency (measured just before, in the
  * same process), the wall time ÷ (samples × floor per sample), the same against the floor plus the graded runs the
  * samples made (each a bare graded run of its suite at the same concurrency, `graded-runs.ts`), where a sample's time
- * goes, and the process's peak memory. With --slow-ms, every scripted reply takes that long, as a real model's would: then it also prints a
- * sample's time outside the model (its wall time minus its replies' time) against one bare lifecycle's.
+ * goes, and the process's peak memory. With --slow-ms, every scripted reply takes that long, as a real model's would:
+ * then it also prints a sample's time outside the model (its wall time minus its replies' time) against one bare
+ * lifecycle's.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
