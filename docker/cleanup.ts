@@ -27,6 +27,18 @@ export async function listSandboxContainers(runId?: string, docker?: Docker, dis
   }));
 }
 
+/**
+ * Force-removes one container and its anonymous volumes, within the engine deadline. One already gone, or being
+ * removed by someone else, counts as removed: it will not be there either way.
+ */
+export async function forceRemove(container: Docker.Container): Promise<void> {
+  try {
+    await withEngineDeadline('remove a container', (abortSignal) => container.remove({ force: true, v: true, abortSignal }));
+  } catch (err) {
+    if (engineStatus(err) !== 404 && engineStatus(err) !== 409) throw err;
+  }
+}
+
 /** Force-removes these containers (and their anonymous volumes), a few at a time. */
 export async function removeContainers(found: SandboxInfo[], concurrency = 8): Promise<RemoveResult> {
   const docker = await getDocker();
@@ -35,12 +47,10 @@ export async function removeContainers(found: SandboxInfo[], concurrency = 8): P
   const worker = async () => {
     for (let c = queue.shift(); c; c = queue.shift()) {
       try {
-        await withEngineDeadline('remove a container', (abortSignal) => docker.getContainer(c.id).remove({ force: true, v: true, abortSignal }));
+        await forceRemove(docker.getContainer(c.id));
         result.removed.push(c);
       } catch (err) {
-        // Gone already or being removed by someone else: it will not be there either way.
-        if (engineStatus(err) === 404 || engineStatus(err) === 409) result.removed.push(c);
-        else result.failed.push({ sandbox: c, error: engineMessage(err) });
+        result.failed.push({ sandbox: c, error: engineMessage(err) });
       }
     }
   };

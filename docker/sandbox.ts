@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Duplex, Readable } from 'node:stream';
 import { UserError } from '../core/errors.js';
 import { CommandChannel } from './channel.js';
+import { forceRemove } from './cleanup.js';
 import { NO_TAR, readThroughChannel, writeThroughChannel } from './channel-files.js';
 import { CHANNEL_BOOT_SH, CHANNEL_SERVER_PY } from './channel-server.js';
 import { withEngineDeadline } from './deadline.js';
@@ -167,7 +168,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     await withEngineDeadline('start a container', (abortSignal) => created.start({ abortSignal }));
   } catch (err) {
     stream?.destroy();
-    await withEngineDeadline('remove a container', (abortSignal) => created.remove({ force: true, abortSignal })).catch(() => undefined);
+    await forceRemove(created).catch(() => undefined);
     if (err instanceof SandboxError) throw err;
     throw new SandboxError(`could not start a sandbox from ${options.image}: ${engineMessage(err)}`, { cause: err });
   }
@@ -511,15 +512,11 @@ class DockerSandbox implements Sandbox {
       this.destroyed = true;
       this.channel?.dispose();
       try {
-        await withEngineDeadline('remove a container', (abortSignal) => this.container.remove({ force: true, v: true, abortSignal }));
+        await forceRemove(this.container);
       } catch (err) {
-        const status = engineStatus(err);
-        // Already gone, or removal already under way: the outcome we want.
-        if (status !== 404 && status !== 409) {
-          this.destroying = undefined; // let a later call try again
-          if (err instanceof SandboxError) throw err;
-          throw new SandboxError(`could not remove sandbox ${this.id.slice(0, 12)}: ${engineMessage(err)}`, { cause: err });
-        }
+        this.destroying = undefined; // let a later call try again
+        if (err instanceof SandboxError) throw err;
+        throw new SandboxError(`could not remove sandbox ${this.id.slice(0, 12)}: ${engineMessage(err)}`, { cause: err });
       }
       live.delete(this);
     })();

@@ -42,7 +42,7 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
   const made = new Map<string, Promise<string | undefined>>();
   // Samples still to finish, per prepared image and base commit, once the run said which will run.
   const left = new Map<string, number>();
-  const make = async (task: PreparedImageTask, sandbox: SandboxOptions, key: string, log?: Logger): Promise<string | undefined> => {
+  const make = async (task: PreparedImageTask, sandbox: SandboxOptions, log?: Logger): Promise<string | undefined> => {
     const name = historyImageName(sandbox.runId, task);
     const started = performance.now();
     try {
@@ -50,7 +50,7 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
       if ((await backend.images.status(name)).state === 'present') return name;
       await makeHistoryImage(backend, task, {
         name,
-        labels: { [SOURCE_LABEL]: key.replace('\0', '@') },
+        labels: { [SOURCE_LABEL]: historyKey(task).replace('\0', '@') },
         sandbox: { ...sandbox, sampleId: `history-${historyHash(task)}` },
         ...(signal ? { signal } : {}),
       });
@@ -68,7 +68,7 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
       const key = historyKey(task);
       let image = made.get(key);
       if (!image) {
-        image = make(task, sandbox, key, log);
+        image = make(task, sandbox, log);
         made.set(key, image);
       }
       return (await image) ?? sandbox.image;
