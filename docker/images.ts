@@ -1,6 +1,7 @@
 /** The Docker backend's image operations: status, absence and listing, asked of the engine. */
 import type Docker from 'dockerode';
 import { getDocker } from './engine.js';
+import { withEngineDeadline } from './deadline.js';
 import { engineStatus } from './errors.js';
 import { RECIPE_LABEL } from './labels.js';
 import type { ImageStatus } from './types.js';
@@ -12,7 +13,7 @@ export { PYTHON_IMAGE, PYTHON_RECIPE, SANDBOX_IMAGES } from './image-names.js';
 export async function imageStatus(name: string, recipe?: string, docker?: Docker): Promise<ImageStatus> {
   const engine = docker ?? (await getDocker());
   try {
-    const info = await engine.getImage(name).inspect();
+    const info = await withEngineDeadline('inspect an image', () => engine.getImage(name).inspect());
     const label = info.Config?.Labels?.[RECIPE_LABEL];
     const stale = recipe !== undefined && label !== undefined && label !== recipe;
     return { name, state: stale ? 'stale' : 'present', recipe: label, id: info.Id, sizeBytes: info.Size, created: info.Created };

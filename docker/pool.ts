@@ -40,9 +40,10 @@ export class EngineLostError extends SandboxError {
 }
 
 /**
- * Several Docker engines as one backend: each sandbox goes to the least loaded engine with a free slot (waiting when
- * none has one), and an engine that stops answering is taken out, its sandboxes failing as infrastructure errors.
- * Every engine call of the Docker backend runs inside `withEngine` for the engine it is meant for.
+ * Several Docker engines as one backend: each sandbox goes to the least loaded engine with a free slot among those
+ * holding its image (waiting when none has one), so an image need be on one engine only; an engine that stops
+ * answering is taken out, its sandboxes failing as infrastructure errors. Every engine call of the Docker backend runs
+ * inside `withEngine` for the engine it is meant for.
  */
 export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): SandboxBackend {
   if (hosts.length === 0) throw new UserError('an engine pool needs at least one engine');
@@ -78,7 +79,38 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
   };
   const lostError = (e: PoolEngine) => new EngineLostError(e.endpoint.label, e.lost ?? 'no answer');
 
-  const acquire = async (): Promise<PoolEngine> => {
+  /**
+   * Which engines hold each image, asked of every engine once per image (asked again after a pull through the pool,
+   * and while no engine that answers holds it); `unasked`: those that could not be asked.
+   */
+  const holders = new Map<string, Promise<{ holding: PoolEngine[]; unasked: PoolEngine[] }>>();
+  /** Images `images.pull` put on each engine. */
+  const pulledOnto = new Map<PoolEngine, number>();
+  const holdersOf = (image: string) => {
+    let known = holders.get(image);
+    if (!known) {
+      known = Promise.all(
+        alive().map((e) =>
+          on(e, () => inner.images.missing([image])).then(
+            (missing) => ({ e, holds: missing.length === 0 }),
+            () => ({ e, holds: undefined }),
+          ),
+        ),
+      ).then((asked) => ({
+        holding: asked.filter((a) => a.holds === true).map((a) => a.e),
+        unasked: asked.filter((a) => a.holds === undefined).map((a) => a.e),
+      }));
+      holders.set(image, known);
+    }
+    return known;
+  };
+
+  /**
+   * A slot on an engine holding the image. When every engine says it lacks it, on any engine, whose own error names
+   * it as missing (a permanent error of the task); when those holding it are gone, or some engine could not be asked,
+   * an infrastructure error (EngineLostError for a gone one): the sample may run once they answer again.
+   */
+  const acquire = async (image: string): Promise<PoolEngine> => {
     for (;;) {
       const up = alive();
       if (up.length === 0) {
@@ -86,7 +118,19 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
           stopsRun: true,
         });
       }
-      const free = up.filter((e) => e.inUse < e.capacity).sort((a, b) => a.inUse / a.capacity - b.inUse / b.capacity);
+      const known = await holdersOf(image);
+      const holding = known.holding.filter((e) => !e.lost);
+      if (holding.length === 0) {
+        holders.delete(image);
+        for (const e of known.unasked) await gone(e);
+        const silent = [...known.holding, ...known.unasked];
+        const lost = silent.find((e) => e.lost);
+        if (lost) throw lostError(lost);
+        if (silent.length > 0)
+          throw new SandboxError(`could not ask ${silent.map((e) => e.endpoint.label).join(', ')} whether it holds the image ${image}`);
+      }
+      const placed = holding.length > 0 ? holding : up;
+      const free = placed.filter((e) => e.inUse < e.capacity).sort((a, b) => a.inUse / a.capacity - b.inUse / b.capacity);
       const pick = free[0];
       if (pick) {
         pick.inUse++;
@@ -171,7 +215,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
   return {
     name: 'docker',
     create: async (o) => {
-      const e = await acquire();
+      const e = await acquire(o.image);
       let sandbox: Sandbox;
       try {
         sandbox = await on(e, () => inner.create(o));
@@ -220,15 +264,16 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
     },
     destroyAll: () => inner.destroyAll(),
     images: {
+      // Present when some engine holds it (its samples go there); stale when any engine's copy is an older recipe.
       status: async (name, recipe) => {
         const all = await each((e) => on(e, () => inner.images.status(name, recipe)));
-        return all.find((s) => s.state !== 'present') ?? all[0]!;
+        return all.find((s) => s.state === 'stale') ?? all.find((s) => s.state === 'present') ?? all[0]!;
       },
-      // Missing on any engine: a sample placed there would fail where another passes. Pulling pulls on every engine.
+      // Missing only from every engine: a sample goes to an engine that holds its image.
       missing: async (names) => {
         const wanted = [...names];
         const perEngine = await each((e) => on(e, () => inner.images.missing(wanted)));
-        return wanted.filter((n) => perEngine.some((m) => m.includes(n)));
+        return wanted.filter((n) => perEngine.every((m) => m.includes(n)));
       },
       missingWhere: async (names) => {
         const wanted = [...names];
@@ -236,18 +281,21 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
           (p) => p.missing.length > 0,
         );
       },
+      // Onto one engine, the one with the fewest pulled so far for its capacity: the images are spread, not copied.
       pull: async (name, o) => {
-        for (const e of engines) await on(e, () => inner.images.pull(name, o));
+        const up = alive();
+        const e = up.sort((a, b) => (pulledOnto.get(a) ?? 0) / a.capacity - (pulledOnto.get(b) ?? 0) / b.capacity)[0];
+        if (!e) throw new SandboxError('every container engine of the pool is gone');
+        pulledOnto.set(e, (pulledOnto.get(e) ?? 0) + 1);
+        await on(e, () => inner.images.pull(name, o));
+        holders.delete(name);
       },
       build: async (o) => {
         const outcomes = [];
         for (const e of engines) outcomes.push(await on(e, () => inner.images.build(o)));
         return outcomes[0]!;
       },
-      list: async (references) => {
-        const all = await each((e) => on(e, () => inner.images.list(references)));
-        return all[0]!.filter((n) => all.every((l) => l.includes(n)));
-      },
+      list: async (references) => [...new Set((await each((e) => on(e, () => inner.images.list(references)))).flat())],
       freeSpace: async () => {
         const all = (await each((e) => on(e, () => inner.images.freeSpace()))).filter((f) => f !== undefined);
         return all.sort((a, b) => a.bytes - b.bytes)[0];

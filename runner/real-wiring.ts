@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { sandboxBackend } from '../docker/backends.js';
-import type { SandboxBackend, SandboxOptions } from '../docker/types.js';
+import type { SandboxOptions } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } from '../scaffolds/model/index.js';
 import { isPolicyName, POLICY_NAMES } from '../scaffolds/policies/index.js';
@@ -66,24 +66,6 @@ function wireFor(sample: PlannedSample): 'openai' | 'anthropic' {
   return Number.parseInt(createHash('sha256').update(sample.id).digest('hex').slice(0, 2), 16) % 2 === 0 ? 'openai' : 'anthropic';
 }
 
-/**
- * The images missing from the backend. A pool of engines must hold every image on every engine (a sample goes to
- * whichever engine is free), so one lacking any is named, with the fix, before anything runs.
- */
-async function checkEveryEngine(backend: SandboxBackend, images: string[]): Promise<string[]> {
-  const where = (await backend.images.missingWhere?.(images)) ?? [];
-  if (where.length > 0) {
-    throw new UserError(
-      ['engines of the pool lack images:', ...where.map((w) => `  ${w.where}: ${w.missing.join(', ')}`)].join('\n'),
-      [
-        ...where.flatMap((w) => w.missing.map((image) => `docker save ${image} | docker -H ${w.where} load`)),
-        'or: impossiblebench images build / images pull with the same --docker-host flags',
-      ].join('\n  '),
-    );
-  }
-  return backend.images.missing(images);
-}
-
 /** The experiment's sandbox backend, sandboxes, model clients, agent loops and task loaders. */
 export async function realWiring(experiment: Experiment, options: RealWiringOptions = {}): Promise<Wiring> {
   // One local model server for the whole run, started on first need (concurrent callers share it).
@@ -133,7 +115,8 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
         ...(options.say ? { say: options.say } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         backend,
-        missingImages: (images) => checkEveryEngine(backend, images),
+        // On a pool, an image counts as missing when no engine holds it: samples go where theirs is.
+        missingImages: (images) => backend.images.missing(images),
         onMissingImage: (m) => missing.push(m),
         // Validation's sandboxes start from the history images the run's samples use after them.
         imageFor: (task, sandbox) => history.imageFor(task, sandbox, options.log),

@@ -107,7 +107,9 @@ export function register(program: Command): void {
       'get every image the tasks of a dataset need: each SWE-bench row runs in its published instance image ' +
         '(swebench/sweb.eval.x86_64.ID:latest), pulled from its registry; tasks of the built-in suites use the project image ' +
         '(made as `images build` makes it). Prints the download size first (layers shared between images counted once) and ' +
-        'the free space where the engine keeps images, then pulls what is missing with progress.',
+        'the free space where the engine keeps images, then pulls what is missing with progress. With several --docker-host ' +
+        'engines an image is missing only when none holds it, and each is pulled onto one of them, spread by capacity: ' +
+        'samples run on an engine that holds their image.',
     )
     .option('--dataset <name>', 'dataset, repeatable: hf:OWNER/NAME, a .json/.jsonl/.parquet file, builtin:swe, builtin:lcb', collect)
     .option('--split <split>', 'original | oneoff | conflicting, repeatable (default: all three)', collect)
