@@ -86,6 +86,10 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
   const holders = new Map<string, Promise<{ holding: PoolEngine[]; unasked: PoolEngine[] }>>();
   /** Images `images.pull` put on each engine. */
   const pulledOnto = new Map<PoolEngine, number>();
+  /** Each sandbox's engine and image, while it lives: `derive` saves it on that engine. */
+  const placedSandboxes = new Map<string, { engine: PoolEngine; image: string }>();
+  /** The image each saved sandbox (`derive`) was made from. */
+  const derivedFrom = new Map<string, string>();
   const holdersOf = (image: string) => {
     let known = holders.get(image);
     if (!known) {
@@ -110,7 +114,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
    * it as missing (a permanent error of the task); when those holding it are gone, or some engine could not be asked,
    * an infrastructure error (EngineLostError for a gone one): the sample may run once they answer again.
    */
-  const acquire = async (image: string): Promise<PoolEngine> => {
+  const acquire = async (image: string): Promise<{ engine: PoolEngine; image: string }> => {
     for (;;) {
       const up = alive();
       if (up.length === 0) {
@@ -121,6 +125,9 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       const known = await holdersOf(image);
       const holding = known.holding.filter((e) => !e.lost);
       if (holding.length === 0) {
+        // A saved sandbox whose engine is gone: start from the image it was saved from (setup does what it saved).
+        const source = derivedFrom.get(image);
+        if (source !== undefined && known.holding.length > 0) return acquire(source);
         holders.delete(image);
         for (const e of known.unasked) await gone(e);
         const silent = [...known.holding, ...known.unasked];
@@ -134,7 +141,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       const pick = free[0];
       if (pick) {
         pick.inUse++;
-        return pick;
+        return { engine: pick, image };
       }
       await new Promise<void>((resolve) => waiters.push(resolve));
     }
@@ -171,6 +178,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
           // A gone engine's containers are left for `cleanup`: waiting on it would hold the slot for nothing.
           if (!e.lost) await sandbox.destroy();
         } finally {
+          placedSandboxes.delete(sandbox.id);
           if (!released) {
             released = true;
             release(e);
@@ -215,15 +223,16 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
   return {
     name: 'docker',
     create: async (o) => {
-      const e = await acquire(o.image);
+      const { engine: e, image } = await acquire(o.image);
       let sandbox: Sandbox;
       try {
-        sandbox = await on(e, () => inner.create(o));
+        sandbox = await on(e, () => inner.create({ ...o, image }));
       } catch (err) {
         release(e);
         if (await gone(e)) throw lostError(e);
         throw err;
       }
+      placedSandboxes.set(sandbox.id, { engine: e, image });
       return onEngine(e, sandbox);
     },
     list: async (filter) => (await each((e) => on(e, () => listLabelled(e, filter)))).flat(),
@@ -296,6 +305,29 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
         return outcomes[0]!;
       },
       list: async (references) => [...new Set((await each((e) => on(e, () => inner.images.list(references)))).flat())],
+      // On the sandbox's engine, which alone then holds the image: its samples go there.
+      derive: async (sandbox, name, labels) => {
+        const placed = placedSandboxes.get(sandbox.id);
+        if (!placed) throw new SandboxError(`sandbox ${sandbox.id} is not one of this pool's`);
+        const { engine: e } = placed;
+        if (e.lost) throw lostError(e);
+        await on(e, () => inner.images.derive!(sandbox, name, labels));
+        derivedFrom.set(name, placed.image);
+        holders.set(name, Promise.resolve({ holding: [e], unasked: [] }));
+      },
+      // Those of the engines that answer: a gone engine's are listed once it answers again.
+      listDerived: async () => {
+        const { answers } = await eachAnswering(() => inner.images.listDerived!());
+        return [...new Map(answers.flat().map((d) => [d.name, d])).values()];
+      },
+      // On each engine still in the pool; one that fails keeps them for `cleanup` (a run's end must not fail on it).
+      removeDerived: async (names) => {
+        await Promise.allSettled(alive().map((e) => on(e, () => inner.images.removeDerived!(names))));
+        for (const name of names) {
+          derivedFrom.delete(name);
+          holders.delete(name);
+        }
+      },
       freeSpace: async () => {
         const all = (await each((e) => on(e, () => inner.images.freeSpace()))).filter((f) => f !== undefined);
         return all.sort((a, b) => a.bytes - b.bytes)[0];

@@ -193,7 +193,7 @@ export interface SandboxImages {
   freeSpace(): Promise<{ path: string; bytes: number } | undefined>;
   /**
    * Saves a sandbox's filesystem as a new image, with the settings of the image it was made from, these labels and
-   * the sandbox's run; only backends that can (one engine: a pool's sandboxes could not all reach it).
+   * the sandbox's run, on the sandbox's engine (a pool then places the image's sandboxes there); only backends that can.
    */
   derive?(sandbox: Sandbox, name: string, labels: Record<string, string>): Promise<void>;
   /** The images `derive` made, of every run. */

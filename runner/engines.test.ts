@@ -17,7 +17,12 @@ import {
   type SecondEngine,
 } from '../docker/testing/second-engine.js';
 import { startTestRegistry } from '../docker/testing/registry.js';
-import { removeImage } from '../docker/testing.js';
+import { commitSandbox, removeImage } from '../docker/testing.js';
+import { sandboxBackend } from '../docker/backends.js';
+import { loadBuiltinSwe } from '../tasks/index.js';
+import { TESTBED, setupSweRepo } from '../tasks/env/swe.js';
+import type { PreparedImageTask } from '../tasks/task.js';
+import { historyImageName, historyImages } from './history-images.js';
 import { openStore } from '../results/store.js';
 import { launchRun } from './launch.js';
 import { realWiring } from './real-wiring.js';
@@ -196,6 +201,65 @@ describe('a wedged engine', () => {
     await thawed.cleanup({ runId });
     expect(await thawed.list({ runId })).toEqual([]);
   }, 60_000);
+});
+
+describe('history images on a pool', () => {
+  it('are made on the engine the history sandbox ran on, its samples go there, and start from the task image once it is gone', async () => {
+    const task = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'))!;
+    const image = `impossiblebench/test-pool-prepared:${process.pid}`;
+    const runId = `pool-history-${Date.now()}`;
+    const maker = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: 'prepare' });
+    try {
+      await setupSweRepo(maker, task, { applyTestPatch: false });
+      await commitSandbox(maker, image);
+    } finally {
+      await maker.destroy();
+    }
+    second.load(image);
+    const prepared: PreparedImageTask = { ...task, repoSource: { type: 'image', image } };
+    const name = historyImageName(runId, prepared);
+    const pool = enginePool([DockerHostSchema.parse({ url: first, capacity: 1 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    const history = historyImages(pool);
+    const before = process.env[ENGINE_TIMEOUT_ENV];
+    let thaw = () => {};
+    try {
+      // The first engine's one slot is taken: the history image is made on the second, and is there alone.
+      const blocker = await pool.create({ image, runId, sampleId: 'blocker' });
+      expect(await history.imageFor(prepared, { image, runId, sampleId: 's1' })).toBe(name);
+      await blocker.destroy();
+      expect(await pool.images.missingWhere!([name])).toEqual([{ where: first, missing: [name] }]);
+      // Its samples go where it is, though the first engine is free.
+      const onSecond = await pool.create({ image: name, runId, sampleId: 's1' });
+      expect((await pool.list({ runId })).map((s) => s.engine)).toEqual([second.url]);
+
+      // The second engine stops answering: a call that fails takes it out of the pool.
+      process.env[ENGINE_TIMEOUT_ENV] = '2';
+      thaw = second.freeze();
+      await expect(onSecond.exec(['true'])).rejects.toBeInstanceOf(EngineLostError);
+      if (before === undefined) delete process.env[ENGINE_TIMEOUT_ENV];
+      else process.env[ENGINE_TIMEOUT_ENV] = before;
+      // A sample of the history image starts on the first engine from the task's image, and setup hides the history.
+      const fallback = await pool.create({ image: name, runId, sampleId: 's2' });
+      try {
+        expect(await fallback.imageId!()).toBe((await sandboxBackend().images.status(image)).id);
+        await setupSweRepo(fallback, prepared);
+        const head = await fallback.exec(['git', '-c', 'safe.directory=*', 'rev-parse', 'HEAD~1'], { cwd: TESTBED });
+        expect(head.stdout.trim()).toBe(task.baseCommit);
+      } finally {
+        await fallback.destroy();
+      }
+      await history.removeAll();
+    } finally {
+      thaw();
+      if (before === undefined) delete process.env[ENGINE_TIMEOUT_ENV];
+      else process.env[ENGINE_TIMEOUT_ENV] = before;
+      const thawed = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+      await thawed.connect();
+      await thawed.cleanup({ runId });
+      spawnSync('docker', ['-H', second.url, 'rmi', '-f', name, image], { stdio: 'ignore' });
+      await removeImage(image);
+    }
+  }, 180_000);
 });
 
 describe('a run over several Docker engines', () => {
