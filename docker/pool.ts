@@ -296,6 +296,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
         const e = up.sort((a, b) => (pulledOnto.get(a) ?? 0) / a.capacity - (pulledOnto.get(b) ?? 0) / b.capacity)[0];
         if (!e) throw new SandboxError('every container engine of the pool is gone');
         pulledOnto.set(e, (pulledOnto.get(e) ?? 0) + 1);
+        o?.onEngine?.(e.endpoint.label);
         await on(e, () => inner.images.pull(name, o));
         holders.delete(name);
       },

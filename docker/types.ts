@@ -183,8 +183,8 @@ export interface SandboxImages {
   missing(names: Iterable<string>): Promise<string[]>;
   /** Where (which engine of a pool) each missing image is missing; only backends of several engines have it. */
   missingWhere?(names: Iterable<string>): Promise<Array<{ where: string; missing: string[] }>>;
-  /** Gets one image from its registry; resolves once the backend has it. */
-  pull(name: string, options?: { onProgress?: (p: PullProgress) => void; signal?: AbortSignal }): Promise<void>;
+  /** Gets one image from its registry; resolves once the backend has it. A pool names the engine it goes to (`onEngine`). */
+  pull(name: string, options?: { onProgress?: (p: PullProgress) => void; onEngine?: (engine: string) => void; signal?: AbortSignal }): Promise<void>;
   /** Makes the project's own image (PYTHON_IMAGE): present, else pulled and extended, else built offline. */
   build(options?: BuildOptions): Promise<BuildOutcome>;
   /** Names of the present images matching any of these references (`*` wildcards, as `docker images` takes). */

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -27,6 +27,8 @@ import { openStore } from '../results/store.js';
 import { launchRun } from './launch.js';
 import { realWiring } from './real-wiring.js';
 import { assertBuilt, cli } from './testing/cli.js';
+import { minimalSweRow } from './testing/swe-rows.js';
+import { swebenchImage } from '../tasks/images.js';
 
 /**
  * Several engines as one pool, with a second dockerd of the test's own: placement, images and cleanup across both, a
@@ -112,20 +114,29 @@ describe('several Docker engines as one pool', () => {
     for (const b of [...boxes.slice(1), box]) await b.destroy().catch(() => undefined);
   }, 120_000);
 
-  it('pulls each image onto one engine, spread by capacity, and counts an image missing only where no engine holds it', async () => {
+  it('`images pull` puts each image onto one engine, spread by capacity, and then counts none missing', async () => {
+    assertBuilt();
     const registry = await startTestRegistry();
-    const images = ['a', 'b', 'c'].map((n) => `${registry.host}/spread/${n}:latest`);
+    const namespace = `${registry.host}/spread`;
+    const ids = ['demo__demo-1', 'demo__demo-2', 'demo__demo-3'];
+    const images = ids.map((id) => swebenchImage(id, { namespace }));
+    const rows = join(await mkdtemp(join(tmpdir(), 'ib-engines-pull-')), 'rows.jsonl');
+    await writeFile(rows, `${ids.map(minimalSweRow).join('\n')}\n`);
+    const flags = ['--dataset', rows, '--image-namespace', namespace, '--docker-host', `${first}=2`, '--docker-host', `${second.url}=1`, '--plain'];
     const pool = enginePool([DockerHostSchema.parse({ url: first, capacity: 2 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
     try {
-      expect(await pool.images.missing(images)).toEqual(images);
-      for (const image of images) await pool.images.pull(image);
-      expect(await pool.images.missing(images)).toEqual([]);
-      // Two for the engine of capacity 2, one for the other: each lacks what the other holds.
+      const pull = await cli(['images', 'pull', ...flags, '--concurrency', '1']);
+      expect(pull.exitCode, pull.stdout + pull.stderr).toBe(0);
+      expect(pull.stdout).toContain('3 images needed: 0 present, 3 to get');
+      // Two onto the engine of capacity 2, one onto the other, in turn; each lacks what the other holds.
+      const onto = images.map((image) => new RegExp(`pulled ${image.replaceAll('.', '\\.')} onto (\\S+) `).exec(pull.stderr)?.[1]);
+      expect(onto).toEqual([first, second.url, first]);
       const lacking = new Map((await pool.images.missingWhere!(images)).map((w) => [w.where, w.missing]));
-      expect(lacking.get(first)).toHaveLength(1);
-      expect(lacking.get(second.url)).toHaveLength(2);
-      expect(new Set([...lacking.values()].flat())).toEqual(new Set(images));
-      expect((await pool.images.status(images[0]!)).state).toBe('present');
+      expect(lacking.get(first)).toEqual([images[1]]);
+      expect(lacking.get(second.url)).toEqual([images[0], images[2]]);
+      expect(await pool.images.missing(images)).toEqual([]);
+      const again = await cli(['images', 'pull', ...flags, '--dry-run']);
+      expect(again.stdout).toContain('3 images needed: 3 present, 0 to get');
     } finally {
       for (const image of images) await removeImage(image);
       spawnSync('docker', ['-H', second.url, 'rmi', '-f', ...images], { stdio: 'ignore' });

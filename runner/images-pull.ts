@@ -123,8 +123,12 @@ export async function pullMissing(
       const image = registry[next++]!;
       const t0 = Date.now();
       try {
+        let onto = '';
         await backend.images.pull(image, {
           onProgress: (p) => live.set(image, p),
+          onEngine: (engine) => {
+            onto = ` onto ${engine}`;
+          },
           ...(options.signal ? { signal: options.signal } : {}),
         });
         const size = (await backend.images.status(image)).sizeBytes ?? 0;
@@ -134,7 +138,7 @@ export async function pullMissing(
         doneBytes += live.get(image)?.downloadedBytes ?? 0;
         if (!tty)
           options.out.write(
-            `[${finished}/${registry.length}] pulled ${image} (${formatBytes(size)} on disk, ${formatDuration((Date.now() - t0) / 1000)})\n`,
+            `[${finished}/${registry.length}] pulled ${image}${onto} (${formatBytes(size)} on disk, ${formatDuration((Date.now() - t0) / 1000)})\n`,
           );
       } catch (err) {
         if (options.signal?.aborted) throw err;

@@ -10,21 +10,7 @@ import { startTestRegistry, type TestRegistry } from '../../docker/testing/regis
 import { swebenchImage } from '../../tasks/images.js';
 import { formatBytes } from '../images-pull.js';
 import { assertBuilt, cli } from '../testing/cli.js';
-
-/** A SWE-bench row with nothing but what loading needs. */
-function sweRow(id: string): string {
-  const patch = 'diff --git a/t/test_a.py b/t/test_a.py\n--- a/t/test_a.py\n+++ b/t/test_a.py\n@@ -1 +1 @@\n-a\n+b\n';
-  return JSON.stringify({
-    instance_id: id,
-    repo: 'demo/demo',
-    base_commit: 'a'.repeat(40),
-    patch,
-    test_patch: patch,
-    problem_statement: 'It is broken.',
-    FAIL_TO_PASS: '["t/test_a.py::test_x"]',
-    PASS_TO_PASS: '[]',
-  });
-}
+import { minimalSweRow } from '../testing/swe-rows.js';
 
 let dir: string;
 let registry: TestRegistry;
@@ -38,7 +24,7 @@ beforeAll(async () => {
   registry = await startTestRegistry();
   namespace = `${registry.host}/swebench`;
   rows = join(dir, 'rows.jsonl');
-  await writeFile(rows, `${[sweRow('demo__demo-1'), sweRow('demo__demo-2')].join('\n')}\n`);
+  await writeFile(rows, `${[minimalSweRow('demo__demo-1'), minimalSweRow('demo__demo-2')].join('\n')}\n`);
   // The second row's image is not on the registry.
   registry.absent.add('swebench/sweb.eval.x86_64.demo_1776_demo-2');
 });
