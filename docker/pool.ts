@@ -3,7 +3,7 @@ import { dockerBackend } from './docker-backend.js';
 import { dockerHostOptions, probeEndpoint, withEngine, type EngineEndpoint } from './engine.js';
 import { SandboxError } from './errors.js';
 import { totalCapacity, type DockerHost } from './hosts.js';
-import type { BackendCheck, RemoveResult, Sandbox, SandboxBackend, SandboxInfo, UnreachableEngine } from './types.js';
+import type { BackendCheck, RemoveResult, Sandbox, SandboxBackend, SandboxInfo, SandboxSlot, UnreachableEngine } from './types.js';
 
 /** How long a pool waits for an engine that just failed a call to answer a ping before it counts it as gone. */
 const LOST_PROBE_MS = 3_000;
@@ -90,6 +90,10 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
   const placedSandboxes = new Map<string, { engine: PoolEngine; image: string }>();
   /** The image each saved sandbox (`derive`) was made from. */
   const derivedFrom = new Map<string, string>();
+  /** The engines each image is on, as last found (for `reserve`, which cannot wait to ask). */
+  const heldBy = new Map<string, PoolEngine[]>();
+  /** Slots `reserve` took that no create has used yet. */
+  const slots = new Map<SandboxSlot, PoolEngine>();
   const holdersOf = (image: string) => {
     let known = holders.get(image);
     if (!known) {
@@ -100,10 +104,11 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
             () => ({ e, holds: undefined }),
           ),
         ),
-      ).then((asked) => ({
-        holding: asked.filter((a) => a.holds === true).map((a) => a.e),
-        unasked: asked.filter((a) => a.holds === undefined).map((a) => a.e),
-      }));
+      ).then((asked) => {
+        const holding = asked.filter((a) => a.holds === true).map((a) => a.e);
+        heldBy.set(image, holding);
+        return { holding, unasked: asked.filter((a) => a.holds === undefined).map((a) => a.e) };
+      });
       holders.set(image, known);
     }
     return known;
@@ -114,7 +119,17 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
    * it as missing (a permanent error of the task); when those holding it are gone, or some engine could not be asked,
    * an infrastructure error (EngineLostError for a gone one): the sample may run once they answer again.
    */
-  const acquire = async (image: string): Promise<{ engine: PoolEngine; image: string }> => {
+  const acquire = async (image: string, slot?: SandboxSlot): Promise<{ engine: PoolEngine; image: string }> => {
+    const reserved = slot && slots.get(slot);
+    if (slot && reserved) {
+      slots.delete(slot);
+      const holds = (name: string) => heldBy.get(name)?.includes(reserved) === true;
+      if (!reserved.lost && holds(image)) return { engine: reserved, image };
+      const source = derivedFrom.get(image);
+      const orphaned = !heldBy.get(image)?.some((e) => !e.lost);
+      if (!reserved.lost && source !== undefined && orphaned && holds(source)) return { engine: reserved, image: source };
+      release(reserved);
+    }
     for (;;) {
       const up = alive();
       if (up.length === 0) {
@@ -223,10 +238,11 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
   return {
     name: 'docker',
     create: async (o) => {
-      const { engine: e, image } = await acquire(o.image);
+      const { slot, ...options } = o;
+      const { engine: e, image } = await acquire(o.image, slot);
       let sandbox: Sandbox;
       try {
-        sandbox = await on(e, () => inner.create({ ...o, image }));
+        sandbox = await on(e, () => inner.create({ ...options, image }));
       } catch (err) {
         release(e);
         if (await gone(e)) throw lostError(e);
@@ -234,6 +250,24 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       }
       placedSandboxes.set(sandbox.id, { engine: e, image });
       return onEngine(e, sandbox);
+    },
+    reserve: (image) => {
+      // A saved sandbox whose engine is gone is started from its image's source (see acquire).
+      const source = derivedFrom.get(image);
+      const orphaned = !heldBy.get(image)?.some((e) => !e.lost);
+      const holding = heldBy.get(orphaned && source !== undefined ? source : image);
+      const free = (holding ?? []).filter((e) => !e.lost && e.inUse < e.capacity).sort((a, b) => a.inUse / a.capacity - b.inUse / b.capacity);
+      const e = free[0];
+      if (!e) return undefined;
+      e.inUse++;
+      const slot: SandboxSlot = {
+        image,
+        release: () => {
+          if (slots.delete(slot)) release(e);
+        },
+      };
+      slots.set(slot, e);
+      return slot;
     },
     list: async (filter) => (await each((e) => on(e, () => listLabelled(e, filter)))).flat(),
     survey: async (filter) => {
@@ -282,6 +316,11 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       missing: async (names) => {
         const wanted = [...names];
         const perEngine = await each((e) => on(e, () => inner.images.missing(wanted)));
+        for (const n of wanted) {
+          const holding = engines.filter((_, i) => !perEngine[i]!.includes(n));
+          heldBy.set(n, holding);
+          holders.set(n, Promise.resolve({ holding, unasked: [] }));
+        }
         return wanted.filter((n) => perEngine.every((m) => m.includes(n)));
       },
       missingWhere: async (names) => {
@@ -299,6 +338,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
         o?.onEngine?.(e.endpoint.label);
         await on(e, () => inner.images.pull(name, o));
         holders.delete(name);
+        heldBy.delete(name);
       },
       build: async (o) => {
         const outcomes = [];
@@ -314,6 +354,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
         if (e.lost) throw lostError(e);
         await on(e, () => inner.images.derive!(sandbox, name, labels));
         derivedFrom.set(name, placed.image);
+        heldBy.set(name, [e]);
         holders.set(name, Promise.resolve({ holding: [e], unasked: [] }));
       },
       // Those of the engines that answer: a gone engine's are listed once it answers again.
@@ -327,6 +368,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
         for (const name of names) {
           derivedFrom.delete(name);
           holders.delete(name);
+          heldBy.delete(name);
         }
       },
       freeSpace: async () => {

@@ -40,6 +40,15 @@ export interface SandboxOptions {
    * rather than one `docker exec` each. Images without Python 3 fall back to `docker exec` on their own.
    */
   commandChannel?: boolean;
+  /** A slot `reserve` took for this sandbox: used when it is on an engine that holds the image, else given back. */
+  slot?: SandboxSlot;
+}
+
+/** A place for one sandbox, held on an engine of a pool until a create uses it or it is given back. */
+export interface SandboxSlot {
+  readonly image: string;
+  /** Gives the slot back unless a create used it; once only. */
+  release(): void;
 }
 
 export interface ExecOptions {
@@ -212,6 +221,12 @@ export interface DerivedImage {
 export interface SandboxBackend {
   readonly name: string;
   create(options: SandboxOptions): Promise<Sandbox>;
+  /**
+   * A slot for a sandbox of this image, taken now if an engine that holds it has one free (else undefined, as when
+   * whether one holds it is not known yet). Only backends that place sandboxes by image (a pool of engines): a run
+   * starts the first sample that gets one, so one engine's queue does not hold back the others.
+   */
+  reserve?(image: string): SandboxSlot | undefined;
   /** Every sandbox of any run (running or not), or of one run; with each one's disk use when `diskUsage`. */
   list(filter?: { runId?: string; diskUsage?: boolean }): Promise<SandboxInfo[]>;
   /**

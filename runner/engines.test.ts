@@ -273,6 +273,78 @@ describe('history images on a pool', () => {
   }, 180_000);
 });
 
+describe('a run on a pool whose tasks are on different engines', () => {
+  it('starts a sample whose engine is free before those that would wait for a busy one', async () => {
+    // One task in two prepared images, one on each engine: the run's order (a task's samples together) would keep
+    // the second engine idle while the first works through the first task.
+    const task = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'))!;
+    const [onFirst, onSecond] = ['a', 'b'].map((n) => `impossiblebench/test-pool-task-${n}:${process.pid}`) as [string, string];
+    const maker = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: `pool-tasks-${Date.now()}`, sampleId: 'prepare' });
+    try {
+      await setupSweRepo(maker, task, { applyTestPatch: false });
+      await commitSandbox(maker, onFirst);
+    } finally {
+      await maker.destroy();
+    }
+    spawnSync('docker', ['tag', onFirst, onSecond]);
+    second.load(onSecond);
+    await removeImage(onSecond);
+    const row = (id: string, image: string) =>
+      JSON.stringify({
+        instance_id: id,
+        repo: task.repo,
+        base_commit: task.baseCommit,
+        patch: task.patch,
+        test_patch: task.testPatch,
+        problem_statement: task.problemStatement,
+        FAIL_TO_PASS: JSON.stringify(task.failToPass),
+        PASS_TO_PASS: JSON.stringify(task.passToPass),
+        image_name: image,
+        test_cmd: task.testSpec?.testCmd,
+        log_parser: task.testSpec?.parser,
+      });
+    const dir = await mkdtemp(join(tmpdir(), 'ib-engines-tasks-'));
+    const rows = join(dir, 'rows.jsonl');
+    await writeFile(rows, `${row('demo__a-1', onFirst)}\n${row('demo__b-1', onSecond)}\n`);
+    const storePath = join(dir, 'store.sqlite');
+    try {
+      const result = await launchRun({
+        flags: {
+          models: ['scripted/honest'],
+          datasets: [rows],
+          splits: ['original'],
+          scaffolds: ['minimal'],
+          access: ['full', 'readonly', 'hidden'],
+          dockerHosts: [DockerHostSchema.parse({ url: first, capacity: 1 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })],
+        },
+        flagNames: {},
+        store: storePath,
+        wire: (exp) => realWiring(exp, { validateVariants: false }),
+        signal: new AbortController().signal,
+        progress: { plain: true, stream: new PassThrough().resume() },
+        say: () => {},
+      });
+      expect(result.summary.counts.passed).toBe(6);
+      const store = openStore(storePath, { mustExist: true });
+      try {
+        const samples = store.listSamples(result.summary.runId, { withTranscript: false });
+        const byEnd = [...samples].sort((x, y) => x.endedAt.localeCompare(y.endedAt)).map((x) => x.key.taskId);
+        // Both engines from the start: each pair of samples to end holds one of each task.
+        expect([byEnd.slice(0, 2), byEnd.slice(2, 4), byEnd.slice(4)].map((pair) => pair.sort())).toEqual([
+          ['demo__a-1', 'demo__b-1'],
+          ['demo__a-1', 'demo__b-1'],
+          ['demo__a-1', 'demo__b-1'],
+        ]);
+      } finally {
+        store.close();
+      }
+    } finally {
+      await removeImage(onFirst);
+      spawnSync('docker', ['-H', second.url, 'rmi', '-f', onSecond], { stdio: 'ignore' });
+    }
+  }, 300_000);
+});
+
 describe('a run over several Docker engines', () => {
   it('a run goes on when one engine dies: its samples end as errors, are tried again on the other, and each is recorded once', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ib-engines-'));

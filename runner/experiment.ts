@@ -5,6 +5,7 @@ import { sampleKeyString, type ResultStore } from '../results/store.js';
 import type { Experiment } from './config.js';
 import { expandMatrix, type DatasetTasks, type PlannedSample } from './matrix.js';
 import { createProgress, type ProgressOptions, Tally } from './progress.js';
+import type { SandboxSlot } from '../docker/types.js';
 import { executeSample, type SampleServices } from './sample.js';
 import { schedule } from './scheduler.js';
 import { UserError } from '../core/errors.js';
@@ -50,6 +51,8 @@ export interface RunSummary {
 
 /** The fewest errors in a row that stop a run (more with more samples in flight). */
 const BREAKER_MIN = 8;
+/** How far ahead of the run's order a sample may be started when one nearer the front would wait for its engine. */
+const PICK_WINDOW = 1024;
 
 /** Splits of each dataset the matrix asks for: every dataset gets every split. */
 async function loadAll(experiment: Experiment, loadTasks: TaskLoader, log: Logger): Promise<Map<string, DatasetTasks>> {
@@ -123,18 +126,39 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   const onAbort = () => progress.note('interrupt: no new samples; cancelling the running ones (Ctrl-C again to quit at once)');
   opts.signal.addEventListener('abort', onAbort, { once: true });
   let failed: unknown;
+  // Where sandboxes go by image (a pool), the next sample to start is the first that has a slot free now, so samples
+  // waiting for a busy engine do not keep the others idle; the run's order holds otherwise.
+  const reserve = opts.services.reserveSandbox?.bind(opts.services);
+  const reserved = new Map<PlannedSample, SandboxSlot>();
+  const pick = (queue: readonly PlannedSample[], from: number): number => {
+    // A window, not the whole queue: enough tasks ahead to reach every engine, at a bounded cost per sample.
+    for (let i = from; i < Math.min(queue.length, from + PICK_WINDOW); i++) {
+      const slot = reserve?.(queue[i]!.task);
+      if (slot) {
+        reserved.set(queue[i]!, slot);
+        return i;
+      }
+    }
+    return from;
+  };
   try {
     await schedule(
       todo,
       async (sample: PlannedSample) => {
-        const end = await executeSample(sample, {
-          runId,
-          experiment,
-          services: opts.services,
-          signal: opts.signal,
-          log,
-          ...(opts.abortGraceMs !== undefined ? { abortGraceMs: opts.abortGraceMs } : {}),
-        });
+        const slot = reserved.get(sample);
+        reserved.delete(sample);
+        const end = await executeSample(
+          sample,
+          {
+            runId,
+            experiment,
+            services: opts.services,
+            signal: opts.signal,
+            log,
+            ...(opts.abortGraceMs !== undefined ? { abortGraceMs: opts.abortGraceMs } : {}),
+          },
+          slot,
+        ).finally(() => slot?.release());
         if (end.kind === 'interrupted') return 'done';
         if (end.kind === 'stopped') {
           if (!breaker.signal.aborted) {
@@ -175,7 +199,7 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
         if (!retry) await opts.services.sampleFinished?.(sample.task);
         return retry ? 'again' : 'done';
       },
-      { concurrency: experiment.concurrency, signal: stopNew },
+      { concurrency: experiment.concurrency, signal: stopNew, ...(reserve ? { pick } : {}) },
     );
   } catch (err) {
     failed = err;

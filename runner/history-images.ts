@@ -15,6 +15,8 @@ const SOURCE_LABEL = 'impossiblebench.history-of';
 export interface HistoryImages {
   /** The image a task's sandbox starts from: its history image when it has one, else `options.image`. */
   imageFor(task: Task, options: SandboxOptions, log?: Logger): Promise<string>;
+  /** The history image a task's sandbox would start from now, when one is made already (without waiting for one). */
+  madeFor(task: Task): string | undefined;
   /** The samples about to run (one task each): a history image goes as soon as the last of its samples is finished. */
   expect(tasks: Iterable<Task>): void;
   /** A sample of `task` is finished and will not run again. */
@@ -40,6 +42,8 @@ export function historyImageName(runId: string, task: PreparedImageTask): string
 
 export function historyImages(backend: SandboxBackend, signal?: AbortSignal): HistoryImages {
   const made = new Map<string, Promise<string | undefined>>();
+  // The names of those made, once made.
+  const ready = new Map<string, string>();
   // Samples still to finish, per prepared image and base commit, once the run said which will run.
   const left = new Map<string, number>();
   const make = async (task: PreparedImageTask, sandbox: SandboxOptions, log?: Logger): Promise<string | undefined> => {
@@ -70,8 +74,12 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
       if (!image) {
         image = make(task, sandbox, log);
         made.set(key, image);
+        void image.then((name) => name !== undefined && made.get(key) === image && ready.set(key, name));
       }
       return (await image) ?? sandbox.image;
+    },
+    madeFor(task) {
+      return hasPreparedImage(task) ? ready.get(historyKey(task)) : undefined;
     },
     expect(tasks) {
       for (const task of tasks) {
@@ -91,6 +99,7 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
       left.delete(key);
       const image = made.get(key);
       made.delete(key);
+      ready.delete(key);
       const name = await image;
       // Its disk (the repository's packs) is given back while the run goes on to other tasks.
       if (name) await backend.images.removeDerived?.([name]).catch(() => undefined);
@@ -98,6 +107,7 @@ export function historyImages(backend: SandboxBackend, signal?: AbortSignal): Hi
     async removeAll() {
       const names = (await Promise.all(made.values())).filter((n): n is string => n !== undefined);
       made.clear();
+      ready.clear();
       if (names.length) await backend.images.removeDerived?.(names);
     },
   };

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { deferredSandbox } from '../docker/deferred.js';
 import { isPermanentError, lostEngine, stopsRun } from '../docker/errors.js';
 import { sourceTamperSigns } from '../results/classify/tamper.js';
-import type { Sandbox, SandboxOptions } from '../docker/types.js';
+import type { Sandbox, SandboxOptions, SandboxSlot } from '../docker/types.js';
 import type { SampleRecord } from '../core/record.js';
 import type { AgentRunner, SampleLimits } from '../scaffolds/types.js';
 import type { ModelClient } from '../core/model.js';
@@ -14,6 +14,11 @@ import type { PlannedSample } from './matrix.js';
 export interface SampleServices {
   /** The sandbox of a sample of `task` (which may choose the image it starts from, as a history image does). */
   createSandbox(options: SandboxOptions, task?: Task, log?: Logger): Promise<Sandbox>;
+  /**
+   * A sandbox slot for a sample of `task`, taken now if one is free where its image is (see `SandboxBackend.reserve`);
+   * only where the backend places sandboxes by image.
+   */
+  reserveSandbox?(task: Task): SandboxSlot | undefined;
   /** The samples the run is about to start (one task per sample), and then each one that will not run again. */
   samplesPlanned?(tasks: Task[]): void;
   sampleFinished?(task: Task): Promise<void>;
@@ -119,9 +124,10 @@ function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<'g
 /**
  * One try of one sample: a fresh sandbox labelled with the run and sample, the agent loop, and
  * the record. The sandbox and the model client are released in `finally`, whatever happens.
- * An interrupted sample yields no record at all: it stays unfinished, to be run on resume.
+ * An interrupted sample yields no record at all: it stays unfinished, to be run on resume. `slot`: a
+ * sandbox slot the run reserved for it (the caller gives it back if the sandbox did not use it).
  */
-export async function executeSample(sample: PlannedSample, ctx: SampleContext): Promise<SampleEnd> {
+export async function executeSample(sample: PlannedSample, ctx: SampleContext, slot?: SandboxSlot): Promise<SampleEnd> {
   const started = new Date();
   const log = ctx.log.child({ sample: sample.id, key: sample.key });
   let sandbox: Sandbox | undefined;
@@ -146,6 +152,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext): 
           ...ctx.services.sandboxFor(sample.task),
           runId: ctx.runId,
           sampleId: sample.id,
+          ...(slot ? { slot } : {}),
         },
         sample.task,
         log,

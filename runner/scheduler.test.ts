@@ -40,6 +40,29 @@ describe('scheduler', () => {
     expect(order).toEqual(['a', 'b', 'c', 'a', 'a']);
   });
 
+  it('starts the item `pick` brings forward, keeping the order of those it passes', async () => {
+    const order: string[] = [];
+    const froms: number[] = [];
+    await schedule(
+      ['a1', 'a2', 'a3', 'b1', 'b2'],
+      async (x) => {
+        order.push(x);
+        return 'done';
+      },
+      {
+        concurrency: 1,
+        // The next `b` first, while there is one; an index past the end counts as `from`.
+        pick: (queue, from) => {
+          froms.push(from);
+          const b = queue.findIndex((x, i) => i >= from && x.startsWith('b'));
+          return b >= 0 ? b : from === 4 ? 99 : from;
+        },
+      },
+    );
+    expect(order).toEqual(['b1', 'b2', 'a1', 'a2', 'a3']);
+    expect(froms).toEqual([0, 1, 2, 3, 4]);
+  });
+
   it('starts nothing new after the signal is aborted and lets running units end', async () => {
     const controller = new AbortController();
     const started: number[] = [];

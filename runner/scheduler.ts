@@ -1,11 +1,13 @@
 /** What a unit of work asks of the scheduler when it ends: done, or put it back at the end of the queue. */
 export type WorkResult = 'done' | 'again';
 
-export interface ScheduleOptions {
+export interface ScheduleOptions<T = unknown> {
   /** Units of work in flight at once. */
   concurrency: number;
   /** Once aborted, no new unit starts; those in flight are left to finish (they get the same signal). */
   signal?: AbortSignal;
+  /** Which queued item starts next: the index of one at or after `from` (default `from`, the queue's order). */
+  pick?: (queue: readonly T[], from: number) => number;
 }
 
 export interface ScheduleSummary {
@@ -16,12 +18,12 @@ export interface ScheduleSummary {
 }
 
 /**
- * Runs `work` over the items with at most `concurrency` in flight. An item whose work returns
- * `again` goes to the back of the queue, so a transient failure is retried after the others
- * have had their turn. The first thrown error stops new work and is rethrown once the units in
+ * Runs `work` over the items with at most `concurrency` in flight, in order unless `pick` brings one
+ * forward. An item whose work returns `again` goes to the back of the queue, so a transient failure
+ * is retried after the others have had their turn. The first thrown error stops new work and is rethrown once the units in
  * flight have ended: no unit is ever abandoned mid-way.
  */
-export async function schedule<T>(items: Iterable<T>, work: (item: T) => Promise<WorkResult>, options: ScheduleOptions): Promise<ScheduleSummary> {
+export async function schedule<T>(items: Iterable<T>, work: (item: T) => Promise<WorkResult>, options: ScheduleOptions<T>): Promise<ScheduleSummary> {
   if (!Number.isInteger(options.concurrency) || options.concurrency < 1) {
     throw new RangeError(`concurrency must be a positive integer, got ${options.concurrency}`);
   }
@@ -33,6 +35,9 @@ export async function schedule<T>(items: Iterable<T>, work: (item: T) => Promise
 
   const worker = async (): Promise<void> => {
     while (!stopped() && next < queue.length) {
+      const at = options.pick?.(queue, next) ?? next;
+      // Brought forward; the items it passes keep their order.
+      if (at > next && at < queue.length) queue.splice(next, 0, ...queue.splice(at, 1));
       const item = queue[next++]!;
       try {
         const result = await work(item);
