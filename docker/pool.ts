@@ -329,10 +329,11 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
           (p) => p.missing.length > 0,
         );
       },
-      // Onto one engine, the one with the fewest pulled so far for its capacity: the images are spread, not copied.
+      // Onto one engine, the one holding the fewest of the images asked about (`missing`) and pulled so far, for its
+      // capacity: the images are spread, not copied.
       pull: async (name, o) => {
-        const up = alive();
-        const e = up.sort((a, b) => (pulledOnto.get(a) ?? 0) / a.capacity - (pulledOnto.get(b) ?? 0) / b.capacity)[0];
+        const load = (e: PoolEngine) => ([...heldBy.values()].filter((h) => h.includes(e)).length + (pulledOnto.get(e) ?? 0)) / e.capacity;
+        const e = alive().sort((a, b) => load(a) - load(b))[0];
         if (!e) throw new SandboxError('every container engine of the pool is gone');
         pulledOnto.set(e, (pulledOnto.get(e) ?? 0) + 1);
         o?.onEngine?.(e.endpoint.label);

@@ -114,7 +114,7 @@ describe('several Docker engines as one pool', () => {
     for (const b of [...boxes.slice(1), box]) await b.destroy().catch(() => undefined);
   }, 120_000);
 
-  it('`images pull` puts each image onto one engine, spread by capacity, and then counts none missing', async () => {
+  it('`images pull` puts each image onto one engine, spread by capacity and what each holds, and then counts none missing', async () => {
     assertBuilt();
     const registry = await startTestRegistry();
     const namespace = `${registry.host}/spread`;
@@ -129,14 +129,22 @@ describe('several Docker engines as one pool', () => {
       expect(pull.exitCode, pull.stdout + pull.stderr).toBe(0);
       expect(pull.stdout).toContain('3 images needed: 0 present, 3 to get');
       // Two onto the engine of capacity 2, one onto the other, in turn; each lacks what the other holds.
-      const onto = images.map((image) => new RegExp(`pulled ${image.replaceAll('.', '\\.')} onto (\\S+) `).exec(pull.stderr)?.[1]);
-      expect(onto).toEqual([first, second.url, first]);
+      const onto = (out: string) => images.map((image) => new RegExp(`pulled ${image.replaceAll('.', '\\.')} onto (\\S+) `).exec(out)?.[1]);
+      expect(onto(pull.stderr)).toEqual([first, second.url, first]);
       const lacking = new Map((await pool.images.missingWhere!(images)).map((w) => [w.where, w.missing]));
       expect(lacking.get(first)).toEqual([images[1]]);
       expect(lacking.get(second.url)).toEqual([images[0], images[2]]);
       expect(await pool.images.missing(images)).toEqual([]);
       const again = await cli(['images', 'pull', ...flags, '--dry-run']);
       expect(again.stdout).toContain('3 images needed: 3 present, 0 to get');
+
+      // The first engine holds one of them already: with equal capacities the next goes onto the second.
+      spawnSync('docker', ['-H', second.url, 'rmi', '-f', images[1]!], { stdio: 'ignore' });
+      await removeImage(images[2]!);
+      const equal = ['--dataset', rows, '--image-namespace', namespace, '--docker-host', first, '--docker-host', second.url, '--plain'];
+      const spread = await cli(['images', 'pull', ...equal, '--concurrency', '1']);
+      expect(spread.stdout, spread.stderr).toContain('3 images needed: 1 present, 2 to get');
+      expect(onto(spread.stderr)).toEqual([undefined, second.url, first]);
     } finally {
       for (const image of images) await removeImage(image);
       spawnSync('docker', ['-H', second.url, 'rmi', '-f', ...images], { stdio: 'ignore' });
