@@ -13,6 +13,7 @@ const UNIT = [
   'docker/deadline.test.ts',
   'docker/fs-changes.test.ts',
   'docker/output.test.ts',
+  'docker/placement.test.ts',
   'mutations/lcb/mutate.test.ts',
   'python/check.test.ts',
   'mutations/swe/patch.test.ts',

@@ -3,6 +3,7 @@ import { dockerBackend } from './docker-backend.js';
 import { dockerHostOptions, probeEndpoint, withEngine, type EngineEndpoint } from './engine.js';
 import { SandboxError } from './errors.js';
 import { totalCapacity, type DockerHost } from './hosts.js';
+import { ImagePlacement, byLoad } from './placement.js';
 import type { BackendCheck, RemoveResult, Sandbox, SandboxBackend, SandboxInfo, SandboxSlot, UnreachableEngine } from './types.js';
 
 /** How long a pool waits for an engine that just failed a call to answer a ping before it counts it as gone. */
@@ -79,40 +80,25 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
   };
   const lostError = (e: PoolEngine) => new EngineLostError(e.endpoint.label, e.lost ?? 'no answer');
 
-  /**
-   * Which engines hold each image, asked of every engine once per image (asked again after a pull through the pool,
-   * and while no engine that answers holds it); `unasked`: those that could not be asked.
-   */
-  const holders = new Map<string, Promise<{ holding: PoolEngine[]; unasked: PoolEngine[] }>>();
   /** Images `images.pull` put on each engine. */
   const pulledOnto = new Map<PoolEngine, number>();
   /** Each sandbox's engine and image, while it lives: `derive` saves it on that engine. */
   const placedSandboxes = new Map<string, { engine: PoolEngine; image: string }>();
-  /** The image each saved sandbox (`derive`) was made from. */
-  const derivedFrom = new Map<string, string>();
-  /** The engines each image is on, as last found (for `reserve`, which cannot wait to ask). */
-  const heldBy = new Map<string, PoolEngine[]>();
-  /** Slots `reserve` took that no create has used yet. */
-  const slots = new Map<SandboxSlot, PoolEngine>();
-  const holdersOf = (image: string) => {
-    let known = holders.get(image);
-    if (!known) {
-      known = Promise.all(
+  // Whether an engine holds an image is asked of every engine in the pool; one that cannot be asked is `unasked`.
+  const placement = new ImagePlacement<PoolEngine>(
+    async (image) => {
+      const asked = await Promise.all(
         alive().map((e) =>
           on(e, () => inner.images.missing([image])).then(
             (missing) => ({ e, holds: missing.length === 0 }),
             () => ({ e, holds: undefined }),
           ),
         ),
-      ).then((asked) => {
-        const holding = asked.filter((a) => a.holds === true).map((a) => a.e);
-        heldBy.set(image, holding);
-        return { holding, unasked: asked.filter((a) => a.holds === undefined).map((a) => a.e) };
-      });
-      holders.set(image, known);
-    }
-    return known;
-  };
+      );
+      return { holding: asked.filter((a) => a.holds === true).map((a) => a.e), unasked: asked.filter((a) => a.holds === undefined).map((a) => a.e) };
+    },
+    (e) => release(e),
+  );
 
   /**
    * A slot on an engine holding the image. When every engine says it lacks it, on any engine, whose own error names
@@ -120,16 +106,8 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
    * an infrastructure error (EngineLostError for a gone one): the sample may run once they answer again.
    */
   const acquire = async (image: string, slot?: SandboxSlot): Promise<{ engine: PoolEngine; image: string }> => {
-    const reserved = slot && slots.get(slot);
-    if (slot && reserved) {
-      slots.delete(slot);
-      const holds = (name: string) => heldBy.get(name)?.includes(reserved) === true;
-      if (!reserved.lost && holds(image)) return { engine: reserved, image };
-      const source = derivedFrom.get(image);
-      const orphaned = !heldBy.get(image)?.some((e) => !e.lost);
-      if (!reserved.lost && source !== undefined && orphaned && holds(source)) return { engine: reserved, image: source };
-      release(reserved);
-    }
+    const reserved = placement.take(slot, image);
+    if (reserved) return reserved;
     for (;;) {
       const up = alive();
       if (up.length === 0) {
@@ -137,13 +115,13 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
           stopsRun: true,
         });
       }
-      const known = await holdersOf(image);
+      const known = await placement.holders(image);
       const holding = known.holding.filter((e) => !e.lost);
       if (holding.length === 0) {
-        // A saved sandbox whose engine is gone: start from the image it was saved from (setup does what it saved).
-        const source = derivedFrom.get(image);
-        if (source !== undefined && known.holding.length > 0) return acquire(source);
-        holders.delete(image);
+        // A saved sandbox whose engines are gone: from the image it was saved from.
+        const standIn = placement.standIn(image, known.holding);
+        if (standIn !== undefined) return acquire(standIn);
+        placement.forget(image);
         for (const e of known.unasked) await gone(e);
         const silent = [...known.holding, ...known.unasked];
         const lost = silent.find((e) => e.lost);
@@ -151,9 +129,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
         if (silent.length > 0)
           throw new SandboxError(`could not ask ${silent.map((e) => e.endpoint.label).join(', ')} whether it holds the image ${image}`);
       }
-      const placed = holding.length > 0 ? holding : up;
-      const free = placed.filter((e) => e.inUse < e.capacity).sort((a, b) => a.inUse / a.capacity - b.inUse / b.capacity);
-      const pick = free[0];
+      const pick = byLoad((holding.length > 0 ? holding : up).filter((e) => e.inUse < e.capacity))[0];
       if (pick) {
         pick.inUse++;
         return { engine: pick, image };
@@ -251,24 +227,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       placedSandboxes.set(sandbox.id, { engine: e, image });
       return onEngine(e, sandbox);
     },
-    reserve: (image) => {
-      // A saved sandbox whose engine is gone is started from its image's source (see acquire).
-      const source = derivedFrom.get(image);
-      const orphaned = !heldBy.get(image)?.some((e) => !e.lost);
-      const holding = heldBy.get(orphaned && source !== undefined ? source : image);
-      const free = (holding ?? []).filter((e) => !e.lost && e.inUse < e.capacity).sort((a, b) => a.inUse / a.capacity - b.inUse / b.capacity);
-      const e = free[0];
-      if (!e) return undefined;
-      e.inUse++;
-      const slot: SandboxSlot = {
-        image,
-        release: () => {
-          if (slots.delete(slot)) release(e);
-        },
-      };
-      slots.set(slot, e);
-      return slot;
-    },
+    reserve: (image) => placement.reserve(image),
     list: async (filter) => (await each((e) => on(e, () => listLabelled(e, filter)))).flat(),
     survey: async (filter) => {
       const { answers, unreachable } = await eachAnswering((e) => listLabelled(e, filter));
@@ -316,11 +275,11 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       missing: async (names) => {
         const wanted = [...names];
         const perEngine = await each((e) => on(e, () => inner.images.missing(wanted)));
-        for (const n of wanted) {
-          const holding = engines.filter((_, i) => !perEngine[i]!.includes(n));
-          heldBy.set(n, holding);
-          holders.set(n, Promise.resolve({ holding, unasked: [] }));
-        }
+        for (const n of wanted)
+          placement.learn(
+            n,
+            engines.filter((_, i) => !perEngine[i]!.includes(n)),
+          );
         return wanted.filter((n) => perEngine.every((m) => m.includes(n)));
       },
       missingWhere: async (names) => {
@@ -332,14 +291,13 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       // Onto one engine, the one holding the fewest of the images asked about (`missing`) and pulled so far, for its
       // capacity: the images are spread, not copied.
       pull: async (name, o) => {
-        const load = (e: PoolEngine) => ([...heldBy.values()].filter((h) => h.includes(e)).length + (pulledOnto.get(e) ?? 0)) / e.capacity;
+        const load = (e: PoolEngine) => (placement.heldOn(e) + (pulledOnto.get(e) ?? 0)) / e.capacity;
         const e = alive().sort((a, b) => load(a) - load(b))[0];
         if (!e) throw new SandboxError('every container engine of the pool is gone');
         pulledOnto.set(e, (pulledOnto.get(e) ?? 0) + 1);
         o?.onEngine?.(e.endpoint.label);
         await on(e, () => inner.images.pull(name, o));
-        holders.delete(name);
-        heldBy.delete(name);
+        placement.forget(name);
       },
       build: async (o) => {
         const outcomes = [];
@@ -354,9 +312,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
         const { engine: e } = placed;
         if (e.lost) throw lostError(e);
         await on(e, () => inner.images.derive!(sandbox, name, labels));
-        derivedFrom.set(name, placed.image);
-        heldBy.set(name, [e]);
-        holders.set(name, Promise.resolve({ holding: [e], unasked: [] }));
+        placement.saved(name, placed.image, e);
       },
       // Those of the engines that answer: a gone engine's are listed once it answers again.
       listDerived: async () => {
@@ -366,11 +322,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       // On each engine still in the pool; one that fails keeps them for `cleanup` (a run's end must not fail on it).
       removeDerived: async (names) => {
         await Promise.allSettled(alive().map((e) => on(e, () => inner.images.removeDerived!(names))));
-        for (const name of names) {
-          derivedFrom.delete(name);
-          holders.delete(name);
-          heldBy.delete(name);
-        }
+        for (const name of names) placement.removed(name);
       },
       freeSpace: async () => {
         const all = (await each((e) => on(e, () => inner.images.freeSpace()))).filter((f) => f !== undefined);

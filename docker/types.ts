@@ -12,7 +12,8 @@
  *   command channel (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`);
  *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`, and those saved
  *   from sandboxes: `derived-images.ts`); several
- *   engines as one backend (`pool.ts`, the engines' addresses and capacities in `hosts.ts`; a second engine for tests
+ *   engines as one backend (`pool.ts`, which engine holds which image and the slots reserved on them in `placement.ts`,
+ *   the engines' addresses and capacities in `hosts.ts`; a second engine for tests
  *   in `testing/second-engine.ts`).
  * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
  */
