@@ -108,8 +108,8 @@ export function register(program: Command): void {
         '(swebench/sweb.eval.x86_64.ID:latest), pulled from its registry; tasks of the built-in suites use the project image ' +
         '(made as `images build` makes it). Prints the download size first (layers shared between images counted once) and ' +
         'the free space where the engine keeps images, then pulls what is missing with progress. With several --docker-host ' +
-        'engines an image is missing only when none holds it, and each is pulled onto one of them, spread by capacity: ' +
-        'samples run on an engine that holds their image.',
+        'engines an image is missing only when none holds it, and each is pulled onto one of them, spread by capacity and by ' +
+        'what each holds: samples run on an engine that holds their image.',
     )
     .option('--dataset <name>', 'dataset, repeatable: hf:OWNER/NAME, a .json/.jsonl/.parquet file, builtin:swe, builtin:lcb', collect)
     .option('--split <split>', 'original | oneoff | conflicting, repeatable (default: all three)', collect)
