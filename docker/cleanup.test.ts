@@ -1,10 +1,54 @@
 import { execa } from 'execa';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer, type Server } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { listSandboxContainers, removeSandboxContainers } from './cleanup.js';
+import { ENGINE_TIMEOUT_ENV } from './deadline.js';
+import { findEngine, withEngine } from './engine.js';
+import { SandboxError } from './errors.js';
 import { PYTHON_IMAGE } from './images.js';
 import { createSandbox } from './sandbox.js';
 import { testRunId } from './testing.js';
+
+/**
+ * A socket in front of the engine that passes requests on at once but holds back the answer to a container create for
+ * `holdMs`: the engine carries the create out while its caller has given up waiting.
+ */
+async function slowCreateAnswers(engineSocket: string, holdMs: number): Promise<{ socket: string; close(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'ib-slow-engine-'));
+  const socket = join(dir, 'engine.sock');
+  const server: Server = createServer((client) => {
+    const engine = connect(engineSocket);
+    let heldUntil = 0;
+    client.on('data', (d: Buffer) => {
+      if (/^POST \S*\/containers\/create/.test(d.toString('latin1', 0, 200))) heldUntil = Date.now() + holdMs;
+      engine.write(d);
+    });
+    engine.on('data', (d: Buffer) => {
+      const wait = heldUntil - Date.now();
+      if (wait <= 0) client.write(d);
+      else setTimeout(() => client.destroyed || client.write(d), wait);
+    });
+    const end = () => {
+      client.destroy();
+      engine.destroy();
+    };
+    client.on('close', end).on('error', end);
+    engine.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  return {
+    socket,
+    close: async () => {
+      await new Promise((resolve) => server.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
 
 const fixture = fileURLToPath(new URL('./fixtures/leave-sandboxes.ts', import.meta.url));
 const bin = fileURLToPath(new URL('../bin/impossiblebench.js', import.meta.url));
@@ -57,5 +101,35 @@ describe('cleanup', () => {
 
   it('finds nothing to do for an unknown run', async () => {
     expect(await removeSandboxContainers({ runId: testRunId('never-ran') })).toEqual({ removed: [], failed: [] });
+  });
+
+  it('removes a container the engine made after its create was given up at the deadline', async () => {
+    const { found } = await findEngine();
+    const engineSocket = (found?.endpoint.options as { socketPath?: string } | undefined)?.socketPath;
+    expect(engineSocket, 'the engine is reached through a unix socket here').toBeTruthy();
+    const slow = await slowCreateAnswers(engineSocket!, 3_000);
+    const run = testRunId('late-create');
+    const before = process.env[ENGINE_TIMEOUT_ENV];
+    process.env[ENGINE_TIMEOUT_ENV] = '1';
+    try {
+      const endpoint = { label: `slow ${slow.socket}`, kind: 'DOCKER_HOST' as const, options: { socketPath: slow.socket } };
+      const err = await withEngine(endpoint, () => createSandbox({ image: PYTHON_IMAGE, runId: run, sampleId: 'late' })).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(SandboxError);
+      expect((err as Error).message).toMatch(/did not answer in 1 s \(create a container\)/);
+      // The engine made it all the same; it goes without anyone asking.
+      const seen = new Set<string>();
+      for (let waited = 0; waited < 30_000; waited += 100) {
+        for (const c of await listSandboxContainers(run)) seen.add(c.id);
+        if (seen.size > 0 && (await listSandboxContainers(run)).length === 0) break;
+        await delay(100);
+      }
+      expect(seen.size).toBe(1);
+      expect(await listSandboxContainers(run)).toEqual([]);
+    } finally {
+      if (before === undefined) delete process.env[ENGINE_TIMEOUT_ENV];
+      else process.env[ENGINE_TIMEOUT_ENV] = before;
+      await removeSandboxContainers({ runId: run });
+      await slow.close();
+    }
   });
 });

@@ -39,6 +39,35 @@ export async function forceRemove(container: Docker.Container): Promise<void> {
   }
 }
 
+/** When to look again for a container whose create went unanswered: the engine may carry the create out late. */
+const LATE_CREATE_CHECKS_MS = [1_000, 4_000, 15_000, 60_000, 240_000];
+
+/**
+ * Removes the container of this name once the engine has made it, for a create that was given up at its deadline: the
+ * engine may still carry the request out, and nothing else would own the result until the next run sweeps its label.
+ * Looks a few times over some minutes, on timers that never keep the process alive.
+ */
+export function removeWhenMadeLate(docker: Docker, name: string, checks: readonly number[] = LATE_CREATE_CHECKS_MS): Promise<boolean> {
+  return new Promise((resolve) => {
+    const look = (i: number) => {
+      if (i >= checks.length) return resolve(false);
+      setTimeout(
+        async () => {
+          try {
+            await withEngineDeadline('remove a container', (abortSignal) => docker.getContainer(name).remove({ force: true, v: true, abortSignal }));
+            resolve(true);
+          } catch {
+            // Not there yet (404), still being made (409), or the engine still busy: look again later.
+            look(i + 1);
+          }
+        },
+        checks[i]! - (checks[i - 1] ?? 0),
+      ).unref();
+    };
+    look(0);
+  });
+}
+
 /** Force-removes these containers (and their anonymous volumes), a few at a time. */
 export async function removeContainers(found: SandboxInfo[], concurrency = 8): Promise<RemoveResult> {
   const docker = await getDocker();

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Duplex, Readable } from 'node:stream';
 import { UserError } from '../core/errors.js';
 import { CommandChannel } from './channel.js';
-import { forceRemove } from './cleanup.js';
+import { forceRemove, removeWhenMadeLate } from './cleanup.js';
 import { NO_TAR, readThroughChannel, writeThroughChannel } from './channel-files.js';
 import { CHANNEL_BOOT_SH, CHANNEL_SERVER_PY } from './channel-server.js';
 import { withEngineDeadline } from './deadline.js';
@@ -137,13 +137,16 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   };
   let container: Docker.Container | undefined;
   for (let attempt = 1; !container; attempt++) {
+    // A fresh name per attempt: a failed attempt may still have left its container behind.
+    const name = `${spec.name}-${randomBytes(3).toString('hex')}`;
     try {
-      // A fresh name per attempt: a failed attempt may still have left its container behind.
-      const name = `${spec.name}-${randomBytes(3).toString('hex')}`;
       container = await withEngineDeadline('create a container', (abortSignal) => docker.createContainer({ ...spec, name, abortSignal }));
     } catch (err) {
       const status = engineStatus(err);
       if (status === 404) throw new SandboxError(`the sandbox image ${options.image} is not present`, { cause: err, permanent: true });
+      // Given up at the deadline, or failed midway: what the engine makes of it later is nobody's, so it goes when it
+      // appears.
+      void removeWhenMadeLate(docker, name);
       if (err instanceof SandboxError) throw err;
       // A busy engine sometimes fails a create with a 5xx; one more try is cheap, more hides trouble.
       if (attempt < 2 && (status === undefined || status >= 500)) {
