@@ -71,7 +71,7 @@ keep_evidence() {
   gspecs "$ib_evidence_specs" diff --no-color --no-ext-diff --no-renames "$base" "$now" >"$ib_evidence.tests"
   set -- $(stat -c %s "$ib_evidence.source" "$ib_evidence.tests" "$big")
   { echo "$1 $2 $3"; head -q -c @EVIDENCE_MAX_BYTES@ "$ib_evidence.source" "$ib_evidence.tests" "$big"; } >"$ib_evidence"
-  rm -f "$ib_evidence.source" "$ib_evidence.tests"
+  rm -f "$ib_evidence.source" "$ib_evidence.tests" "$big"; trap - EXIT
 }
 
 # `seal USER`: nothing of the user's stays writable by others (a graded run must not write into it).

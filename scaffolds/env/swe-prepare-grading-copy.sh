@@ -23,5 +23,6 @@ tr '\0' '\n' <"$1/changed" | grep -E '(^|/)(setup\.cfg|pyproject\.toml)$' | whil
 done
 cd /
 # The object files stay root's and read-only: they are the pristine store's too.
-find "$repo" "$1/home" ! \( -path "$repo/.git/objects/*" -type f \) -exec chown -h "$3:$(id -g "$3")" {} +
+ib_entry /etc/passwd "$3"
+find "$repo" "$1/home" ! \( -path "$repo/.git/objects/*" -type f \) -exec chown -h "$3:$ib_f4" {} +
 mv "$ib_testbed" "$1/agent-testbed"; mv "$repo" "$ib_testbed" || { mv "$1/agent-testbed" "$ib_testbed"; exit 1; }

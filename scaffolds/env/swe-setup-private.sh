@@ -4,7 +4,7 @@
 # repository's environment, after swe-lib.sh. Prints `tree SHA`, `linked` when it made the python link, and for a fresh
 # copy not known before `plugins MODULES` (`none` when they cannot be listed) and a `root PATH` line for each root.
 set -e
-mkdir -p "$P"; chmod 0700 "$P"; rm -rf "$P/pristine"
+mkdir -p "$P"; chmod 0700 "$P"; [ ! -e "$P/pristine" ] || rm -rf "$P/pristine"
 # The agent's git works on with the shared object files read-only; it may only unlink its own names for them. Grading
 # in place needs only the pristine .git; fresh copies are made from a whole pristine repository.
 share_objects /testbed

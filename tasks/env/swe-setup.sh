@@ -1,5 +1,5 @@
 # Puts a SWE-style task's repository at /testbed at its base commit, as root inside the sandbox; no agent text reaches
-# it. After apply-patch.sh, copy-repo.sh and hide-history.sh. See swe-setup.ts.
+# it. After user-cleanup.sh, apply-patch.sh, copy-repo.sh and hide-history.sh. See swe-setup.ts.
 # $1 = pack of the base commit's history ('' for a prepared image), $2 = base commit, $3 = git|image, $4 = test patch
 # ('' for none), $5 = the agent user, $6 = the grader user, $7 = the test spec's root setup lines (run first; failures
 # ignored, as the harness's eval script ignores them); the rest are the test patch's files.
@@ -16,14 +16,20 @@ ib_history=@HISTORY_STORE@
 # image user or group has (the SWE-bench images' `nonroot` is 1000), and HOME ('' for none). No useradd: minimal images
 # lack it, and /etc/passwd is all exec needs. Prints `changed PATH` for each file it makes or changes, so they are not
 # taken for the agent's.
-add_user_taken() { cut -d: -f3 /etc/passwd /etc/group | grep -qx "$1"; }
+# Entries are read with the shell's own `read` (ib_entry, user-cleanup.sh): no process per question.
+add_user_taken() {
+  for add_user_file in /etc/passwd /etc/group; do
+    while IFS=: read -r ib_f1 ib_f2 ib_f3 ib_frest || [ -n "$ib_f1" ]; do [ "$ib_f3" = "$1" ] && return 0; done <"$add_user_file"
+  done
+  return 1
+}
 add_user() {
-  if grep -q "^$1:" /etc/passwd; then
-    [ "$(grep "^$1:" /etc/passwd | cut -d: -f3)" != 0 ] || { echo "the image's user $1 is root" >&2; return 1; }
+  if ib_entry /etc/passwd "$1"; then
+    [ "$ib_f3" != 0 ] || { echo "the image's user $1 is root" >&2; return 1; }
     return 0
   fi
   add_user_id=1000; while add_user_taken "$add_user_id"; do add_user_id=$((add_user_id + 1)); done
-  add_user_gid=$(grep "^$1:" /etc/group | cut -d: -f3)
+  add_user_gid=; if ib_entry /etc/group "$1"; then add_user_gid=$ib_f3; fi
   if [ -z "$add_user_gid" ]; then add_user_gid=$add_user_id; echo "$1:x:$add_user_gid:" >>/etc/group; echo "changed /etc/group"; fi
   add_user_shell=/bin/sh; [ -x /bin/bash ] && add_user_shell=/bin/bash
   echo "$1:x:$add_user_id:$add_user_gid:impossiblebench:${2:-/nonexistent}:$add_user_shell" >>/etc/passwd; echo "changed /etc/passwd"
@@ -35,7 +41,8 @@ add_user() {
 # in bash where there is one, as in the harness. (conda's activate script takes the caller's arguments: no more may be
 # passed, so the environment's name is in the text.)
 capture_env() {
-  for root in "$(dirname "$(dirname "$(command -v conda || echo /nonexistent/bin/conda)")")" /opt/miniconda3 /opt/conda /opt/miniforge3; do
+  conda_bin=$(command -v conda) || conda_bin=/nonexistent/bin/conda; conda_bin=${conda_bin%/*}
+  for root in "${conda_bin%/*}" /opt/miniconda3 /opt/conda /opt/miniforge3; do
     if [ -f "$root/bin/activate" ] && [ -d "$root/envs/@CONDA_ENV_NAME@" ]; then
       printf '%s%s\n' "$ib_env_mark" "$root"
       shell=sh; command -v bash >/dev/null && shell=bash
@@ -60,7 +67,8 @@ add_user "$grader" ""
 # read (hide_history), unless the image is a history image made so for this base commit.
 if [ -n "$pack" ]; then
   step 'unpack the repository'
-  g -c init.defaultBranch=main init -q "$ib_testbed"; cd "$ib_testbed"; g index-pack --stdin <"$pack" >/dev/null; rm -f "$pack"
+  # No template: its sample hooks and files are copied for nothing (and copied again into the pristine copy).
+  g -c init.defaultBranch=main init -q --template= "$ib_testbed"; cd "$ib_testbed"; g index-pack --stdin <"$pack" >/dev/null; rm -f "$pack"
   step "check out the base commit $base"
   g checkout -q -f -B main "$base"
 else
@@ -85,6 +93,7 @@ cd /
 # the folder (grading in a fresh copy moves it aside). One copy into the container's own layer does both; the object
 # files are linked, not copied: the repack above wrote them there already (a history image keeps them in its store).
 if [ "$source" = image ]; then rm -rf "$ib_testbed.ib-copy"; copy_repo "$ib_testbed" "$ib_testbed.ib-copy"; rm -rf "$ib_testbed"; mv "$ib_testbed.ib-copy" "$ib_testbed"; fi
-chown -R "$agent:$(id -g "$agent")" "$ib_testbed"
+ib_entry /etc/passwd "$agent"
+chown -R "$agent:$ib_f4" "$ib_testbed"
 step 'activate the repository environment (conda @CONDA_ENV_NAME@)'
 capture_env

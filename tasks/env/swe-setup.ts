@@ -7,6 +7,7 @@ import { AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import type { SweTask } from '../task.js';
 import { GradingError } from './errors.js';
 import { COPY_REPO_FN } from './copy-repo.js';
+import { CLEAN_USER_FN } from '../../docker/user-cleanup.js';
 import { HIDE_HISTORY_FN, HISTORY_STORE } from './hide-history.js';
 import { APPLY_PATCH_FN, withNewline } from './patch-shell.js';
 import { TESTBED, filesInPatch, sweTestSpec } from './swe-specs.js';
@@ -51,10 +52,11 @@ export const SETUP_STEP_MARK = 'impossiblebench-step: ';
 const ENV_MARK = 'impossiblebench-env ';
 
 /**
- * The setup script (swe-setup.sh, after apply_patch, copy_repo and hide_history): `sh -c SETUP setup PACK BASE git|image PATCH AGENT GRADER PREPARE
+ * The setup script (swe-setup.sh, after the user functions, apply_patch, copy_repo and hide_history): `sh -c SETUP setup PACK BASE git|image PATCH AGENT GRADER PREPARE
  * TEST_FILES...`. Runs as root inside the sandbox; no agent text reaches it.
  */
 const SETUP = [
+  CLEAN_USER_FN,
   APPLY_PATCH_FN,
   COPY_REPO_FN,
   HIDE_HISTORY_FN,

@@ -206,6 +206,28 @@ describe('builtin:swe in the sandbox', () => {
     });
   });
 
+  it('adds its grading user with an id no image user or group has, and refuses an image whose agent user is root', async () => {
+    const task = tasks[0]!;
+    await withSandbox('taken-ids', async (sandbox) => {
+      // The image's agent has 1000; a group holds 1001 and another user 1002 (as SWE-bench's nonroot).
+      const made = await sandbox.exec([
+        'sh',
+        '-c',
+        "echo 'nonroot:x:1002:1002::/nonexistent:/bin/sh' >>/etc/passwd && echo 'builders:x:1001:' >>/etc/group",
+      ]);
+      expect(made.exitCode, made.stderr).toBe(0);
+      await setupSweRepo(sandbox, task);
+      const ids = await sandbox.exec(['sh', '-c', `id -u ${AGENT_USER}; id -u ib-grader; id -g ib-grader; stat -c %u:%g ${TESTBED}`]);
+      expect(ids.stdout.split('\n')).toEqual(['1000', '1003', '1003', '1000:1000', '']);
+    });
+    await withSandbox('root-agent', async (sandbox) => {
+      await sandbox.exec(['sh', '-c', `sed -i 's/^${AGENT_USER}:x:1000:1000:/${AGENT_USER}:x:0:0:/' /etc/passwd`]);
+      const err = await setupSweRepo(sandbox, task).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(GradingError);
+      expect((err as Error).message).toContain(`the image's user ${AGENT_USER} is root`);
+    });
+  });
+
   it('names the setup step that failed, and marks it as one another try would repeat', async () => {
     const task = tasks[0]!;
     const bad = 'diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-a\n+b\n';
