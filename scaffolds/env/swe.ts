@@ -171,19 +171,27 @@ export class SweEnvironment implements AgentEnvironment {
     const factsKey = access === 'full' ? undefined : await this.pristineFactsKey();
     const known = factsKey === undefined ? undefined : pristineFacts.get(factsKey);
     if (known) extraFiles.push({ path: ROOTS_FILE, content: lines(known.roots), mode: 0o600 });
-    const done = await setupSweRepo(sandbox, task, { applyTestPatch: access !== 'hidden', extraFiles, signal: perCall(this.options.signal) });
+    // The pristine copy's tree is what the agent's changes are read against. It is kept in setup's own call, unless
+    // the harness's preparation changes the image first (the changes below are read in between).
+    const keep = {
+      script: SETUP_PRIVATE,
+      step: 'keep a pristine copy of the repository',
+      args: [access === 'full' ? 'in-place' : 'fresh', known ? 'known' : 'new'],
+    };
+    const prepares = this.spec.rootSetup.length > 0;
+    const done = await setupSweRepo(sandbox, task, {
+      applyTestPatch: access !== 'hidden',
+      extraFiles,
+      signal: perCall(this.options.signal),
+      ...(prepares ? {} : { then: keep }),
+    });
     this.runtime = done.runtime;
     this.setupFiles.push(...done.changedOutside);
     // What the harness's own preparation changed (a generated locale) is the image's state, not the agent's doing.
-    if (this.spec.rootSetup.length > 0) {
+    if (prepares) {
       for (const change of await sandbox.changes()) if (!change.path.startsWith(`${TESTBED}/`)) this.setupFiles.push(change.path);
     }
-    // The pristine copy's tree is what the agent's changes are read against.
-    const prepared = await this.root(
-      ['sh', '-c', SETUP_PRIVATE, 'setup', access === 'full' ? 'in-place' : 'fresh', known ? 'known' : 'new'],
-      'keep a pristine copy of the repository',
-      this.runtime.env,
-    );
+    const prepared = done.thenOutput ?? (await this.root(['sh', '-c', keep.script, 'setup', ...keep.args], keep.step, this.runtime.env));
     const said = prepared.split('\n');
     if (said.includes('linked')) this.setupPaths.push(PYTHON_LINK);
     if (!said.some((l) => /^tree [0-9a-f]{40,64}$/.test(l)))

@@ -2,8 +2,10 @@
 # it. After user-cleanup.sh, apply-patch.sh, copy-repo.sh and hide-history.sh. See swe-setup.ts.
 # $1 = pack of the base commit's history ('' for a prepared image), $2 = base commit, $3 = git|image, $4 = test patch
 # ('' for none), $5 = the agent user, $6 = the grader user, $7 = the test spec's root setup lines (run first; failures
-# ignored, as the harness's eval script ignores them); the rest are the test patch's files.
-# stderr: a `STEP_MARK what` line before each step. stdout: `changed PATH` lines, then the environment (capture_env).
+# ignored, as the harness's eval script ignores them), $8 = the script to run next ('' for none), $9 = the step it is
+# named by, $10 = its arguments (plain words); the rest are the test patch's files.
+# stderr: a `STEP_MARK what` line before each step. stdout: `changed PATH` lines, then the environment (capture_env),
+# then, when the next script ran here, THEN_MARK and its output.
 set -e
 
 # Constants of swe-setup.ts, filled in there.
@@ -11,6 +13,7 @@ ib_testbed=@TESTBED@
 ib_step_mark=@STEP_MARK@
 ib_env_mark=@ENV_MARK@
 ib_history=@HISTORY_STORE@
+ib_then_mark=@THEN_MARK@
 
 # `add_user NAME HOME`: makes a login user when the image has none of that name, with the first uid from 1000 that no
 # image user or group has (the SWE-bench images' `nonroot` is 1000), and HOME ('' for none). No useradd: minimal images
@@ -44,18 +47,18 @@ capture_env() {
   conda_bin=$(command -v conda) || conda_bin=/nonexistent/bin/conda; conda_bin=${conda_bin%/*}
   for root in "${conda_bin%/*}" /opt/miniconda3 /opt/conda /opt/miniforge3; do
     if [ -f "$root/bin/activate" ] && [ -d "$root/envs/@CONDA_ENV_NAME@" ]; then
-      printf '%s%s\n' "$ib_env_mark" "$root"
+      printf '%s%s\n' "$ib_env_mark" "$root"; ib_env_root=$root
       shell=sh; command -v bash >/dev/null && shell=bash
       "$shell" -c 'env -0 && printf "\0" && . "$1/bin/activate" && conda activate @CONDA_ENV_NAME@ && env -0' activate "$root"
       return
     fi
   done
-  printf '%s-\n' "$ib_env_mark"
+  printf '%s-\n' "$ib_env_mark"; ib_env_root=-
 }
 
 step() { echo "$ib_step_mark$1" >&2; }
 g() { git -c safe.directory=* -c user.name=impossiblebench -c user.email=bench@impossiblebench.invalid "$@"; }
-pack=$1; base=$2; source=$3; patch=$4; agent=$5; grader=$6; prepare=$7; shift 7
+pack=$1; base=$2; source=$3; patch=$4; agent=$5; grader=$6; prepare=$7; then=$8; then_step=$9; then_args=${10}; shift 10
 if [ -n "$prepare" ]; then step 'prepare the environment as the harness does'; sh -c "$prepare" >&2 || true; fi
 step 'add the users the sandbox runs commands as'
 add_user "$agent" "/home/$agent"
@@ -97,3 +100,10 @@ ib_entry /etc/passwd "$agent"
 chown -R "$agent:$ib_f4" "$ib_testbed"
 step 'activate the repository environment (conda @CONDA_ENV_NAME@)'
 capture_env
+# The next script runs in this call, one round trip less, when the image's PATH is the environment; in a conda
+# environment the caller runs it with the activated variables instead.
+if [ -n "$then" ] && [ "$ib_env_root" = - ]; then
+  step "$then_step"
+  printf '%s' "$ib_then_mark"
+  sh -c "$then" setup $then_args
+fi

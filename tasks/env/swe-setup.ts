@@ -36,6 +36,8 @@ export interface SweSetup {
   runtime: SweRuntime;
   /** Paths outside /testbed that setup made or changed (users and their homes): not the agent's doing. */
   changedOutside: string[];
+  /** The output of `then`, when it ran in the same call (the environment is the image's PATH). */
+  thenOutput?: string;
 }
 
 export interface SweSetupOptions {
@@ -43,6 +45,11 @@ export interface SweSetupOptions {
   applyTestPatch?: boolean;
   /** More files to write with setup's own (one engine call for all). */
   extraFiles?: FileToWrite[];
+  /**
+   * A root script to run right after setup, in the same call when the repository's environment is the image's PATH
+   * (one round trip less); the caller runs it itself otherwise. `step` names it in errors; `args` are plain words.
+   */
+  then?: { script: string; step: string; args: string[] };
   signal?: AbortSignal;
 }
 
@@ -50,6 +57,8 @@ export interface SweSetupOptions {
 export const SETUP_STEP_MARK = 'impossiblebench-step: ';
 
 const ENV_MARK = 'impossiblebench-env ';
+/** Where the output of a `then` script run in the setup call begins, right after an ENV_MARK line with no environment. */
+const THEN_MARK = 'impossiblebench-then\n';
 
 /**
  * The setup script (swe-setup.sh, after the user functions, apply_patch, copy_repo and hide_history): `sh -c SETUP setup PACK BASE git|image PATCH AGENT GRADER PREPARE
@@ -68,6 +77,7 @@ const SETUP = [
       ENV_MARK: shellWord(ENV_MARK),
       CONDA_ENV_NAME: plainName(CONDA_ENV_NAME),
       HISTORY_STORE: shellWord(HISTORY_STORE),
+      THEN_MARK: shellWord(THEN_MARK),
     },
     'swe-setup.sh',
   ),
@@ -115,7 +125,21 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   await sandbox.writeFiles(files);
   const patched = patch ? filesInPatch(task.testPatch) : [];
   const prepare = sweTestSpec(task).rootSetup.join('\n');
-  const args = [pack, local?.commit ?? task.baseCommit, source.type, patch, AGENT_USER, GRADER_USER, prepare, ...patched];
+  const then = options.then;
+  const thenArgs = (then?.args ?? []).map(plainName).join(' ');
+  const args = [
+    pack,
+    local?.commit ?? task.baseCommit,
+    source.type,
+    patch,
+    AGENT_USER,
+    GRADER_USER,
+    prepare,
+    then?.script ?? '',
+    then?.step ?? '',
+    thenArgs,
+    ...patched,
+  ];
   const run = await sandbox.exec(['sh', '-c', SETUP, 'setup', ...args], {
     user: ROOT_USER,
     cwd: '/',
@@ -123,9 +147,12 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
     signal: options.signal,
   });
   if (run.exitCode === 0) {
-    const report = run.stdout.slice(0, Math.max(0, run.stdout.lastIndexOf(ENV_MARK)));
+    const thenAt = then ? run.stdout.indexOf(`${ENV_MARK}-\n${THEN_MARK}`) : -1;
+    const own = thenAt < 0 ? run.stdout : run.stdout.slice(0, thenAt + ENV_MARK.length + 2);
+    const report = own.slice(0, Math.max(0, own.lastIndexOf(ENV_MARK)));
     const changedOutside = [...report.matchAll(/^changed (\/.*)$/gm)].map((m) => m[1]!);
-    return { runtime: parseRuntime(run.stdout), changedOutside };
+    const thenOutput = thenAt < 0 ? undefined : run.stdout.slice(own.length + THEN_MARK.length);
+    return { runtime: parseRuntime(own), changedOutside, ...(thenOutput !== undefined ? { thenOutput } : {}) };
   }
   const { step, log } = failedStep(run.stderr, 'set the repository up');
   const permanent = !run.timedOut && CERTAIN_STEPS.some((re) => re.test(step));

@@ -228,6 +228,25 @@ describe('builtin:swe in the sandbox', () => {
     });
   });
 
+  it("runs the next root script in setup's own call, with its arguments, and names it when it fails", async () => {
+    const task = tasks[0]!;
+    await withSandbox('then', async (sandbox) => {
+      const then = { script: 'echo "$0 $# $1 $2"; id -u; pwd', step: 'say what it got', args: ['in-place', 'new'] };
+      const done = await setupSweRepo(sandbox, task, { then });
+      expect(done.thenOutput).toBe('setup 2 in-place new\n0\n/\n');
+      expect(done.runtime.env).toEqual({});
+      expect(done.changedOutside).not.toContain('impossiblebench-then');
+    });
+    await withSandbox('then-fails', async (sandbox) => {
+      const err = await setupSweRepo(sandbox, task, { then: { script: 'echo broke >&2; exit 3', step: 'break on purpose', args: [] } }).catch(
+        (e: unknown) => e,
+      );
+      expect(err).toBeInstanceOf(GradingError);
+      expect((err as Error).message).toBe('could not break on purpose in the sandbox (exit 3): broke');
+      expect(isPermanentError(err)).toBe(false);
+    });
+  });
+
   it('names the setup step that failed, and marks it as one another try would repeat', async () => {
     const task = tasks[0]!;
     const bad = 'diff --git a/nope.py b/nope.py\n--- a/nope.py\n+++ b/nope.py\n@@ -1 +1 @@\n-a\n+b\n';
