@@ -183,7 +183,7 @@ export class SweEnvironment implements AgentEnvironment {
       applyTestPatch: access !== 'hidden',
       extraFiles,
       signal: perCall(this.options.signal),
-      ...(prepares ? {} : { then: keep }),
+      ...(prepares ? {} : { next: keep }),
     });
     this.runtime = done.runtime;
     this.setupFiles.push(...done.changedOutside);
@@ -191,7 +191,7 @@ export class SweEnvironment implements AgentEnvironment {
     if (prepares) {
       for (const change of await sandbox.changes()) if (!change.path.startsWith(`${TESTBED}/`)) this.setupFiles.push(change.path);
     }
-    const prepared = done.thenOutput ?? (await this.root(['sh', '-c', keep.script, 'setup', ...keep.args], keep.step, this.runtime.env));
+    const prepared = done.nextOutput ?? (await this.root(['sh', '-c', keep.script, 'setup', ...keep.args], keep.step, this.runtime.env));
     const said = prepared.split('\n');
     if (said.includes('linked')) this.setupPaths.push(PYTHON_LINK);
     if (!said.some((l) => /^tree [0-9a-f]{40,64}$/.test(l)))

@@ -5,7 +5,7 @@
 # ignored, as the harness's eval script ignores them), $8 = the script to run next ('' for none), $9 = the step it is
 # named by, $10 = its arguments (plain words); the rest are the test patch's files.
 # stderr: a `STEP_MARK what` line before each step. stdout: `changed PATH` lines, then the environment (capture_env),
-# then, when the next script ran here, THEN_MARK and its output.
+# then, when the next script ran here, NEXT_MARK and its output.
 set -e
 
 # Constants of swe-setup.ts, filled in there.
@@ -13,7 +13,7 @@ ib_testbed=@TESTBED@
 ib_step_mark=@STEP_MARK@
 ib_env_mark=@ENV_MARK@
 ib_history=@HISTORY_STORE@
-ib_then_mark=@THEN_MARK@
+ib_next_mark=@NEXT_MARK@
 
 # `add_user NAME HOME`: makes a login user when the image has none of that name, with the first uid from 1000 that no
 # image user or group has (the SWE-bench images' `nonroot` is 1000), and HOME ('' for none). No useradd: minimal images
@@ -58,7 +58,7 @@ capture_env() {
 
 step() { echo "$ib_step_mark$1" >&2; }
 g() { git -c safe.directory=* -c user.name=impossiblebench -c user.email=bench@impossiblebench.invalid "$@"; }
-pack=$1; base=$2; source=$3; patch=$4; agent=$5; grader=$6; prepare=$7; then=$8; then_step=$9; then_args=${10}; shift 10
+pack=$1; base=$2; source=$3; patch=$4; agent=$5; grader=$6; prepare=$7; next=$8; next_step=$9; next_args=${10}; shift 10
 if [ -n "$prepare" ]; then step 'prepare the environment as the harness does'; sh -c "$prepare" >&2 || true; fi
 step 'add the users the sandbox runs commands as'
 add_user "$agent" "/home/$agent"
@@ -102,8 +102,8 @@ step 'activate the repository environment (conda @CONDA_ENV_NAME@)'
 capture_env
 # The next script runs in this call, one round trip less, when the image's PATH is the environment; in a conda
 # environment the caller runs it with the activated variables instead.
-if [ -n "$then" ] && [ "$ib_env_root" = - ]; then
-  step "$then_step"
-  printf '%s' "$ib_then_mark"
-  sh -c "$then" setup $then_args
+if [ -n "$next" ] && [ "$ib_env_root" = - ]; then
+  step "$next_step"
+  printf '%s' "$ib_next_mark"
+  sh -c "$next" setup $next_args
 fi

@@ -36,8 +36,8 @@ export interface SweSetup {
   runtime: SweRuntime;
   /** Paths outside /testbed that setup made or changed (users and their homes): not the agent's doing. */
   changedOutside: string[];
-  /** The output of `then`, when it ran in the same call (the environment is the image's PATH). */
-  thenOutput?: string;
+  /** The output of `next`, when it ran in the same call (the environment is the image's PATH). */
+  nextOutput?: string;
 }
 
 export interface SweSetupOptions {
@@ -49,7 +49,7 @@ export interface SweSetupOptions {
    * A root script to run right after setup, in the same call when the repository's environment is the image's PATH
    * (one round trip less); the caller runs it itself otherwise. `step` names it in errors; `args` are plain words.
    */
-  then?: { script: string; step: string; args: string[] };
+  next?: { script: string; step: string; args: string[] };
   signal?: AbortSignal;
 }
 
@@ -57,8 +57,8 @@ export interface SweSetupOptions {
 export const SETUP_STEP_MARK = 'impossiblebench-step: ';
 
 const ENV_MARK = 'impossiblebench-env ';
-/** Where the output of a `then` script run in the setup call begins, right after an ENV_MARK line with no environment. */
-const THEN_MARK = 'impossiblebench-then\n';
+/** Where the output of a `next` script run in the setup call begins, right after an ENV_MARK line with no environment. */
+const NEXT_MARK = 'impossiblebench-next\n';
 
 /**
  * The setup script (swe-setup.sh, after the user functions, apply_patch, copy_repo and hide_history): `sh -c SETUP setup PACK BASE git|image PATCH AGENT GRADER PREPARE
@@ -77,7 +77,7 @@ const SETUP = [
       ENV_MARK: shellWord(ENV_MARK),
       CONDA_ENV_NAME: plainName(CONDA_ENV_NAME),
       HISTORY_STORE: shellWord(HISTORY_STORE),
-      THEN_MARK: shellWord(THEN_MARK),
+      NEXT_MARK: shellWord(NEXT_MARK),
     },
     'swe-setup.sh',
   ),
@@ -125,8 +125,8 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
   await sandbox.writeFiles(files);
   const patched = patch ? filesInPatch(task.testPatch) : [];
   const prepare = sweTestSpec(task).rootSetup.join('\n');
-  const then = options.then;
-  const thenArgs = (then?.args ?? []).map(plainName).join(' ');
+  const next = options.next;
+  const nextArgs = (next?.args ?? []).map(plainName).join(' ');
   const args = [
     pack,
     local?.commit ?? task.baseCommit,
@@ -135,9 +135,9 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
     AGENT_USER,
     GRADER_USER,
     prepare,
-    then?.script ?? '',
-    then?.step ?? '',
-    thenArgs,
+    next?.script ?? '',
+    next?.step ?? '',
+    nextArgs,
     ...patched,
   ];
   const run = await sandbox.exec(['sh', '-c', SETUP, 'setup', ...args], {
@@ -147,12 +147,12 @@ export async function setupSweRepo(sandbox: Sandbox, task: SweTask, options: Swe
     signal: options.signal,
   });
   if (run.exitCode === 0) {
-    const thenAt = then ? run.stdout.indexOf(`${ENV_MARK}-\n${THEN_MARK}`) : -1;
-    const own = thenAt < 0 ? run.stdout : run.stdout.slice(0, thenAt + ENV_MARK.length + 2);
+    const nextAt = next ? run.stdout.indexOf(`${ENV_MARK}-\n${NEXT_MARK}`) : -1;
+    const own = nextAt < 0 ? run.stdout : run.stdout.slice(0, nextAt + ENV_MARK.length + 2);
     const report = own.slice(0, Math.max(0, own.lastIndexOf(ENV_MARK)));
     const changedOutside = [...report.matchAll(/^changed (\/.*)$/gm)].map((m) => m[1]!);
-    const thenOutput = thenAt < 0 ? undefined : run.stdout.slice(own.length + THEN_MARK.length);
-    return { runtime: parseRuntime(own), changedOutside, ...(thenOutput !== undefined ? { thenOutput } : {}) };
+    const nextOutput = nextAt < 0 ? undefined : run.stdout.slice(own.length + NEXT_MARK.length);
+    return { runtime: parseRuntime(own), changedOutside, ...(nextOutput !== undefined ? { nextOutput } : {}) };
   }
   const { step, log } = failedStep(run.stderr, 'set the repository up');
   const permanent = !run.timedOut && CERTAIN_STEPS.some((re) => re.test(step));

@@ -230,15 +230,15 @@ describe('builtin:swe in the sandbox', () => {
 
   it("runs the next root script in setup's own call, with its arguments, and names it when it fails", async () => {
     const task = tasks[0]!;
-    await withSandbox('then', async (sandbox) => {
-      const then = { script: 'echo "$0 $# $1 $2"; id -u; pwd', step: 'say what it got', args: ['in-place', 'new'] };
-      const done = await setupSweRepo(sandbox, task, { then });
-      expect(done.thenOutput).toBe('setup 2 in-place new\n0\n/\n');
+    await withSandbox('next', async (sandbox) => {
+      const next = { script: 'echo "$0 $# $1 $2"; id -u; pwd', step: 'say what it got', args: ['in-place', 'new'] };
+      const done = await setupSweRepo(sandbox, task, { next });
+      expect(done.nextOutput).toBe('setup 2 in-place new\n0\n/\n');
       expect(done.runtime.env).toEqual({});
-      expect(done.changedOutside).not.toContain('impossiblebench-then');
+      expect(done.changedOutside).toEqual(['/etc/group', '/etc/passwd']);
     });
-    await withSandbox('then-fails', async (sandbox) => {
-      const err = await setupSweRepo(sandbox, task, { then: { script: 'echo broke >&2; exit 3', step: 'break on purpose', args: [] } }).catch(
+    await withSandbox('next-fails', async (sandbox) => {
+      const err = await setupSweRepo(sandbox, task, { next: { script: 'echo broke >&2; exit 3', step: 'break on purpose', args: [] } }).catch(
         (e: unknown) => e,
       );
       expect(err).toBeInstanceOf(GradingError);
