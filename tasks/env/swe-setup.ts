@@ -61,8 +61,9 @@ const ENV_MARK = 'impossiblebench-env ';
 const NEXT_MARK = 'impossiblebench-next\n';
 
 /**
- * The setup script (swe-setup.sh, after the user functions, apply_patch, copy_repo and hide_history): `sh -c SETUP setup PACK BASE git|image PATCH AGENT GRADER PREPARE
- * TEST_FILES...`. Runs as root inside the sandbox; no agent text reaches it.
+ * The setup script (swe-setup.sh, after the user functions, apply_patch, copy_repo and hide_history): `sh -c SETUP setup
+ * PACK BASE git|image PATCH AGENT GRADER PREPARE NEXT NEXT_STEP NEXT_ARGS TEST_FILES...`. Runs as root inside the sandbox;
+ * no agent text reaches it.
  */
 const SETUP = [
   CLEAN_USER_FN,
