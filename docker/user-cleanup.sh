@@ -5,10 +5,13 @@
 
 # `ib_entry FILE NAME`: NAME's entry in FILE (/etc/passwd or /etc/group), split into $ib_f1 to $ib_f4 (name,
 # password, id, group id); fails when there is none. The shell's own `read`, no process: setup and every grading ask.
-ib_entry() {
+ib_entry() { ib_entry_with 1 "$@"; }
+# `ib_entry_with 1|3 FILE VALUE`: the first entry whose name (1) or id (3) is VALUE, as ib_entry.
+ib_entry_with() {
   while IFS=: read -r ib_f1 ib_f2 ib_f3 ib_f4 ib_frest || [ -n "$ib_f1" ]; do
-    [ "$ib_f1" = "$2" ] && return 0
-  done <"$1"
+    case $1 in 1) ib_key=$ib_f1 ;; *) ib_key=$ib_f3 ;; esac
+    [ "$ib_key" = "$3" ] && return 0
+  done <"$2"
   return 1
 }
 

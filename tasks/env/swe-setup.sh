@@ -20,12 +20,7 @@ ib_next_mark=@NEXT_MARK@
 # lack it, and /etc/passwd is all exec needs. Prints `changed PATH` for each file it makes or changes, so they are not
 # taken for the agent's.
 # Entries are read with the shell's own `read` (ib_entry, user-cleanup.sh): no process per question.
-add_user_taken() {
-  for add_user_file in /etc/passwd /etc/group; do
-    while IFS=: read -r ib_f1 ib_f2 ib_f3 ib_frest || [ -n "$ib_f1" ]; do [ "$ib_f3" = "$1" ] && return 0; done <"$add_user_file"
-  done
-  return 1
-}
+add_user_taken() { ib_entry_with 3 /etc/passwd "$1" || ib_entry_with 3 /etc/group "$1"; }
 add_user() {
   if ib_entry /etc/passwd "$1"; then
     [ "$ib_f3" != 0 ] || { echo "the image's user $1 is root" >&2; return 1; }
