@@ -3,7 +3,8 @@
 // One sample = create a sandbox, write a solution and a test, run python3 on them as the agent
 // user, read the result file, destroy. The baseline does the same work with one
 // `docker run --rm --network none IMAGE python3 -c PROGRAM` per sample (argv, no shell). Rounds
-// run harness, baseline, baseline, harness so drift in machine load hits both sides alike.
+// run harness, baseline, baseline, harness so drift in machine load hits both sides alike. Then each operation a
+// sample makes, one at a time, through the command channel against the engine's own calls.
 //
 //   npm run bench:sandbox -- [--samples N] [--concurrency 1,4] [--strict]
 import { execa } from 'execa';
@@ -100,6 +101,38 @@ async function timed(count: number, concurrency: number, one: (i: number) => Pro
   return performance.now() - start;
 }
 
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * One operation at a time in a sandbox already started: through the command channel, or by the engine's own calls
+ * (`docker exec`, its archive calls and `docker diff`), as a sandbox made with `commandChannel: false` does them.
+ */
+async function operations(commandChannel: boolean, repeats: number): Promise<Record<string, number>> {
+  const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: 'bench-sandbox', sampleId: `ops-${commandChannel}`, commandChannel });
+  const ops: Record<string, (i: number) => Promise<unknown>> = {
+    'a command (true)': () => sandbox.exec(['true'], { timeoutMs: 60_000 }),
+    'a file in': (i) => sandbox.writeFiles([{ path: '/tmp/bench.txt', content: solution(i) }]),
+    'a file out': () => sandbox.readFile('/tmp/bench.txt'),
+    'the changes': () => sandbox.changes(),
+  };
+  try {
+    const out: Record<string, number> = {};
+    for (const [name, op] of Object.entries(ops)) {
+      await op(0);
+      const times: number[] = [];
+      for (let i = 1; i <= repeats; i++) {
+        const t = performance.now();
+        await op(i);
+        times.push(performance.now() - t);
+      }
+      out[name] = median(times);
+    }
+    return out;
+  } finally {
+    await sandbox.destroy();
+  }
+}
+
 const emptyPhases = (): Phases => ({ create: 0, write: 0, exec: 0, read: 0, destroy: 0 });
 const perSample = (ms: number) => `${(ms / samples / 1000).toFixed(3)} s`;
 
@@ -137,6 +170,14 @@ async function main(): Promise<void> {
     const n = samples * 2;
     const parts = Object.entries(r.phases).map(([k, v]) => `${k} ${(v / n).toFixed(0)} ms`);
     console.log(`  concurrency ${r.concurrency}: ${parts.join(', ')}`);
+  }
+  const [channel, engine] = [await operations(true, samples), await operations(false, samples)];
+  console.log(`\none operation, one at a time (median of ${samples}): through the command channel ÷ by the engine's own calls`);
+  for (const name of Object.keys(channel)) {
+    const [c, e] = [channel[name]!, engine[name]!];
+    console.log(
+      `  ${name.padEnd(17)} ${c.toFixed(1).padStart(7)} ms ÷ ${e.toFixed(1).padStart(7)} ms = ${(c / e).toFixed(3)} (${(e / c).toFixed(0)}× cheaper)`,
+    );
   }
   const four = rows.find((r) => r.concurrency === 4);
   if (values.strict && four && four.harness / four.baseline > TARGET_RATIO) process.exitCode = 1;
