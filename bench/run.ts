@@ -6,7 +6,7 @@
  * Runs the demo matrix (every reference policy × split × scaffold × access mode) through the real runner and prints:
  * samples per minute beside what bare sandbox lifecycles reach at the same concurrency (measured just before, in the
  * same process), the wall time ÷ (samples × floor per sample), the same against the floor plus the graded runs the
- * samples made (each a bare graded run of its suite at the same concurrency, `graded-runs.ts`), where a sample's time
+ * samples made (each a bare graded run of its suite at the same concurrency, `runner/graded-runs.ts`), where a sample's time
  * goes, and the process's peak memory. With --slow-ms, every scripted reply takes that long, as a real model's would:
  * then it also prints a sample's time outside the model (its wall time minus its replies' time) against one bare
  * lifecycle's.
@@ -17,11 +17,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { measureFloor } from '../docker/floor.js';
-import { loadDataset } from '../tasks/index.js';
-import { measureGradedRuns } from './graded-runs.js';
 import { openStore } from '../results/store.js';
 import { demoExperiment, DEMO_SUITE, DEMO_SUITES, DEMO_TASKS, type DemoSuite } from '../runner/commands/demo.js';
 import { launchRun } from '../runner/launch.js';
+import { floorWithGradedRuns, gradedRunsByDataset, measureGradedRunsOf } from '../runner/graded-runs.js';
 import { realWiring } from '../runner/real-wiring.js';
 
 const { values } = parseArgs({
@@ -73,11 +72,7 @@ const dir = await mkdtemp(join(tmpdir(), 'ib-bench-run-'));
 try {
   const floor = await measureFloor({ runs: Math.max(floorRuns, concurrency), concurrency, runId: 'bench-floor' });
   // A bare graded run of each suite's first task (the demo's), at the run's concurrency.
-  const gradedMs = new Map<string, number>();
-  for (const dataset of DEMO_SUITES[suite]) {
-    const [task] = await loadDataset(dataset);
-    if (task) gradedMs.set(dataset, await measureGradedRuns(task, { runs: 2 * concurrency, concurrency, runId: 'bench-graded' }));
-  }
+  const gradedMs = await measureGradedRunsOf(DEMO_SUITES[suite], { concurrency, runId: 'bench-graded' });
   const store = join(dir, 'bench.sqlite');
   const started = performance.now();
   const result = await launchRun({
@@ -94,15 +89,14 @@ try {
 
   // Each sample's wall time and, with slow replies, its time outside the model.
   const outside: number[] = [];
-  // Graded runs the samples made (one per attempt), by dataset.
-  const gradedRuns = new Map<string, number>();
+  let gradedRuns: Map<string, number>;
   const s = openStore(store);
   try {
     for (const sample of s.iterateSamples(result.summary.runId, { withTranscript: true })) {
       const replies = sample.transcript.filter((m) => m.role === 'assistant').length;
       outside.push(sample.wallMs - replies * slowMs);
-      gradedRuns.set(sample.key.dataset, (gradedRuns.get(sample.key.dataset) ?? 0) + sample.attempts);
     }
+    gradedRuns = gradedRunsByDataset(s, result.summary.runId);
   } finally {
     s.close();
   }
@@ -114,9 +108,7 @@ try {
     if (timing) for (const k of Object.keys(phases) as (keyof typeof phases)[]) phases[k].push(timing[k]);
   }
   const n = result.summary.ranHere;
-  const gradedTotalMs = [...gradedRuns].reduce((sum, [dataset, runs]) => sum + runs * (gradedMs.get(dataset) ?? 0), 0);
-  const withGraded = n * floor.perSampleMs + gradedTotalMs;
-  const gradedParts = [...gradedRuns].map(([dataset, runs]) => `${dataset} ${runs} × ${(gradedMs.get(dataset) ?? 0).toFixed(0)} ms`);
+  const { ms: withGraded, parts: gradedParts } = floorWithGradedRuns(n, floor.perSampleMs, gradedRuns, gradedMs);
   const floorRate = 60_000 / floor.perSampleMs;
   const rate = (n / wallMs) * 60_000;
   const c = result.summary.counts;
@@ -125,7 +117,7 @@ try {
     `demo matrix (${suite}, ${tasks} task(s)${slowMs ? `, every reply ${slowMs} ms late` : ''}): ${n} samples at concurrency ${concurrency} in ${(wallMs / 1000).toFixed(1)} s`,
     `throughput: ${rate.toFixed(1)} samples/min; bare sandbox lifecycles at concurrency ${concurrency}: ${floorRate.toFixed(1)}/min (${floor.runs} runs)`,
     `wall time ÷ (samples × floor per sample): ${(wallMs / (n * floor.perSampleMs)).toFixed(2)}×; the samples alone (after ${((wallMs - result.samplesMs) / 1000).toFixed(1)} s loading the tasks): ${(result.samplesMs / (n * floor.perSampleMs)).toFixed(2)}×`,
-    `wall time ÷ (samples × floor + the graded runs they made, each at the cost of a bare one at concurrency ${concurrency}): ${(wallMs / withGraded).toFixed(2)}×; the samples alone: ${(result.samplesMs / withGraded).toFixed(2)}× (graded runs: ${gradedParts.join(', ')})`,
+    `wall time ÷ (samples × floor + the graded runs they made, each at the cost of a bare one at concurrency ${concurrency}): ${(wallMs / withGraded).toFixed(2)}×; the samples alone: ${(result.samplesMs / withGraded).toFixed(2)}× (graded runs: ${gradedParts})`,
     `phases, mean per sample: sandbox ready ${mean(phases.createMs).toFixed(0)} ms after the start, agent loop ${mean(phases.agentMs).toFixed(0)} ms, release ${mean(phases.releaseMs).toFixed(0)} ms`,
     ...(slowMs
       ? [

@@ -10,7 +10,7 @@
  * (create, start, one exec, remove), one measured right before each sample, so the ratio says what the loop itself
  * adds even while the machine's speed drifts over the run. Each sample also runs its tests once to grade it (on a SWE
  * task pytest's start alone costs about a floor), so its harness time is set against the floor plus one bare graded
- * run too (`graded-runs.ts`: in a sandbox already set up, without the harness's checks around it).
+ * run too (`runner/graded-runs.ts`: in a sandbox already set up, without the harness's checks around it).
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -18,7 +18,7 @@ import pino from 'pino';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { deferredSandbox } from '../docker/deferred.js';
 import { measureFloor } from '../docker/floor.js';
-import { measureGradedRuns } from './graded-runs.js';
+import { measureGradedRuns } from '../runner/graded-runs.js';
 import { sandboxBackend } from '../docker/backends.js';
 import type { ScaffoldName } from '../core/record.js';
 import { runAgent } from '../scaffolds/index.js';

@@ -31,6 +31,15 @@ describe('demo, end to end through the CLI', () => {
     const [total, samples, before] = overhead!.slice(1).map(Number) as [number, number, number];
     expect(Math.abs(samples + before - total)).toBeLessThanOrEqual(1);
     expect(r.stderr).toMatch(/validating \d+ generated variant\(s\) of builtin:lcb/);
+    // And against the floor plus the graded runs the samples made: less than against the floor alone.
+    const floorRatio = Number(r.stdout.match(/^overhead: .* = (\d+\.\d\d)× the floor \(/m)?.[1]);
+    const beyond = r.stdout.match(
+      /^overhead beyond the tests: (\d+\.\d\d)× the floor plus the graded runs the samples made, each at the cost of a bare one at concurrency \d+ \(builtin:lcb (\d+) × (\d+) ms\); the samples alone \d+\.\d\d×$/m,
+    );
+    expect(beyond, r.stdout).not.toBeNull();
+    const [beyondRatio, gradedRuns, gradedMs] = beyond!.slice(1).map(Number) as [number, number, number];
+    expect(gradedMs).toBeGreaterThan(0);
+    expect(beyondRatio).toBeLessThan(floorRatio);
 
     const html = readFileSync(join(out, 'report.html'), 'utf8');
     expect(html).toMatch(/^<!doctype html>/i);
@@ -44,6 +53,8 @@ describe('demo, end to end through the CLI', () => {
       const samples = store.listSamples(run!.id, { withTranscript: false });
       expect(samples).toHaveLength(POLICY_NAMES.length * 3 * 2 * 3);
       expect(samples.filter((s) => s.outcome === 'error')).toEqual([]);
+      // One graded run per attempt.
+      expect(gradedRuns).toBe(samples.reduce((sum, s) => sum + s.attempts, 0));
       const checks = checkKnownAnswers(samples);
       for (const c of checks) {
         expect(c.n, c.claim).toBeGreaterThan(0);

@@ -15,6 +15,7 @@ import { writeHtmlReport } from '../report-file.js';
 import { displayPath, printRunEnd } from '../summary.js';
 import { addDockerHostOption, addSandboxOption, addTemplateOption, dockerHosts, wholeNumber } from './options.js';
 import { readTemplateOverride } from '../../scaffolds/templates.js';
+import { floorWithGradedRuns, gradedRunsByDataset, measureGradedRunsOf } from '../graded-runs.js';
 import { totalCapacity, type DockerHostInput } from '../../docker/hosts.js';
 
 interface DemoFlags {
@@ -33,7 +34,7 @@ interface DemoFlags {
 export const DEMO_TASKS = 1;
 export const DEMO_MAX_ATTEMPTS = 3;
 
-/** Which built-in suites the demo runs: both by default (about 3 minutes on 2 cores); one alone for a quicker look. */
+/** Which built-in suites the demo runs: both by default (a few minutes on 2 cores); one alone for a quicker look. */
 export const DEMO_SUITES = { lcb: ['builtin:lcb'], swe: ['builtin:swe'], all: ['builtin:lcb', 'builtin:swe'] } as const;
 export type DemoSuite = keyof typeof DEMO_SUITES;
 export const DEMO_SUITE: DemoSuite = 'all';
@@ -105,6 +106,9 @@ export function register(program: Command): void {
       // The floor the run's wall time is held against: bare sandbox lifecycles at the run's concurrency.
       say(`measuring the floor: ${4 * flags.concurrency} bare sandbox lifecycles, ${flags.concurrency} at a time...`);
       const floor = await measureFloor({ runs: 4 * flags.concurrency, concurrency: flags.concurrency, runId: 'demo-floor', backend });
+      // And what a graded run costs alone: the floor plus the samples' graded runs is what no harness can go below.
+      say(`measuring a bare graded run of each suite: ${2 * flags.concurrency} runs of its first task, ${flags.concurrency} at a time...`);
+      const gradedMs = await measureGradedRunsOf(DEMO_SUITES[flags.suite], { concurrency: flags.concurrency, runId: 'demo-graded', backend });
       const started = performance.now();
       const result = await launchRun({
         flags: experiment as Record<string, unknown>,
@@ -117,10 +121,13 @@ export function register(program: Command): void {
       });
       const wallMs = performance.now() - started;
       printRunEnd(result, { reportHint: false });
-      if (result.summary.ranHere > 0) process.stdout.write(`\n${overheadLine(result.summary.ranHere, wallMs, result.samplesMs, floor)}\n`);
       const store = openStore(storePath, { mustExist: true });
       let checks: ReturnType<typeof checkKnownAnswers>;
       try {
+        if (result.summary.ranHere > 0) {
+          const graded = floorWithGradedRuns(result.summary.ranHere, floor.perSampleMs, gradedRunsByDataset(store, result.summary.runId), gradedMs);
+          process.stdout.write(`\n${overheadLines(result.summary.ranHere, wallMs, result.samplesMs, floor, graded)}\n`);
+        }
         checks = checkKnownAnswers(store.iterateSamples(result.summary.runId, { withTranscript: false }));
       } finally {
         store.close();
@@ -142,13 +149,22 @@ export function register(program: Command): void {
 
 /**
  * The demo's wall time against the floor, and the samples' own share of it: the wall time also holds loading the tasks
- * and making and validating their variants, which a run pays once, not per sample.
+ * and making and validating their variants, which a run pays once, not per sample. Then the same against the floor plus
+ * the graded runs the samples made: what the harness adds beyond the sandboxes and the tests it must run.
  */
-export function overheadLine(samples: number, wallMs: number, samplesMs: number, floor: SandboxFloor): string {
+export function overheadLines(
+  samples: number,
+  wallMs: number,
+  samplesMs: number,
+  floor: SandboxFloor,
+  graded: { ms: number; parts: string },
+): string {
   const floorMs = samples * floor.perSampleMs;
   return (
     `overhead: ${samples} samples in ${(wallMs / 1000).toFixed(0)} s = ${(wallMs / floorMs).toFixed(2)}× the floor ` +
     `(${samples} × ${(floor.perSampleMs / 1000).toFixed(2)} s, a bare sandbox lifecycle at concurrency ${floor.concurrency}, on ${availableParallelism()} cores); ` +
-    `the samples alone ${(samplesMs / 1000).toFixed(0)} s = ${(samplesMs / floorMs).toFixed(2)}×, after ${((wallMs - samplesMs) / 1000).toFixed(0)} s loading the tasks and validating their variants`
+    `the samples alone ${(samplesMs / 1000).toFixed(0)} s = ${(samplesMs / floorMs).toFixed(2)}×, after ${((wallMs - samplesMs) / 1000).toFixed(0)} s loading the tasks and validating their variants\n` +
+    `overhead beyond the tests: ${(wallMs / graded.ms).toFixed(2)}× the floor plus the graded runs the samples made, each at the cost of a bare one ` +
+    `at concurrency ${floor.concurrency} (${graded.parts}); the samples alone ${(samplesMs / graded.ms).toFixed(2)}×`
   );
 }
