@@ -29,6 +29,7 @@ import { startModelServer } from '../scaffolds/server/index.js';
 import { setupSweRepo, sweTestSpec, TESTBED } from '../tasks/env/swe.js';
 import { loadBuiltinSwe } from '../tasks/index.js';
 import type { SweTask } from '../tasks/task.js';
+import { median } from './stats.js';
 
 const { values } = parseArgs({
   options: {
@@ -55,7 +56,6 @@ if (!(Number.isInteger(commits) && commits > 0 && Number.isInteger(samples) && s
 }
 
 const FILES = 1000;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const runId = `bench-history-${process.pid}`;
 const backend = sandboxBackend();

@@ -89,14 +89,14 @@ try {
 
   // Each sample's wall time and, with slow replies, its time outside the model.
   const outside: number[] = [];
-  let gradedRuns: Map<string, number>;
+  const samples: { key: { dataset: string }; attempts: number }[] = [];
   const s = openStore(store);
   try {
     for (const sample of s.iterateSamples(result.summary.runId, { withTranscript: true })) {
       const replies = sample.transcript.filter((m) => m.role === 'assistant').length;
       outside.push(sample.wallMs - replies * slowMs);
+      samples.push({ key: sample.key, attempts: sample.attempts });
     }
-    gradedRuns = gradedRunsByDataset(s, result.summary.runId);
   } finally {
     s.close();
   }
@@ -108,7 +108,7 @@ try {
     if (timing) for (const k of Object.keys(phases) as (keyof typeof phases)[]) phases[k].push(timing[k]);
   }
   const n = result.summary.ranHere;
-  const { ms: withGraded, parts: gradedParts } = floorWithGradedRuns(n, floor.perSampleMs, gradedRuns, gradedMs);
+  const { ms: withGraded, parts: gradedParts } = floorWithGradedRuns(n, floor.perSampleMs, gradedRunsByDataset(samples), gradedMs);
   const floorRate = 60_000 / floor.perSampleMs;
   const rate = (n / wallMs) * 60_000;
   const c = result.summary.counts;

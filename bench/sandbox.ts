@@ -11,6 +11,7 @@ import { execa } from 'execa';
 import { parseArgs } from 'node:util';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { sandboxBackend } from '../docker/backends.js';
+import { median } from './stats.js';
 
 const TARGET_RATIO = 1.3;
 
@@ -100,8 +101,6 @@ async function timed(count: number, concurrency: number, one: (i: number) => Pro
   );
   return performance.now() - start;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /**
  * One operation at a time in a sandbox already started: through the command channel, or by the engine's own calls

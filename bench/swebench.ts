@@ -24,6 +24,7 @@ import { sweTestSpec, TESTBED } from '../tasks/env/swe-specs.js';
 import { swebenchImage } from '../tasks/images.js';
 import { sweRowToTask } from '../tasks/rows.js';
 import type { SweTask } from '../tasks/task.js';
+import { median } from './stats.js';
 
 const IDS = (process.env.REPLICA_IDS ?? 'sympy__sympy-23534 sympy__sympy-24213').split(/\s+/).filter(Boolean);
 const { values } = parseArgs({ options: { repeat: { type: 'string', default: '3' } } });
@@ -33,8 +34,6 @@ function fail(message: string): never {
   console.error(`bench:swebench: ${message}`);
   process.exit(2);
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 const rowsFile = sharedDataFile('swebench/verified.jsonl') ?? fail('../shared/data/swebench/verified.jsonl is absent');
 const rows = readJsonl(rowsFile).filter((r) => IDS.includes(r.instance_id as string));

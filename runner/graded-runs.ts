@@ -6,7 +6,6 @@
 import { sandboxBackend } from '../docker/backends.js';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import type { Sandbox, SandboxBackend } from '../docker/types.js';
-import type { ResultStore } from '../results/store.js';
 import { gradeLcbTask } from '../tasks/env/lcb.js';
 import { gradeSwe, setupSweRepo } from '../tasks/env/swe.js';
 import { loadDataset } from '../tasks/index.js';
@@ -80,9 +79,9 @@ export async function measureGradedRunsOf(datasets: readonly string[], options: 
 }
 
 /** The graded runs a run's samples made, one per attempt, by dataset. */
-export function gradedRunsByDataset(store: ResultStore, runId: string): Map<string, number> {
+export function gradedRunsByDataset(samples: Iterable<{ key: { dataset: string }; attempts: number }>): Map<string, number> {
   const runs = new Map<string, number>();
-  for (const sample of store.iterateSamples(runId, { withTranscript: false })) {
+  for (const sample of samples) {
     runs.set(sample.key.dataset, (runs.get(sample.key.dataset) ?? 0) + sample.attempts);
   }
   return runs;

@@ -125,11 +125,12 @@ export function register(program: Command): void {
       const store = openStore(storePath, { mustExist: true });
       let checks: ReturnType<typeof checkKnownAnswers>;
       try {
+        const samples = store.listSamples(result.summary.runId, { withTranscript: false });
         if (result.summary.ranHere > 0) {
-          const graded = floorWithGradedRuns(result.summary.ranHere, floor.perSampleMs, gradedRunsByDataset(store, result.summary.runId), gradedMs);
+          const graded = floorWithGradedRuns(result.summary.ranHere, floor.perSampleMs, gradedRunsByDataset(samples), gradedMs);
           process.stdout.write(`\n${overheadLines(result.summary.ranHere, wallMs, result.samplesMs, floor, graded)}\n`);
         }
-        checks = checkKnownAnswers(store.iterateSamples(result.summary.runId, { withTranscript: false }));
+        checks = checkKnownAnswers(samples);
       } finally {
         store.close();
       }
