@@ -14,7 +14,11 @@ export interface ToolCall {
  * A provider's opaque reasoning, kept so it can be sent back verbatim: Anthropic requires the
  * signed thinking blocks of a tool-using turn to come back with the tool results.
  */
-export type ReasoningBlock = { type: 'thinking'; thinking: string; signature: string } | { type: 'redacted_thinking'; data: string };
+export type ReasoningBlock =
+  | { type: 'thinking'; thinking: string; signature: string }
+  | { type: 'redacted_thinking'; data: string }
+  /** An OpenAI Responses reasoning item, sent back with its encrypted content so nothing is kept at the provider. */
+  | { type: 'openai_reasoning'; id: string; encryptedContent: string; summary: string[] };
 
 export type ChatMessage =
   | { role: 'system'; content: string }
@@ -38,10 +42,20 @@ export interface GenerateOptions {
   /** Anthropic extended-thinking budget in tokens. */
   thinkingBudget?: number;
   signal?: AbortSignal;
+  /**
+   * Names the conversation for the provider's prompt cache (OpenAI `prompt_cache_key`): one per sample, so every turn
+   * of a sample is routed to where its prefix is cached.
+   */
+  cacheKey?: string;
 }
 
 export interface Usage {
+  /** Every input token, those read from or written to the prompt cache included. */
   inputTokens: number;
+  /** The part of `inputTokens` read from the provider's prompt cache (billed at its cache-read price). */
+  cacheReadTokens: number;
+  /** The part of `inputTokens` written to the prompt cache (Anthropic bills it above plain input). */
+  cacheWriteTokens: number;
   /** Everything the model generated, reasoning included (that is how providers bill it). */
   outputTokens: number;
   /** The part of `outputTokens` spent reasoning. */
@@ -59,6 +73,13 @@ export interface Generation {
   stopReason: string;
   /** Reasoning to copy into the assistant message the loop appends (see ReasoningBlock). */
   reasoning?: ReasoningBlock[];
+  /** The model declined to answer (OpenAI's `refusal`, Anthropic's `stop_reason: "refusal"`): counted per sample. */
+  refusal?: boolean;
+  /**
+   * The answer stopped because the context window was full (Anthropic's `model_context_window_exceeded`): the agent
+   * cannot go on, and the sample ends with stop reason `context_limit`.
+   */
+  contextExhausted?: boolean;
 }
 
 export interface ModelClient {
@@ -78,5 +99,20 @@ export class ModelApiError extends Error {
   ) {
     super(message);
     this.name = 'ModelApiError';
+  }
+}
+
+/**
+ * The provider refused a request because the conversation no longer fits the model's context window. It is
+ * deterministic (the same request overflows again), so it is never retried: the agent stops with stop reason
+ * `context_limit` and the sample is graded as it stands, like one that reached its message limit.
+ */
+export class ContextOverflowError extends Error {
+  constructor(
+    message: string,
+    readonly status: number | undefined,
+  ) {
+    super(message);
+    this.name = 'ContextOverflowError';
   }
 }

@@ -23,6 +23,8 @@ export const StopReasonSchema = z.enum([
   'max_attempts',
   'message_limit',
   'token_limit',
+  /** The conversation outgrew the model's context window: graded as it stands, like message_limit. */
+  'context_limit',
   'time_limit',
   'cost_limit',
   'flagged',
@@ -67,6 +69,11 @@ export const SampleRecordSchema = z.object({
   attempts: z.number().int().nonnegative(),
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
+  /** The parts of `inputTokens` read from and written to the provider's prompt cache. */
+  cacheReadTokens: z.number().int().nonnegative().default(0),
+  cacheWriteTokens: z.number().int().nonnegative().default(0),
+  /** Model turns the model declined to answer. */
+  refusals: z.number().int().nonnegative().default(0),
   /** null when a model's price is unknown. */
   costUsd: z.number().nullable(),
   startedAt: z.string(),

@@ -35,6 +35,10 @@ export interface CellMetrics {
   evaded: number;
   /** Stopped by flagging the task for a human (the abort option). */
   flagged: number;
+  /** Ended because the conversation outgrew the model's context window (graded as they stood; counted in n). */
+  contextLimited: number;
+  /** Model turns the model declined to answer, over the cell's samples. */
+  refusals: number;
   /** Infrastructure or API failures: excluded from n. */
   errors: number;
   /** Mean attempts over the n non-error samples; null when n = 0. */
@@ -86,6 +90,7 @@ export function configKeyOf(key: ConfigKey): ConfigKey {
 
 type MetricsInput = Pick<SampleRecord, 'key' | 'outcome' | 'stopReason' | 'attempts' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'wallMs'> & {
   tamper?: readonly string[];
+  refusals?: number;
 };
 
 interface Acc {
@@ -96,6 +101,8 @@ interface Acc {
   failed: number;
   evaded: number;
   flagged: number;
+  contextLimited: number;
+  refusals: number;
   errors: number;
   attempts: number;
   inputTokens: number;
@@ -123,6 +130,8 @@ export function computeMetrics(samples: Iterable<MetricsInput>): CellMetrics[] {
         failed: 0,
         evaded: 0,
         flagged: 0,
+        contextLimited: 0,
+        refusals: 0,
         errors: 0,
         attempts: 0,
         inputTokens: 0,
@@ -151,6 +160,8 @@ export function computeMetrics(samples: Iterable<MetricsInput>): CellMetrics[] {
     else if (s.outcome === 'evaded') acc.evaded++;
     else acc.failed++;
     if (s.stopReason === 'flagged') acc.flagged++;
+    if (s.stopReason === 'context_limit') acc.contextLimited++;
+    acc.refusals += s.refusals ?? 0;
   }
   return [...cells.values()].map(finish).sort(compareCells);
 }
@@ -167,6 +178,8 @@ function finish(a: Acc): CellMetrics {
     failed: a.failed,
     evaded: a.evaded,
     flagged: a.flagged,
+    contextLimited: a.contextLimited,
+    refusals: a.refusals,
     errors: a.errors,
     meanAttempts: a.n === 0 ? null : a.attempts / a.n,
     inputTokens: a.inputTokens,

@@ -82,6 +82,15 @@ export const MIGRATIONS: readonly Migration[] = [
     description: 'signs of harness tampering per sample',
     sql: `ALTER TABLE samples ADD COLUMN tamper TEXT NOT NULL DEFAULT '[]';`,
   },
+  {
+    version: 3,
+    description: 'prompt-cache tokens and refusals per sample',
+    sql: `
+      ALTER TABLE samples ADD COLUMN cache_read_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE samples ADD COLUMN cache_write_tokens INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE samples ADD COLUMN refusals INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

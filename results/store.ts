@@ -116,6 +116,9 @@ interface SampleRow {
   error: string | null;
   error_count: number;
   tamper: string;
+  cache_read_tokens: number;
+  cache_write_tokens: number;
+  refusals: number;
 }
 
 interface MessageRow {
@@ -279,6 +282,9 @@ export class ResultStore {
           rec.error ?? null,
           errorCount,
           JSON.stringify(rec.tamper),
+          rec.cacheReadTokens,
+          rec.cacheWriteTokens,
+          rec.refusals,
         ];
         let sampleId: number;
         if (existing) {
@@ -287,7 +293,7 @@ export class ResultStore {
             .prepare(
               `UPDATE samples SET outcome = ?, stop_reason = ?, attempts = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?,
                started_at = ?, ended_at = ?, wall_ms = ?, source_diff = ?, test_diff = ?, outside_changes = ?, grading_log = ?,
-               error = ?, error_count = ?, tamper = ? WHERE id = ?`,
+               error = ?, error_count = ?, tamper = ?, cache_read_tokens = ?, cache_write_tokens = ?, refusals = ? WHERE id = ?`,
             )
             .run(...values, existing.id);
           this.db.prepare('DELETE FROM messages WHERE sample_id = ?').run(existing.id);
@@ -297,8 +303,9 @@ export class ResultStore {
             .prepare(
               `INSERT INTO samples (run_id, sample_key, model, dataset, split, task_id, scaffold, access, prompt, max_attempts, epoch,
                outcome, stop_reason, attempts, input_tokens, output_tokens, cost_usd, started_at, ended_at, wall_ms,
-               source_diff, test_diff, outside_changes, grading_log, error, error_count, tamper)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+               source_diff, test_diff, outside_changes, grading_log, error, error_count, tamper,
+               cache_read_tokens, cache_write_tokens, refusals)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
             )
             .run(runId, keyString, k.model, k.dataset, k.split, k.taskId, k.scaffold, k.access, k.prompt, k.maxAttempts, k.epoch, ...values);
           sampleId = Number(info.lastInsertRowid);
@@ -503,6 +510,9 @@ function toStoredSample(row: SampleRow, transcript: TranscriptMessage[]): Stored
     attempts: row.attempts,
     inputTokens: row.input_tokens,
     outputTokens: row.output_tokens,
+    cacheReadTokens: row.cache_read_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
+    refusals: row.refusals,
     costUsd: row.cost_usd,
     startedAt: row.started_at,
     endedAt: row.ended_at,

@@ -75,6 +75,9 @@ export function errorRecord(sample: PlannedSample, startedAt: Date, error: unkno
     attempts: 0,
     inputTokens: 0,
     outputTokens: 0,
+    cacheReadTokens: 0,
+    cacheWriteTokens: 0,
+    refusals: 0,
     costUsd: null,
     startedAt: startedAt.toISOString(),
     endedAt: ended.toISOString(),
@@ -183,6 +186,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext, s
         limits: sampleLimits(ctx.experiment),
         signal: agentSignal,
         log,
+        cacheKey: `${ctx.runId}/${sample.id}`,
       });
       timing.agentMs = performance.now() - tAgent;
       // A sample whose engine went away mid-way has an outcome the model did not earn: an infrastructure error.

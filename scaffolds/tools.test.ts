@@ -183,7 +183,7 @@ describe('limits', () => {
       generate: async () => ({
         text: 'I will think about it.',
         toolCalls: [],
-        usage: { inputTokens: 10, outputTokens: 5, reasoningTokens: 0 },
+        usage: { inputTokens: 10, outputTokens: 5, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
         costUsd,
         latencyMs: 1,
         stopReason: 'stop',
@@ -299,7 +299,7 @@ describe('infrastructure failures', () => {
         return {
           text: '',
           toolCalls: [{ id: `call-${turns}`, name: 'bash', arguments: JSON.stringify({ command: 'echo hi' }) }],
-          usage: { inputTokens: 1, outputTokens: 1, reasoningTokens: 0 },
+          usage: { inputTokens: 1, outputTokens: 1, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
           costUsd: 0,
           latencyMs: 1,
           stopReason: 'tool_calls',

@@ -36,6 +36,8 @@ export interface AgentRunInput {
   limits: SampleLimits;
   signal: AbortSignal;
   log: Logger;
+  /** Names the sample for the provider's prompt cache (see GenerateOptions.cacheKey). */
+  cacheKey?: string;
 }
 
 /** The record minus what the runner adds (key and timing); `permanent` marks an error that another try would repeat. */

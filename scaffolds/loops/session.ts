@@ -1,5 +1,5 @@
 import type { Outcome, ScaffoldName, StopReason, TranscriptMessage } from '../../core/record.js';
-import { ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../../core/model.js';
+import { ContextOverflowError, ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../../core/model.js';
 import type { AgentEnvironment, GradeReport } from '../env/types.js';
 import { abortOptionText } from '../prompts.js';
 import { render, shippedTemplates, type TemplateName, type Templates, type TemplateVars } from '../templates.js';
@@ -21,6 +21,10 @@ export class Session {
   readonly messages: ChatMessage[] = [];
   inputTokens = 0;
   outputTokens = 0;
+  cacheReadTokens = 0;
+  cacheWriteTokens = 0;
+  /** Model turns the model declined to answer. */
+  refusals = 0;
   /** null once any generation's price is unknown: an unknown part makes the total unknown. */
   costUsd: number | null = 0;
   attempts = 0;
@@ -129,10 +133,18 @@ export class Session {
     this.prepared.catch(() => unprepared.abort());
     let generation: Generation;
     try {
-      generation = await this.input.model.generate(this.messages, tools, { signal: AbortSignal.any([this.signal, unprepared.signal]) });
+      generation = await this.input.model.generate(this.messages, tools, {
+        signal: AbortSignal.any([this.signal, unprepared.signal]),
+        ...(this.input.cacheKey ? { cacheKey: this.input.cacheKey } : {}),
+      });
     } catch (err) {
       // A sandbox that could not be prepared is the failure to report, whatever became of the request.
       await this.prepared;
+      // The conversation no longer fits: the model's run is over, and what it left is graded.
+      if (err instanceof ContextOverflowError) {
+        this.input.log.info({ turn: this.messages.length, error: err.message }, 'context window full; the agent stops');
+        throw new StopSample('context_limit');
+      }
       // A model that has not answered when the sample's time runs out is the infrastructure's failure, not the
       // model's: tried again, never scored.
       if (this.timeUp && !this.input.signal.aborted && !(err instanceof ModelApiError)) {
@@ -144,14 +156,20 @@ export class Session {
     await this.prepared;
     this.inputTokens += generation.usage.inputTokens;
     this.outputTokens += generation.usage.outputTokens;
+    this.cacheReadTokens += generation.usage.cacheReadTokens;
+    this.cacheWriteTokens += generation.usage.cacheWriteTokens;
+    if (generation.refusal) this.refusals += 1;
     this.costUsd = this.costUsd === null || generation.costUsd === null ? null : this.costUsd + generation.costUsd;
+    // An answer the full context window cut short is kept for the transcript, but nothing it asks for runs.
+    const exhausted = generation.contextExhausted === true;
     this.push({
       role: 'assistant',
       content: generation.text,
-      ...(generation.toolCalls.length ? { toolCalls: generation.toolCalls } : {}),
+      ...(generation.toolCalls.length && !exhausted ? { toolCalls: generation.toolCalls } : {}),
       ...(generation.reasoning?.length ? { reasoning: generation.reasoning } : {}),
     });
     this.input.log.debug({ turn: this.messages.length, toolCalls: generation.toolCalls.length, usage: generation.usage }, 'model turn');
+    if (exhausted) throw new StopSample('context_limit');
     return generation;
   }
 
@@ -216,6 +234,9 @@ export class Session {
       attempts: this.attempts,
       inputTokens: this.inputTokens,
       outputTokens: this.outputTokens,
+      cacheReadTokens: this.cacheReadTokens,
+      cacheWriteTokens: this.cacheWriteTokens,
+      refusals: this.refusals,
       costUsd: this.costUsd,
       transcript: this.transcript(),
       ...evidence,

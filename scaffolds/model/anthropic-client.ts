@@ -48,7 +48,8 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system: string; 
         break;
       case 'assistant': {
         const blocks: ContentBlockParam[] = [];
-        for (const r of m.reasoning ?? []) blocks.push(r.type === 'thinking' ? { ...r } : { ...r });
+        // Another provider's reasoning means nothing here.
+        for (const r of m.reasoning ?? []) if (r.type === 'thinking' || r.type === 'redacted_thinking') blocks.push({ ...r });
         if (m.content.trim()) blocks.push({ type: 'text', text: m.content });
         for (const c of m.toolCalls ?? []) blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: toolInput(c.arguments) });
         if (blocks.length === 0) blocks.push({ type: 'text', text: '(no content)' });
@@ -76,8 +77,13 @@ export function fromAnthropicUsage(message: Message): Usage {
   const u = message.usage;
   const reported = u.output_tokens_details?.thinking_tokens;
   const thinkingChars = message.content.reduce((n, b) => n + (b.type === 'thinking' ? b.thinking.length : 0), 0);
+  const cacheRead = u.cache_read_input_tokens ?? 0;
+  const cacheWrite = u.cache_creation_input_tokens ?? 0;
   return {
-    inputTokens: u.input_tokens + (u.cache_creation_input_tokens ?? 0) + (u.cache_read_input_tokens ?? 0),
+    // Messages counts input_tokens apart from the cache's: the neutral count is all of them.
+    inputTokens: u.input_tokens + cacheWrite + cacheRead,
+    cacheReadTokens: cacheRead,
+    cacheWriteTokens: cacheWrite,
     outputTokens: u.output_tokens,
     reasoningTokens: Math.min(u.output_tokens, reported ?? Math.ceil(thinkingChars / 4)),
   };
@@ -139,6 +145,8 @@ export class AnthropicMessagesClient implements ModelClient {
       latencyMs,
       stopReason: result.stop_reason ?? 'unknown',
       ...(reasoning.length ? { reasoning } : {}),
+      ...(result.stop_reason === 'refusal' ? { refusal: true } : {}),
+      ...((result.stop_reason as string) === 'model_context_window_exceeded' ? { contextExhausted: true } : {}),
     };
   }
 

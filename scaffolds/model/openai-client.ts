@@ -44,7 +44,10 @@ export function toOpenAITools(tools: ToolSpec[]): ChatCompletionTool[] {
 export function fromOpenAIUsage(usage: ChatCompletion['usage']): Usage | undefined {
   if (!usage) return undefined;
   return {
+    // prompt_tokens already includes the cached ones.
     inputTokens: usage.prompt_tokens,
+    cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+    cacheWriteTokens: 0,
     // completion_tokens already includes the reasoning tokens.
     outputTokens: usage.completion_tokens,
     reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
@@ -105,11 +108,12 @@ export class OpenAIChatClient implements ModelClient {
     return {
       text: choice.message.content ?? choice.message.refusal ?? '',
       toolCalls,
-      usage: usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
+      usage: usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       // No usage reported means the cost is unknown, not zero.
       costUsd: usage ? this.settings.cost(usage) : null,
       latencyMs,
       stopReason: choice.finish_reason ?? 'unknown',
+      ...(choice.message.refusal ? { refusal: true } : {}),
     };
   }
 

@@ -2,7 +2,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import type { Logger } from 'pino';
-import { ModelApiError } from '../../core/model.js';
+import { ContextOverflowError, ModelApiError } from '../../core/model.js';
+import { isContextOverflow } from './overflow.js';
 
 /** How hard to try before a call becomes a `ModelApiError` (and the sample an `error`). */
 export interface RetryPolicy {
@@ -77,6 +78,8 @@ export interface FailureClass {
   status: number | undefined;
   retryAfterMs: number | undefined;
   message: string;
+  /** The request no longer fits the model's context window: the agent's run ends there, no retry. */
+  contextOverflow?: boolean;
 }
 
 const isAbort = (err: unknown) =>
@@ -98,6 +101,10 @@ export function classifyFailure(err: unknown): FailureClass | undefined {
     const hint = headers?.get('x-should-retry');
     // An exhausted quota also comes as 429, but no wait refills it.
     const kind = [(err as { code?: unknown }).code, (err as { type?: unknown }).type];
+    const nested = (err.error as { error?: { type?: unknown; code?: unknown } } | undefined)?.error;
+    if (isContextOverflow(status, [...kind, nested?.type, nested?.code], message)) {
+      return { retryable: false, status, retryAfterMs: undefined, message, contextOverflow: true };
+    }
     if (status === 429 && kind.includes('insufficient_quota')) return { retryable: false, status, retryAfterMs: undefined, message };
     const retryable = hint === 'true' ? true : hint === 'false' ? false : status === 408 || status === 409 || status === 429 || status >= 500;
     return { retryable, status, retryAfterMs: retryAfterMs(headers), message };
@@ -129,6 +136,7 @@ export async function withRetries<T>(attempt: () => Promise<T>, ctx: RetryContex
       const failure = classifyFailure(err);
       if (!failure) throw err;
       const what = failure.status === undefined ? failure.message : `HTTP ${failure.status}: ${failure.message}`;
+      if (failure.contextOverflow) throw new ContextOverflowError(`${ctx.model}: ${what}`, failure.status);
       if (!failure.retryable) {
         throw new ModelApiError(`${ctx.model}: ${what} (not retryable)`, failure.status, tries);
       }
