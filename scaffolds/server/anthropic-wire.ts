@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ChatMessage, ReasoningBlock, ToolCall, ToolSpec } from '../../core/model.js';
+import { cutHalf } from './faults.js';
 import type { ServedTurn } from './openai-wire.js';
 
 /** The part of a Messages request the server reads; everything else is accepted and ignored. */
@@ -104,17 +105,37 @@ function toolInput(args: string): unknown {
   }
 }
 
-function contentBlocks(t: ServedTurn) {
+/** The calls as sent: none for a refusal or a full context window; a cut answer's last call has no input yet. */
+function wireCalls(t: ServedTurn): { name: string; input: unknown }[] {
+  if (t.ending === 'refusal' || t.ending === 'context_window') return [];
   const calls = t.turn.toolCalls ?? [];
+  return calls.map((c, i) => ({ name: c.name, input: t.ending === 'cut' && i === calls.length - 1 ? {} : toolInput(c.arguments) }));
+}
+
+/** The text as sent: none for a refusal, the first half of an answer that stopped early. */
+function wireText(t: ServedTurn): string {
+  if (t.ending === 'refusal') return '';
+  return t.ending === 'context_window' || (t.ending === 'cut' && !(t.turn.toolCalls ?? []).length) ? cutHalf(t.turn.text) : t.turn.text;
+}
+
+function contentBlocks(t: ServedTurn) {
+  const calls = wireCalls(t);
+  const text = wireText(t);
   const blocks: object[] = [];
-  if (t.turn.text || calls.length === 0) blocks.push({ type: 'text', text: t.turn.text, citations: null });
+  // A refusal comes with no content at all.
+  if (t.ending !== 'refusal' && (text || calls.length === 0)) blocks.push({ type: 'text', text, citations: null });
   calls.forEach((c, i) => {
-    blocks.push({ type: 'tool_use', id: t.callIds[i] ?? `toolu_${i}`, name: c.name, input: toolInput(c.arguments), caller: { type: 'direct' } });
+    blocks.push({ type: 'tool_use', id: t.callIds[i] ?? `toolu_${i}`, name: c.name, input: c.input, caller: { type: 'direct' } });
   });
   return blocks;
 }
 
-const stopReason = (t: ServedTurn) => ((t.turn.toolCalls ?? []).length ? 'tool_use' : 'end_turn');
+function stopReason(t: ServedTurn): string {
+  if (t.ending === 'cut') return 'max_tokens';
+  if (t.ending === 'refusal') return 'refusal';
+  if (t.ending === 'context_window') return 'model_context_window_exceeded';
+  return wireCalls(t).length ? 'tool_use' : 'end_turn';
+}
 
 function usage(t: ServedTurn) {
   return {
@@ -151,11 +172,12 @@ export function toMessageEvents(t: ServedTurn): { event: string; data: object }[
   emit('message_start', {
     message: { ...toMessage(t), content: [], stop_reason: null, usage: { ...usage(t), output_tokens: 1 } },
   });
-  const calls = t.turn.toolCalls ?? [];
+  const calls = wireCalls(t);
+  const text = wireText(t);
   let index = 0;
-  if (t.turn.text || calls.length === 0) {
+  if (t.ending !== 'refusal' && (text || calls.length === 0)) {
     emit('content_block_start', { index, content_block: { type: 'text', text: '', citations: null } });
-    if (t.turn.text) emit('content_block_delta', { index, delta: { type: 'text_delta', text: t.turn.text } });
+    if (text) emit('content_block_delta', { index, delta: { type: 'text_delta', text } });
     emit('content_block_stop', { index });
     index++;
   }
@@ -164,7 +186,7 @@ export function toMessageEvents(t: ServedTurn): { event: string; data: object }[
       index,
       content_block: { type: 'tool_use', id: t.callIds[i] ?? `toolu_${i}`, name: c.name, input: {}, caller: { type: 'direct' } },
     });
-    emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: c.arguments } });
+    emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) } });
     emit('content_block_stop', { index });
     index++;
   });
@@ -173,9 +195,16 @@ export function toMessageEvents(t: ServedTurn): { event: string; data: object }[
   return events;
 }
 
+/** Anthropic's overflow, as its API sends it. */
+export function anthropicOverflow(tokens: number, window: number) {
+  return { type: 'error', error: { type: 'invalid_request_error', message: `prompt is too long: ${tokens} tokens > ${window} maximum` } };
+}
+
 export function anthropicError(status: number, message: string) {
   const type =
-    status === 429
+    status === 529
+      ? 'overloaded_error'
+      : status === 429
       ? 'rate_limit_error'
       : status === 401
         ? 'authentication_error'

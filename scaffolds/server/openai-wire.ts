@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChatMessage, ToolCall, ToolSpec } from '../../core/model.js';
 import type { PolicyTurn } from '../policies/types.js';
+import { cutHalf } from './faults.js';
 
 /** The part of a Chat Completions request the server reads; everything else is accepted and ignored. */
 const textContent = z.union([z.string(), z.array(z.looseObject({ type: z.string(), text: z.string().optional() })), z.null()]);
@@ -84,6 +85,11 @@ export interface ServedTurn {
   id: string;
   model: string;
   turn: PolicyTurn;
+  /**
+   * How the answer ends when not as the policy wrote it: cut at max_tokens, refused, or stopped by a full context
+   * window (Anthropic's stop reason; OpenAI answers an overflow with an error instead).
+   */
+  ending?: 'cut' | 'refusal' | 'context_window';
   /** Tool-call ids, one per call in `turn.toolCalls`. */
   callIds: string[];
   inputTokens: number;
@@ -100,15 +106,30 @@ function usage(t: ServedTurn) {
   };
 }
 
+/** What a refusing model says in place of an answer (OpenAI's `refusal` field). */
+export const REFUSAL_TEXT = "I'm sorry, but I can't help with that request.";
+
 function wireToolCalls(t: ServedTurn) {
-  return (t.turn.toolCalls ?? []).map((c, i) => ({
+  if (t.ending === 'refusal') return [];
+  const calls = t.turn.toolCalls ?? [];
+  return calls.map((c, i) => ({
     id: t.callIds[i] ?? `call_${i}`,
     type: 'function' as const,
-    function: { name: c.name, arguments: c.arguments },
+    // An answer cut at max_tokens stops inside its last call's JSON.
+    function: { name: c.name, arguments: t.ending === 'cut' && i === calls.length - 1 ? cutHalf(c.arguments) : c.arguments },
   }));
 }
 
-const finishReason = (t: ServedTurn) => ((t.turn.toolCalls ?? []).length ? 'tool_calls' : 'stop');
+/** The text as sent: null for a refusal, the first half of a cut answer that makes no call. */
+function wireText(t: ServedTurn): string | null {
+  if (t.ending === 'refusal') return null;
+  return t.ending === 'cut' && !(t.turn.toolCalls ?? []).length ? cutHalf(t.turn.text) : t.turn.text;
+}
+
+function finishReason(t: ServedTurn) {
+  if (t.ending === 'cut') return 'length';
+  return wireToolCalls(t).length ? 'tool_calls' : 'stop';
+}
 
 export function toChatCompletion(t: ServedTurn, created: number) {
   const toolCalls = wireToolCalls(t);
@@ -122,8 +143,8 @@ export function toChatCompletion(t: ServedTurn, created: number) {
         index: 0,
         message: {
           role: 'assistant',
-          content: t.turn.text,
-          refusal: null,
+          content: wireText(t),
+          refusal: t.ending === 'refusal' ? REFUSAL_TEXT : null,
           ...(toolCalls.length ? { tool_calls: toolCalls } : {}),
         },
         finish_reason: finishReason(t),
@@ -142,7 +163,9 @@ export function toChatCompletionChunks(t: ServedTurn, created: number, includeUs
     choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
   });
   const chunks: unknown[] = [chunk({ role: 'assistant', content: '' })];
-  if (t.turn.text) chunks.push(chunk({ content: t.turn.text }));
+  const text = wireText(t);
+  if (text) chunks.push(chunk({ content: text }));
+  if (t.ending === 'refusal') chunks.push(chunk({ refusal: REFUSAL_TEXT }));
   wireToolCalls(t).forEach((c, index) => {
     chunks.push(chunk({ tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.function.name, arguments: '' } }] }));
     if (c.function.arguments) chunks.push(chunk({ tool_calls: [{ index, function: { arguments: c.function.arguments } }] }));
@@ -155,4 +178,21 @@ export function toChatCompletionChunks(t: ServedTurn, created: number, includeUs
 export function openaiError(status: number, message: string) {
   const type = status === 429 ? 'rate_limit_exceeded' : status === 401 ? 'invalid_api_key' : status >= 500 ? 'server_error' : 'invalid_request_error';
   return { error: { message, type, param: null, code: type } };
+}
+
+/** OpenAI's overflow, as its API sends it. */
+export function openaiOverflow(tokens: number, window: number) {
+  return {
+    error: {
+      message: `This model's maximum context length is ${window} tokens. However, your messages resulted in ${tokens} tokens. Please reduce the length of the messages.`,
+      type: 'invalid_request_error',
+      param: 'messages',
+      code: 'context_length_exceeded',
+    },
+  };
+}
+
+/** OpenAI's answer when its engine is overloaded (503). */
+export function openaiOverloaded() {
+  return { error: { message: 'The engine is currently overloaded, please try again later.', type: 'server_error', param: null, code: null } };
 }

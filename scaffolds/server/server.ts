@@ -4,13 +4,23 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Policy, PolicyContext, PolicyTurn } from '../policies/types.js';
-import { anthropicError, fromMessagesRequest, MessagesRequestSchema, toMessage, toMessageEvents } from './anthropic-wire.js';
-import { corruptArguments, decideFault, FaultConfigSchema, type FaultConfig, type FaultKind, type ResolvedFaultConfig } from './faults.js';
+import { anthropicError, anthropicOverflow, fromMessagesRequest, MessagesRequestSchema, toMessage, toMessageEvents } from './anthropic-wire.js';
+import {
+  corruptArguments,
+  decideFault,
+  FaultConfigSchema,
+  withParallelCall,
+  type FaultConfig,
+  type FaultKind,
+  type ResolvedFaultConfig,
+} from './faults.js';
 import { HttpError, readJsonBody, sendJson, sessionToken, startSse } from './http.js';
 import {
   ChatCompletionRequestSchema,
   fromChatCompletionRequest,
   openaiError,
+  openaiOverflow,
+  openaiOverloaded,
   toChatCompletion,
   toChatCompletionChunks,
   type ServedTurn,
@@ -165,6 +175,10 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       record('server_error');
       return fail(res, wire, 500, 'internal server error (injected)');
     }
+    if (decision.error === 'overloaded') {
+      record('overloaded');
+      return wire === 'openai' ? sendJson(res, 503, openaiOverloaded()) : fail(res, wire, 529, 'Overloaded');
+    }
 
     const parsed = wire === 'openai' ? ChatCompletionRequestSchema.safeParse(body) : MessagesRequestSchema.safeParse(body);
     if (!parsed.success) return fail(res, wire, 400, describeZodError(parsed.error));
@@ -172,6 +186,16 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       wire === 'openai'
         ? fromChatCompletionRequest(parsed.data as z.infer<typeof ChatCompletionRequestSchema>)
         : fromMessagesRequest(parsed.data as z.infer<typeof MessagesRequestSchema>);
+    const inputTokens = countInputTokens(conversation.messages, conversation.tools);
+    const window = session.faults.contextWindow;
+    const overflows = decision.error === 'context_overflow' || (window !== undefined && inputTokens > window);
+    // Anthropic may also end a completed answer at the window's edge instead of refusing the request.
+    const stopsAtWindow = overflows && wire === 'anthropic' && session.faults.overflowAs === 'stop_reason';
+    if (overflows && !stopsAtWindow) {
+      record('context_overflow');
+      const limit = window ?? Math.max(1, inputTokens - 1);
+      return sendJson(res, 400, wire === 'openai' ? openaiOverflow(inputTokens, limit) : anthropicOverflow(inputTokens, limit));
+    }
 
     let turn: PolicyTurn;
     try {
@@ -185,6 +209,14 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       record('malformed_tool_call');
       turn = { ...turn, toolCalls: turn.toolCalls.map((c) => ({ ...c, arguments: corruptArguments(c.arguments) })) };
     }
+    const parallel = decision.shape === 'parallel_calls' ? withParallelCall(turn.toolCalls ?? [], conversation.tools.map((t) => t.name)) : undefined;
+    if (parallel) {
+      record('parallel_calls');
+      turn = { ...turn, toolCalls: parallel };
+    }
+    const ending = stopsAtWindow ? 'context_window' : decision.shape === 'cut_tool_call' ? 'cut' : decision.shape === 'refusal' ? 'refusal' : undefined;
+    if (stopsAtWindow) record('context_overflow');
+    else if (ending) record(decision.shape as 'cut_tool_call' | 'refusal');
     session.stats.answered++;
 
     const model = (parsed.data as { model: string }).model;
@@ -194,8 +226,9 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       model,
       turn,
       callIds: (turn.toolCalls ?? []).map((_, i) => `${wire === 'openai' ? 'call' : 'toolu'}_${id}_${i}`),
-      inputTokens: countInputTokens(conversation.messages, conversation.tools),
+      inputTokens,
       outputTokens: countOutputTokens(turn),
+      ...(ending ? { ending } : {}),
     };
     const headers = { 'x-request-id': id, 'request-id': id };
     const stream = (body as { stream?: unknown }).stream === true;
