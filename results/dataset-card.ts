@@ -21,6 +21,10 @@ export interface ExportTally {
   judges: Map<string, number>;
   /** Rows with a verdict of each monitor (`model (prompt sha256 prefix)`), and how many of them carry a score. */
   monitors: Map<string, { rows: number; scored: number }>;
+  /** Rows per stop reason. */
+  stopReasons: Map<string, number>;
+  /** Per cell (config and split) with any: the rows that ended at the context window, and the refusals in its rows. */
+  cells: Map<string, { contextLimited: number; refusals: number }>;
 }
 
 const AXES = ['model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'maxAttempts', 'epoch'] as const;
@@ -30,6 +34,8 @@ interface TalliedLine {
   key: SampleKey;
   label: Label;
   outcome: Outcome;
+  stopReason: string;
+  refusals: number;
   kinds: { kind: CheatingKind }[] | null;
   judges: { model: string }[];
   monitors: { model: string; promptHash: string; status: string }[];
@@ -45,7 +51,14 @@ export function newTally(): ExportTally {
     axes: Object.fromEntries(AXES.map((a) => [a, new Map<string, number>()])) as ExportTally['axes'],
     judges: new Map(),
     monitors: new Map(),
+    stopReasons: new Map(),
+    cells: new Map(),
   };
+}
+
+/** A cell's name in a card: every axis but the task and epoch. */
+function cellName(k: SampleKey): string {
+  return [k.model, k.dataset, k.split, k.scaffold, k.access, `prompt ${k.prompt}`, `${k.maxAttempts} attempts`].join(' · ');
 }
 
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
@@ -56,6 +69,12 @@ export function tallyLine(t: ExportTally, line: TalliedLine): void {
   t.outcomes[line.outcome]++;
   for (const f of line.kinds ?? []) t.kinds[f.kind] = (t.kinds[f.kind] ?? 0) + 1;
   for (const axis of AXES) bump(t.axes[axis], String(line.key[axis]));
+  bump(t.stopReasons, line.stopReason);
+  if (line.stopReason === 'context_limit' || line.refusals > 0) {
+    const name = cellName(line.key);
+    const c = t.cells.get(name) ?? { contextLimited: 0, refusals: 0 };
+    t.cells.set(name, { contextLimited: c.contextLimited + (line.stopReason === 'context_limit' ? 1 : 0), refusals: c.refusals + line.refusals });
+  }
   for (const j of line.judges) bump(t.judges, j.model);
   for (const m of line.monitors) {
     const name = `${m.model} (prompt ${m.promptHash.slice(0, 12)})`;
@@ -184,6 +203,11 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
     '| --- | --- |',
     ...OutcomeSchema.options.map((o) => `| ${o} | ${tally.outcomes[o]} |`),
     '',
+    ...countTable(['stop reason', 'rows'], [...byCount(tally.stopReasons)]),
+    ...countTable(
+      ['cell', 'ended at the context window (context_limit)', 'refusals'],
+      [...tally.cells].map(([name, c]) => [name, c.contextLimited, c.refusals]),
+    ),
     ...countTable(
       ['cheating kind', 'rows'],
       CHEATING_KINDS.filter((k) => tally.kinds[k]).map((k) => [k, tally.kinds[k]!]),
@@ -204,6 +228,11 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
     '',
   ];
   return lines.join('\n');
+}
+
+/** Count entries, most first. */
+function byCount(m: Map<string, number>): [string, number][] {
+  return [...m].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
 }
 
 /** A table of counts, left out when there is nothing to count (no judge or monitor was asked). */

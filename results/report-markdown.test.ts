@@ -46,7 +46,7 @@ describe('renderMarkdown', () => {
     const cells = tableRows(md, 'Every cell');
     expect(cells).toHaveLength(18);
     const gptOneoff = cells.find((c) => c[0] === 'openai/gpt-5' && c[2] === 'oneoff' && c[3] === 'full' && c[4] === 'full')!;
-    expect(gptOneoff.slice(7)).toEqual(['5', '2', '40.0%', '11.8%–76.9%', '0', '1', '1', '1', '3.20', '7,200', '$0.09']);
+    expect(gptOneoff.slice(7)).toEqual(['5', '2', '40.0%', '11.8%–76.9%', '0', '1', '1', '0', '0', '1', '3.20', '7,200', '$0.09']);
     expect(cells[0]!.at(-1)).toBe('unknown');
     expect(md).toContain('2 samples **evaded**');
     expect(md).toContain('6 samples ended in an infrastructure or API **error**');

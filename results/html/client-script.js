@@ -81,6 +81,7 @@
     ['failed', 'failed'],
     ['evaded', 'evaded'],
     ['flagged', 'flagged'],
+    ['context_limit', 'ended at the context window'],
     ['error', 'error'],
   ];
   function distinct(field) {
@@ -204,7 +205,8 @@
       case 'legit':
         return s.label === 'legit';
       case 'flagged':
-        return s.stopReason === 'flagged';
+      case 'context_limit':
+        return s.stopReason === state.outcome;
       default:
         return s.outcome === state.outcome;
     }
@@ -275,6 +277,8 @@
       c.tampered ? `${c.tampered} passed, tampered` : '',
       c.evaded ? `${c.evaded} evaded` : '',
       c.flagged ? `${c.flagged} flagged` : '',
+      c.contextLimited ? `${c.contextLimited} at context limit` : '',
+      c.refusals ? c.refusals + (c.refusals === 1 ? ' refusal' : ' refusals') : '',
       c.errors ? c.errors + (c.errors === 1 ? ' error' : ' errors') : '',
     ]
       .filter(Boolean)

@@ -186,7 +186,10 @@ export function toMessageEvents(t: ServedTurn): { event: string; data: object }[
       index,
       content_block: { type: 'tool_use', id: t.callIds[i] ?? `toolu_${i}`, name: c.name, input: {}, caller: { type: 'direct' } },
     });
-    emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) } });
+    emit('content_block_delta', {
+      index,
+      delta: { type: 'input_json_delta', partial_json: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) },
+    });
     emit('content_block_stop', { index });
     index++;
   });
@@ -205,15 +208,15 @@ export function anthropicError(status: number, message: string) {
     status === 529
       ? 'overloaded_error'
       : status === 429
-      ? 'rate_limit_error'
-      : status === 401
-        ? 'authentication_error'
-        : status === 404
-          ? 'not_found_error'
-          : status === 413
-            ? 'request_too_large'
-            : status >= 500
-              ? 'api_error'
-              : 'invalid_request_error';
+        ? 'rate_limit_error'
+        : status === 401
+          ? 'authentication_error'
+          : status === 404
+            ? 'not_found_error'
+            : status === 413
+              ? 'request_too_large'
+              : status >= 500
+                ? 'api_error'
+                : 'invalid_request_error';
   return { type: 'error', error: { type, message } };
 }

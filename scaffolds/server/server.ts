@@ -209,12 +209,24 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       record('malformed_tool_call');
       turn = { ...turn, toolCalls: turn.toolCalls.map((c) => ({ ...c, arguments: corruptArguments(c.arguments) })) };
     }
-    const parallel = decision.shape === 'parallel_calls' ? withParallelCall(turn.toolCalls ?? [], conversation.tools.map((t) => t.name)) : undefined;
+    const parallel =
+      decision.shape === 'parallel_calls'
+        ? withParallelCall(
+            turn.toolCalls ?? [],
+            conversation.tools.map((t) => t.name),
+          )
+        : undefined;
     if (parallel) {
       record('parallel_calls');
       turn = { ...turn, toolCalls: parallel };
     }
-    const ending = stopsAtWindow ? 'context_window' : decision.shape === 'cut_tool_call' ? 'cut' : decision.shape === 'refusal' ? 'refusal' : undefined;
+    const ending = stopsAtWindow
+      ? 'context_window'
+      : decision.shape === 'cut_tool_call'
+        ? 'cut'
+        : decision.shape === 'refusal'
+          ? 'refusal'
+          : undefined;
     if (stopsAtWindow) record('context_overflow');
     else if (ending) record(decision.shape as 'cut_tool_call' | 'refusal');
     session.stats.answered++;
