@@ -1,5 +1,5 @@
 # impossiblebench command server
-import errno, grp, json, os, pwd, selectors, signal, stat, struct, subprocess, sys, time
+import errno, grp, json, os, pwd, selectors, signal, socket, stat, struct, subprocess, sys, time
 
 HEADER = struct.Struct(">IBI")
 MAX_PAYLOAD = 64 * 1024 * 1024
@@ -8,6 +8,10 @@ CHUNK = 64 * 1024
 DRAIN_S = 0.2
 START = ord("x"); STDIN = ord("i"); STDIN_END = ord("e"); WALK = ord("w")
 HELLO = ord("h"); STDOUT = ord("o"); STDERR = ord("r"); DONE = ord("d")
+# A loopback port carried to the host: listen on it, a connection accepted, its bytes either way, its end either way.
+LISTEN = ord("l"); ACCEPT = ord("a"); SOCK = ord("s"); SOCK_END = ord("q")
+# Connection ids are the server's own: the high bit keeps them apart from the host's command ids.
+FIRST_CONNECTION = 0x80000000
 # The coarse clock is the one file times come from: whatever changes after this has a ctime no earlier (fs-changes.ts).
 BOOTED = time.clock_gettime(getattr(time, "CLOCK_REALTIME_COARSE", 5))
 # The container's own variables, as a docker exec would get them; HOME follows the user.
@@ -171,6 +175,113 @@ class Command:
         return True
 
 
+class Relay:
+    """One connection to a forwarded port: what the peer in the sandbox sends goes to the host and back, each way
+    ending on its own (a client may close its side and still read the answer)."""
+
+    def __init__(self, cid, sock):
+        self.cid = cid
+        self.sock = sock
+        self.pending = []
+        self.closing = False
+        self.read_done = False
+        self.write_done = False
+        self.events = 0
+        sock.setblocking(False)
+        self.settle()
+
+    def read(self):
+        try:
+            data = self.sock.recv(CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if data:
+            send(SOCK, self.cid, data)
+        else:
+            self.read_done = True
+            send(SOCK_END, self.cid)
+        self.settle()
+
+    def feed(self, data):
+        if not self.closing and not self.write_done:
+            self.pending.append(data)
+            self.flush()
+
+    def end(self):
+        self.closing = True
+        self.flush()
+
+    def flush(self):
+        while self.pending:
+            try:
+                n = self.sock.send(self.pending[0])
+            except BlockingIOError:
+                break
+            except OSError:
+                # The peer is gone: nothing more goes either way.
+                self.pending = []
+                self.write_done = True
+                if not self.read_done:
+                    self.read_done = True
+                    send(SOCK_END, self.cid)
+                break
+            self.pending[0] = self.pending[0][n:]
+            if not self.pending[0]:
+                self.pending.pop(0)
+        if not self.pending and self.closing and not self.write_done:
+            self.write_done = True
+            try:
+                self.sock.shutdown(socket.SHUT_WR)
+            except OSError:
+                pass
+        self.settle()
+
+    def settle(self):
+        """Watches for what is still to do; closes the connection once both ways have ended."""
+        fd = self.sock.fileno()
+        events = (0 if self.read_done else selectors.EVENT_READ) | (selectors.EVENT_WRITE if self.pending else 0)
+        if events != self.events:
+            if self.events and events:
+                selector.modify(fd, events, ("sock", self))
+            elif events:
+                selector.register(fd, events, ("sock", self))
+            else:
+                selector.unregister(fd)
+            self.events = events
+        if self.read_done and self.write_done:
+            self.sock.close()
+            relays.pop(self.cid, None)
+
+
+def listen(cid, payload):
+    """Opens a loopback port in the sandbox whose connections the host answers."""
+    try:
+        port = int(json.loads(payload.decode())["port"])
+        server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        server.bind(("127.0.0.1", port))
+        server.listen(64)
+        server.setblocking(False)
+        selector.register(server.fileno(), selectors.EVENT_READ, ("listen", server))
+        send_json(DONE, cid, {"exit": 0})
+    except Exception as e:
+        send_json(DONE, cid, {"error": "%s: %s" % (type(e).__name__, e), "busy": False})
+
+
+def accept(server):
+    global next_connection
+    try:
+        conn, _ = server.accept()
+    except OSError:
+        return
+    cid = next_connection
+    next_connection += 1
+    relays[cid] = Relay(cid, conn)
+    send_json(ACCEPT, cid, {"port": server.getsockname()[1]})
+
+
 def start(cid, payload):
     try:
         commands[cid] = Command(cid, json.loads(payload.decode()))
@@ -241,6 +352,13 @@ def handle(kind, cid, payload):
         start(cid, payload)
     elif kind == WALK:
         walk(cid, payload)
+    elif kind == LISTEN:
+        listen(cid, payload)
+    elif cid in relays:
+        if kind == SOCK:
+            relays[cid].feed(payload)
+        elif kind == SOCK_END:
+            relays[cid].end()
     elif cid in commands:
         if kind == STDIN:
             commands[cid].feed(payload)
@@ -250,6 +368,8 @@ def handle(kind, cid, payload):
 
 selector = selectors.DefaultSelector()
 commands = {}
+relays = {}
+next_connection = FIRST_CONNECTION
 wake_r, wake_w = os.pipe()
 os.set_blocking(wake_r, False)
 os.set_blocking(wake_w, False)
@@ -288,6 +408,13 @@ while True:
             command.read(key.fd)
         elif what == "in":
             command.flush()
+        elif what == "listen":
+            accept(command)
+        elif what == "sock":
+            if mask & selectors.EVENT_WRITE:
+                command.flush()
+            if mask & selectors.EVENT_READ and command.cid in relays:
+                command.read()
     now = time.monotonic()
     for cid in [c for c, command in commands.items() if command.check(now)]:
         del commands[cid]

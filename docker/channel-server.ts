@@ -17,9 +17,12 @@ import { readShipped } from '../core/shipped.js';
  * Frames both ways: a 9-byte header (payload length u32, kind u8, command id u32, big-endian) and the payload.
  *   host → server: `x` start (JSON: argv, user, cwd, env as [name, value] pairs, stdin: bool),
  *                  `i` bytes for the command's stdin, `e` end of its stdin,
- *                  `w` walk the root filesystem (JSON: mode "image" or "changes", see fs-changes.ts), done in-process.
+ *                  `w` walk the root filesystem (JSON: mode "image" or "changes", see fs-changes.ts), done in-process,
+ *                  `l` listen on a loopback port in the sandbox (JSON: port), answered by `d`.
  *   server → host: `h` hello (JSON: pid), `o` stdout bytes, `r` stderr bytes,
- *                  `d` done (JSON: exit, or error with busy: true when no process slot was free).
+ *                  `d` done (JSON: exit, or error with busy: true when no process slot was free),
+ *                  `a` a connection accepted on a listened port (JSON: port), under a new id with the high bit set.
+ *   both ways:     `s` a connection's bytes, `q` the end of its bytes from that side.
  * `n` (sent by the boot script, not the server) says there is no channel: the host falls back to `docker exec`.
  *
  * The server is channel-server.py; its first line, a comment, carries COMMAND_SERVER_MARK into its command line.

@@ -13,6 +13,10 @@ const KIND = {
   stderr: 0x72,
   done: 0x64,
   none: 0x6e,
+  listen: 0x6c,
+  accept: 0x61,
+  sock: 0x73,
+  sockEnd: 0x71,
 } as const;
 const HEADER_BYTES = 9;
 /** Stdin goes in frames of at most this size, so the server never buffers a large one whole. */
@@ -56,6 +60,10 @@ export class CommandChannel {
   private remaining = 0;
   private control: Buffer[] = [];
   private diagnostics = '';
+  /** Ports forwarded out of the sandbox: what opens the host's end of each connection made to them. */
+  private readonly forwards = new Map<number, () => Duplex>();
+  /** The host's end of each open connection to a forwarded port, by the server's connection id. */
+  private readonly relays = new Map<number, Duplex>();
 
   constructor(private readonly stream: Duplex) {
     this.ready = new Promise<boolean>((resolve) => (this.settleReady = resolve));
@@ -99,6 +107,47 @@ export class CommandChannel {
     return Buffer.concat(chunks).toString('utf8');
   }
 
+  /**
+   * Opens loopback port `port` inside the sandbox: each connection made to it there is joined to a socket `connect`
+   * opens on the host (a proxy's), bytes both ways, each way ending on its own. The sandbox needs no network for it:
+   * the bytes travel in the channel's frames.
+   */
+  async forward(port: number, connect: () => Duplex): Promise<void> {
+    const { end } = this.request(
+      KIND.listen,
+      Buffer.from(JSON.stringify({ port })),
+      () => undefined,
+      () => undefined,
+    );
+    const ended = await end;
+    if ('error' in ended) throw new SandboxError(`could not open port ${port} in the sandbox: ${ended.error}`);
+    this.forwards.set(port, connect);
+  }
+
+  /** A connection the server accepted on a forwarded port: joined to a fresh host socket. */
+  private accepted(id: number, payload: Buffer): void {
+    const { port } = JSON.parse(payload.toString('utf8')) as { port: number };
+    const connect = this.forwards.get(port);
+    if (!connect) return this.send(KIND.sockEnd, id);
+    const socket = connect();
+    this.relays.set(id, socket);
+    let ended = false;
+    const endOnce = () => {
+      if (!ended) this.send(KIND.sockEnd, id);
+      ended = true;
+    };
+    socket.on('data', (chunk: Buffer) => this.send(KIND.sock, id, chunk));
+    socket.once('end', endOnce);
+    socket.once('error', () => {
+      endOnce();
+      socket.destroy();
+    });
+    socket.once('close', () => {
+      endOnce();
+      this.relays.delete(id);
+    });
+  }
+
   /** Sends a request under a fresh id, whose output and end go to the given listeners. */
   private request(
     kind: number,
@@ -120,6 +169,7 @@ export class CommandChannel {
   }
 
   private send(kind: number, id: number, payload: Buffer = Buffer.alloc(0)): void {
+    if (this.state === 'closed') return;
     const header = Buffer.alloc(HEADER_BYTES);
     header.writeUInt32BE(payload.length, 0);
     header.writeUInt8(kind, 4);
@@ -178,6 +228,15 @@ export class CommandChannel {
       case KIND.none:
         this.close(`the sandbox's command server stopped${this.diagnostics.trim() ? `: ${this.diagnostics.trim().slice(-500)}` : ''}`);
         return;
+      case KIND.accept:
+        this.accepted(id, payload);
+        return;
+      case KIND.sock:
+        this.relays.get(id)?.write(payload);
+        return;
+      case KIND.sockEnd:
+        this.relays.get(id)?.end();
+        return;
       case KIND.done: {
         const listener = this.listeners.get(id);
         if (!listener) return;
@@ -195,6 +254,8 @@ export class CommandChannel {
     this.settleReady(false);
     const listeners = [...this.listeners.values()];
     this.listeners.clear();
+    for (const socket of this.relays.values()) socket.destroy();
+    this.relays.clear();
     for (const l of listeners) l.fail(new SandboxError(`lost a command: ${reason}`));
   }
 }

@@ -23,6 +23,11 @@ export function deferredSandbox(creating: Promise<Sandbox>): Sandbox & { ready: 
     changes: async () => (await creating).changes(),
     imageId: async () => (await creating).imageId?.(),
     diskUsage: async () => (await creating).diskUsage(),
+    forwardPort: async (port, connect) => {
+      const sandbox = await creating;
+      if (!sandbox.forwardPort) throw new Error(`this sandbox cannot open port ${port}: its backend forwards no ports`);
+      await sandbox.forwardPort(port, connect);
+    },
     destroy: async () => (await ready)?.destroy(),
     engineLost: async () => (await ready)?.engineLost?.(),
   };

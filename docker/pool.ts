@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import { UserError } from '../core/errors.js';
 import { dockerBackend } from './docker-backend.js';
 import { dockerHostOptions, probeEndpoint, withEngine, type EngineEndpoint } from './engine.js';
@@ -163,6 +164,7 @@ export function enginePool(hosts: DockerHost[], options: PoolOptions = {}): Sand
       changes: () => guard(() => sandbox.changes()),
       imageId: () => guard(async () => sandbox.imageId?.()),
       diskUsage: () => guard(() => sandbox.diskUsage()),
+      ...(sandbox.forwardPort ? { forwardPort: (port: number, connect: () => Duplex) => guard(() => sandbox.forwardPort!(port, connect)) } : {}),
       engineLost: async () => ((await gone(e)) ? lostError(e) : undefined),
       destroy: async () => {
         try {

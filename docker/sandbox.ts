@@ -332,6 +332,12 @@ class DockerSandbox implements Sandbox {
     };
   }
 
+  async forwardPort(port: number, connect: () => Duplex): Promise<void> {
+    const channel = await this.openChannel();
+    if (!channel) throw new SandboxError(`cannot open port ${port} in the sandbox: it has no command channel (its image has no Python 3)`);
+    await channel.forward(port, connect);
+  }
+
   /** The command channel, once open; undefined when commands go by `docker exec`. */
   private async openChannel(): Promise<CommandChannel | undefined> {
     return this.channel && (await this.channelReady) && this.channel.open ? this.channel : undefined;

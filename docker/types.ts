@@ -17,6 +17,7 @@
  *   in `testing/second-engine.ts`).
  * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
  */
+import type { Duplex } from 'node:stream';
 import type { BuildOptions, BuildOutcome } from './build/python.js';
 export interface SandboxOptions {
   image: string;
@@ -121,6 +122,12 @@ export interface Sandbox {
   imageId?(): Promise<string | undefined>;
   /** Bytes written to the sandbox's own layer (what it adds to the host's disk). */
   diskUsage(): Promise<number>;
+  /**
+   * Opens loopback port `port` inside the sandbox, carried by the command channel (the sandbox keeps no network):
+   * each connection made to it there is joined to a socket `connect` opens on the host. Only where the sandbox has a
+   * command channel; it throws otherwise.
+   */
+  forwardPort?(port: number, connect: () => Duplex): Promise<void>;
   destroy(): Promise<void>;
   /**
    * Why the engine running this sandbox is gone, or undefined while it answers (only where engines can fail apart
