@@ -128,7 +128,10 @@ export class CommandChannel {
   private accepted(id: number, payload: Buffer): void {
     const { port } = JSON.parse(payload.toString('utf8')) as { port: number };
     const connect = this.forwards.get(port);
-    if (!connect) return this.send(KIND.sockEnd, id);
+    if (!connect) {
+      this.send(KIND.sockEnd, id);
+      return;
+    }
     const socket = connect();
     this.relays.set(id, socket);
     let ended = false;
