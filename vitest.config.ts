@@ -32,6 +32,7 @@ const UNIT = [
   'runner/config.test.ts',
   'runner/known-answers.test.ts',
   'runner/matrix.test.ts',
+  'runner/presets.test.ts',
   'runner/progress.test.ts',
   'runner/scheduler.test.ts',
   'runner/table.test.ts',
