@@ -42,6 +42,7 @@ const UNIT = [
   'scaffolds/model/prices.test.ts',
   'scaffolds/model/retry.test.ts',
   'scaffolds/policies/swe-locations.test.ts',
+  'scaffolds/policies/swe-slow-tests.test.ts',
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',
   'scaffolds/python.test.ts',
