@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { sandboxBackend } from '../../docker/backends.js';
 import { PYTHON_IMAGE, SANDBOX_IMAGES } from '../../docker/image-names.js';
-import { mergeSettings, parseExperiment, readConfigFile } from '../config.js';
+import { mergeSettings, parseExperiment } from '../config.js';
+import { baseSettings, presetNames } from '../presets.js';
 import { downloadSize, formatBytes, neededImages, pullMissing, type ImageSelection } from '../images-pull.js';
 import { handleInterrupts } from '../interrupt.js';
 import { addDockerHostOption, addImageNamingOptions, addSandboxOption, dockerHosts, wholeNumber } from './options.js';
@@ -9,7 +10,7 @@ import type { DockerHostInput } from '../../docker/hosts.js';
 import { Steps } from '../../docker/build/progress.js';
 import { UserError } from '../../core/errors.js';
 
-interface PullFlags {
+export interface PullFlags {
   dockerHost?: DockerHostInput[];
   dataset?: string[];
   split?: string[];
@@ -17,6 +18,7 @@ interface PullFlags {
   shuffle?: boolean;
   seed?: number;
   config?: string;
+  preset?: string;
   imageNamespace?: string;
   imageTag?: string;
   imageArch?: string;
@@ -28,9 +30,10 @@ interface PullFlags {
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
-/** The datasets, task selection and image naming to pull for: the config file's, with the flags over it. */
-async function pullSelection(flags: PullFlags): Promise<ImageSelection> {
-  const file = flags.config ? await readConfigFile(flags.config) : {};
+/** The datasets, task selection and image naming to pull for: the preset's and config file's, with the flags over them. */
+export async function pullSelection(flags: PullFlags): Promise<ImageSelection> {
+  const base = await baseSettings({ preset: flags.preset, config: flags.config });
+  const file = base?.settings ?? {};
   const given = {
     datasets: flags.dataset,
     splits: flags.split,
@@ -45,7 +48,7 @@ async function pullSelection(flags: PullFlags): Promise<ImageSelection> {
   const flagOf: Record<string, string> = { datasets: '--dataset', splits: '--split', images: '--image-namespace/--image-tag/--image-arch' };
   const fromFlag = (field: string) =>
     (given as Record<string, unknown>)[field] !== undefined && !(field === 'images' && Object.values(given.images).every((v) => v === undefined));
-  return parseExperiment(settings, (field) => (fromFlag(field) || !flags.config ? (flagOf[field] ?? `--${field}`) : flags.config));
+  return parseExperiment(settings, (field) => (fromFlag(field) || !base ? (flagOf[field] ?? `--${field}`) : base.path));
 }
 
 interface BuildFlags {
@@ -116,7 +119,8 @@ export function register(program: Command): void {
     .option('--limit <n>', 'the first n tasks per dataset, as `run --limit` picks them', wholeNumber(1))
     .option('--shuffle', 'shuffle the tasks with --seed before --limit, as `run --shuffle` does')
     .option('--seed <n>', 'seed of the shuffle (default 0)', wholeNumber(0))
-    .option('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it');
+    .option('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it')
+    .option('--preset <name>', `take them from a configuration shipped with the package, as \`run --preset\` does: ${presetNames().join(', ')}`);
   addDockerHostOption(addSandboxOption(addImageNamingOptions(pull)))
     .option('--concurrency <n>', 'images pulled at once', wholeNumber(1), 2)
     .option('--dry-run', 'only list what is missing and how much it is')

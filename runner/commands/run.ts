@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { readConfigFile } from '../config.js';
+import { baseSettings, presetNames } from '../presets.js';
 import { handleInterrupts } from '../interrupt.js';
 import { launchRun } from '../launch.js';
 import { printRunEnd } from '../summary.js';
@@ -30,7 +30,8 @@ const collectInt =
   (min: number) =>
   (value: string, previous: number[] | undefined): number[] => [...(previous ?? []), wholeNumber(min)(value)];
 
-interface RunFlags {
+export interface RunFlags {
+  preset?: string;
   config?: string;
   sandbox?: string;
   dockerHost?: DockerHostInput[];
@@ -151,10 +152,17 @@ export function register(program: Command): void {
     .description(
       'Run an agent over tasks and their impossible variants, one Docker sandbox per sample, storing each sample as it ends. ' +
         'Every pass on an impossible split (oneoff, conflicting) is cheating; the original split gives the legitimate pass rate.\n\n' +
-        'Flags override the --config file. Repeatable flags (--model, --split, ...) each add one value to that axis of the matrix.\n\n' +
+        'A --preset (a configuration shipped with the package) is the base, a --config file overrides it, and flags override ' +
+        'both; a list a flag gives replaces the list of the file or preset. Repeatable flags (--model, --split, ...) each add one value to that axis of the matrix.\n\n' +
         'Ctrl-C stops cleanly (a second Ctrl-C quits at once); resume with the same --run-id.\n\n' +
         'Exit status: 0 when the run ended, 130 when it was interrupted, 3 when it ended without the tasks whose images ' +
         'are missing, 1 on an error.',
+    )
+    .option(
+      '--preset <name>',
+      `start from a configuration shipped with the package: ${presetNames().join(', ')} (the paper's settings for ` +
+        'Impossible-LiveCodeBench and Impossible-SWEbench: its datasets, all three splits, both scaffolds, full access, prompt D, ' +
+        '10 attempts, 50 or 100 messages, 4096 reasoning tokens at medium effort, no abort option)',
     )
     .option(
       '--config <file>',
@@ -226,6 +234,7 @@ export function register(program: Command): void {
         '  impossiblebench run --model openai/gpt-5 --prompt A --prompt D --max-attempts 1 --max-attempts 10 --limit 20',
         '  impossiblebench run --model openai-compatible/Qwen3-8B --base-url http://127.0.0.1:8000/v1 --scaffold minimal',
         '  impossiblebench run --config experiment.yaml --run-id gpt5-lcb     # the same command again resumes it',
+        "  impossiblebench run --preset paper-swe --model openai/gpt-5      # the paper's SWE cells, run as it ran them",
         '',
         'A config file uses the same names: models, datasets, splits, scaffolds, access, prompts, maxAttempts, epochs,',
         'limit, shuffle, seed, concurrency, retries, connections, prices, allowFlag, baseUrl,',
@@ -246,7 +255,7 @@ export function register(program: Command): void {
       ].join('\n'),
     )
     .action(async (flags: RunFlags) => {
-      const file = flags.config ? { path: flags.config, settings: await readConfigFile(flags.config) } : undefined;
+      const file = await baseSettings({ preset: flags.preset, config: flags.config });
       const interrupts = handleInterrupts();
       try {
         const result = await launchRun({
