@@ -114,8 +114,11 @@ export class AnthropicMessagesClient implements ModelClient {
       // Extended thinking only runs at the default temperature, so a set temperature is dropped with it.
       ...(thinking ? { thinking: { type: 'enabled', budget_tokens: o.thinkingBudget! } } : {}),
       ...(!thinking && o.temperature !== undefined ? { temperature: o.temperature } : {}),
-      // Reasoning effort maps to Messages' output effort (which has no "minimal": the lowest is "low").
-      ...(o.reasoningEffort !== undefined ? { output_config: { effort: o.reasoningEffort === 'minimal' ? 'low' : o.reasoningEffort } } : {}),
+      // Reasoning effort maps to Messages' output effort (which has no "minimal": the lowest is "low"). A thinking budget
+      // already says how hard to reason, and most Claude models refuse the effort setting, so it goes alone.
+      ...(o.reasoningEffort !== undefined && !thinking
+        ? { output_config: { effort: o.reasoningEffort === 'minimal' ? 'low' : o.reasoningEffort } }
+        : {}),
     };
     const { result, latencyMs } = await callModel(this.settings, o.signal, () =>
       this.withSdkNotices(() =>

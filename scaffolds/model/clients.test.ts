@@ -216,6 +216,17 @@ describe('provider clients and their options on the wire', () => {
       output_config: { effort: 'low' },
     });
   });
+
+  it('send the thinking budget alone when both it and an effort are set, as the paper presets do', async () => {
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const client = createModelClient('anthropic/claude-sonnet-4-5', { baseUrl: server.anthropicBaseUrl, apiKey: token, env: {} });
+    await client.generate(START, [BASH], { thinkingBudget: 4096, reasoningEffort: 'medium' });
+    expect(server.sessionStats(token)?.lastParams).toEqual({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 4096 + 8192,
+      thinking: { type: 'enabled', budget_tokens: 4096 },
+    });
+  });
 });
 
 describe('openai-compatible models', () => {
