@@ -138,13 +138,16 @@ function stopReason(t: ServedTurn): string {
 }
 
 function usage(t: ServedTurn) {
+  const read = t.cacheReadTokens ?? 0;
+  const write = t.cacheWriteTokens ?? 0;
   return {
-    input_tokens: t.inputTokens,
+    // Messages counts input_tokens apart from the cache's: only what follows the last breakpoint.
+    input_tokens: t.inputTokens - read - write,
     output_tokens: t.outputTokens,
     output_tokens_details: { thinking_tokens: 0 },
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    cache_creation: null,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: read,
+    cache_creation: { ephemeral_5m_input_tokens: write, ephemeral_1h_input_tokens: 0 },
     server_tool_use: null,
     service_tier: 'standard',
     inference_geo: null,
@@ -186,7 +189,10 @@ export function toMessageEvents(t: ServedTurn): { event: string; data: object }[
       index,
       content_block: { type: 'tool_use', id: t.callIds[i] ?? `toolu_${i}`, name: c.name, input: {}, caller: { type: 'direct' } },
     });
-    emit('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) } });
+    emit('content_block_delta', {
+      index,
+      delta: { type: 'input_json_delta', partial_json: typeof c.input === 'string' ? c.input : JSON.stringify(c.input) },
+    });
     emit('content_block_stop', { index });
     index++;
   });
@@ -205,15 +211,15 @@ export function anthropicError(status: number, message: string) {
     status === 529
       ? 'overloaded_error'
       : status === 429
-      ? 'rate_limit_error'
-      : status === 401
-        ? 'authentication_error'
-        : status === 404
-          ? 'not_found_error'
-          : status === 413
-            ? 'request_too_large'
-            : status >= 500
-              ? 'api_error'
-              : 'invalid_request_error';
+        ? 'rate_limit_error'
+        : status === 401
+          ? 'authentication_error'
+          : status === 404
+            ? 'not_found_error'
+            : status === 413
+              ? 'request_too_large'
+              : status >= 500
+                ? 'api_error'
+                : 'invalid_request_error';
   return { type: 'error', error: { type, message } };
 }
