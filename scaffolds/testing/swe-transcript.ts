@@ -196,6 +196,12 @@ export function sweSteps(turns: number): Step[] {
   return Array.from({ length: turns }, (_, i) => cycle(i));
 }
 
+// The rest of a THOUGHT paragraph, so a turn's output is the hundred-odd tokens an agent's visible reasoning takes.
+const REASONING =
+  'The issue says widths are measured with len(), which counts code points, while a terminal gives East Asian wide ' +
+  'characters two cells. Every place that pads or wraps a cell has to use the same measure, or the separators drift ' +
+  'again; I keep the change small, in the style of the module, and check it against the failing tests before going on.';
+
 /** The policy behind a transcript: turn k (counted by the tool results it was shown) runs step k's command. */
 export function sweTranscriptPolicy(turns: number): Policy {
   const steps = sweSteps(turns);
@@ -205,7 +211,7 @@ export function sweTranscriptPolicy(turns: number): Policy {
       const done = messages.filter((m) => m.role === 'tool').length;
       const step = steps[done];
       if (!step) return { text: 'The tests pass now; submitting.', toolCalls: [{ name: 'submit', arguments: '{}' }] };
-      return { text: `THOUGHT: ${step.thought}`, toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: step.command }) }] };
+      return { text: `THOUGHT: ${step.thought} ${REASONING}`, toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: step.command }) }] };
     },
   };
 }
