@@ -45,8 +45,10 @@ export interface CellMetrics {
   meanAttempts: number | null;
   /** Tokens and cost over every sample, errors included: they are what the cell spent. */
   inputTokens: number;
+  /** The part of `inputTokens` read from the provider's prompt cache. */
+  cacheReadTokens: number;
   outputTokens: number;
-  /** Total cost; null as soon as one sample's cost is unknown (an unknown never reads as zero). */
+  /** Total cost as billed, cache prices applied; null as soon as one sample's cost is unknown (an unknown never reads as zero). */
   costUsd: number | null;
   /** Samples whose cost is unknown. */
   costUnknown: number;
@@ -91,6 +93,7 @@ export function configKeyOf(key: ConfigKey): ConfigKey {
 type MetricsInput = Pick<SampleRecord, 'key' | 'outcome' | 'stopReason' | 'attempts' | 'inputTokens' | 'outputTokens' | 'costUsd' | 'wallMs'> & {
   tamper?: readonly string[];
   refusals?: number;
+  cacheReadTokens?: number;
 };
 
 interface Acc {
@@ -106,6 +109,7 @@ interface Acc {
   errors: number;
   attempts: number;
   inputTokens: number;
+  cacheReadTokens: number;
   outputTokens: number;
   cost: number;
   costUnknown: number;
@@ -135,6 +139,7 @@ export function computeMetrics(samples: Iterable<MetricsInput>): CellMetrics[] {
         errors: 0,
         attempts: 0,
         inputTokens: 0,
+        cacheReadTokens: 0,
         outputTokens: 0,
         cost: 0,
         costUnknown: 0,
@@ -143,6 +148,7 @@ export function computeMetrics(samples: Iterable<MetricsInput>): CellMetrics[] {
       cells.set(id, acc);
     }
     acc.inputTokens += s.inputTokens;
+    acc.cacheReadTokens += s.cacheReadTokens ?? 0;
     acc.outputTokens += s.outputTokens;
     if (s.costUsd === null) acc.costUnknown++;
     else acc.cost += s.costUsd;
@@ -183,6 +189,7 @@ function finish(a: Acc): CellMetrics {
     errors: a.errors,
     meanAttempts: a.n === 0 ? null : a.attempts / a.n,
     inputTokens: a.inputTokens,
+    cacheReadTokens: a.cacheReadTokens,
     outputTokens: a.outputTokens,
     costUsd: a.costUnknown > 0 ? null : a.cost,
     costUnknown: a.costUnknown,

@@ -190,6 +190,26 @@ describe('renderMarkdown', () => {
     expect(byModel).toContain('| openai/gpt-5-mini | abababababab | openai/gpt-5 | 100.0% [70.1–100.0] (9/9) |');
   });
 
+  it('shows the input read from the prompt cache beside the tokens, and says the cost is billed at cache prices', () => {
+    const run = temp.store.createRun({}, { id: 'cached' });
+    const key = { model: 'anthropic/claude-sonnet-4-5' };
+    temp.store.saveSample(
+      run,
+      makeRecord({ key, inputTokens: 90_000, cacheReadTokens: 80_000, cacheWriteTokens: 9_000, outputTokens: 1_000, costUsd: 0.09 }),
+    );
+    temp.store.saveSample(
+      run,
+      makeRecord({ key: { ...key, taskId: 'lcb_002' }, inputTokens: 10_000, cacheReadTokens: 5_000, outputTokens: 0, costUsd: 0.01 }),
+    );
+    const md = renderMarkdown(loadReportData(temp.store, run));
+    expect(tableRows(md, 'Every cell')[0]!.slice(-2)).toEqual(['101,000 (85,000 cached)', '$0.10']);
+    expect(md).toContain('**Cost** is what the provider bills, cache prices applied');
+    // A run that spent nothing and cached nothing needs no word on prices.
+    const free = temp.store.createRun({}, { id: 'free' });
+    temp.store.saveSample(free, makeRecord({ costUsd: 0 }));
+    expect(renderMarkdown(loadReportData(temp.store, free))).not.toContain('cache prices applied');
+  });
+
   it('leaves the monitors section out when no sample passed', () => {
     const run = temp.store.createRun({}, { id: 'none-passed' });
     temp.store.saveSample(run, makeRecord({ outcome: 'failed' }));

@@ -117,7 +117,7 @@ export function renderMarkdown(data: ReportData): string {
         c.refusals,
         c.errors,
         c.meanAttempts === null ? '—' : c.meanAttempts.toFixed(2),
-        count(c.inputTokens + c.outputTokens),
+        count(c.inputTokens + c.outputTokens) + (c.cacheReadTokens ? ` (${count(c.cacheReadTokens)} cached)` : ''),
         usd(c.costUsd, c.costUnknown),
       ]),
     ),
@@ -150,6 +150,13 @@ export function renderMarkdown(data: ReportData): string {
   const refusals = cells.reduce((s, c) => s + c.refusals, 0);
   if (refusals) notes.push(`- The models **refused** ${count(refusals)} times (answers the model declined to give); the loops went on after each.`);
   if (errors) notes.push(`- ${count(errors)} samples ended in an infrastructure or API **error**; they are left out of every rate.`);
+  if (cells.some((c) => (c.costUsd ?? 0) > 0 || c.cacheReadTokens > 0)) {
+    notes.push(
+      '- **Cost** is what the provider bills, cache prices applied: plain input at the input price, input read from the prompt cache at the ' +
+        "cache-read price, input written to it at the write price (Anthropic's 1.25×), output (reasoning included) at the output price. " +
+        '**Tokens** count all input and output; the input read from the prompt cache is in parentheses.',
+    );
+  }
   const unknownCost = cells.reduce((s, c) => s + c.costUnknown, 0);
   if (unknownCost) notes.push(`- The cost of ${count(unknownCost)} samples is unknown (no price for the model), so their cells show it as unknown.`);
   if (notes.length) out.push('## Notes', '', ...notes, '');

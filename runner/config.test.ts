@@ -1,9 +1,24 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { userErrorOf, userFile } from '../core/testing/user-input.js';
 import { mergeSettings, parseExperiment, readConfigFile } from './config.js';
 import { parseDockerHostFlag } from '../docker/hosts.js';
+import { flagsToSettings, register } from './commands/run.js';
+
+/** The experiment `run ARGS` would run with `file` as its config file, without running it. */
+async function runSettings(args: string[], file: Record<string, unknown> = {}) {
+  const program = new Command().exitOverride();
+  register(program);
+  let flags: Record<string, unknown> = {};
+  program.hook('preAction', (_program, action) => {
+    flags = action.opts();
+    throw new Error('parsed');
+  });
+  await program.parseAsync(['node', 'impossiblebench', 'run', '--model', 'anthropic/claude-sonnet-4-5', ...args]).catch(() => undefined);
+  return parseExperiment(mergeSettings(file, flagsToSettings(flags)), 'flags');
+}
 
 describe('experiment config', () => {
   it('takes a pool of Docker engines, each with a capacity (4 by default), and names a bad entry', () => {
@@ -111,6 +126,19 @@ describe('templates in the experiment', () => {
         'system.full': 'a.txt',
         'tool.bash': 'c.txt',
       },
+    );
+  });
+});
+
+describe('prompt caching in the experiment', () => {
+  it('is on unless --no-prompt-cache or the config file turns it off, and the flag wins over the file', async () => {
+    expect((await runSettings([])).promptCache).toBe(true);
+    expect((await runSettings(['--no-prompt-cache'])).promptCache).toBe(false);
+    expect((await runSettings([], { promptCache: false })).promptCache).toBe(false);
+    expect((await runSettings([], { promptCache: true })).promptCache).toBe(true);
+    expect((await runSettings(['--no-prompt-cache'], { promptCache: true })).promptCache).toBe(false);
+    expect(userErrorOf(() => parseExperiment({ models: 'scripted/honest', promptCache: 'no' }, 'e.yaml')).message).toMatch(
+      /^e\.yaml: field `promptCache`: .*boolean/,
     );
   });
 });

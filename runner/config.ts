@@ -85,8 +85,16 @@ export const ExperimentSchema = z.strictObject({
   concurrency: positiveInt.default(4),
   /** Model requests in flight at once per provider (default: the provider's own limit). */
   connections: positiveInt.optional(),
-  /** A JSON price table ({ "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK } }) over the built-in one. */
+  /**
+   * A JSON price table ({ "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK, "cacheRead"?, "cacheWrite"? } })
+   * over the built-in one.
+   */
   prices: z.string().min(1).optional(),
+  /**
+   * Ask providers to cache each sample's prompt prefix: Anthropic `cache_control` breakpoints, OpenAI `prompt_cache_key`.
+   * It changes what a sample costs, not what the model sees, so a resume may change it.
+   */
+  promptCache: z.boolean().default(true),
   /** How many more times an `error` sample is tried before it is stored as an error. */
   retries: z.number().int().nonnegative().default(2),
   /** Offer the agent the option to flag the task for a human instead of solving it. */

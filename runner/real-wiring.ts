@@ -49,7 +49,7 @@ function checkModels(experiment: Experiment): void {
   }
 }
 
-/** What every real provider client of a run gets: base URL, generation settings, connections, prices. */
+/** What every real provider client of a run gets: base URL, generation settings, connections, prices, prompt caching. */
 function realClientOptions(experiment: Experiment, prices?: PriceTable, log?: Logger) {
   return {
     ...(experiment.baseUrl ? { baseUrl: experiment.baseUrl } : {}),
@@ -57,6 +57,7 @@ function realClientOptions(experiment: Experiment, prices?: PriceTable, log?: Lo
     timeoutMs: experiment.limits.requestTimeoutS * 1000,
     ...(experiment.connections !== undefined ? { concurrency: experiment.connections } : {}),
     ...(prices ? { prices } : {}),
+    promptCache: experiment.promptCache,
     ...(log ? { logger: log } : {}),
   };
 }

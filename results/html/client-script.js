@@ -258,7 +258,12 @@
       stat('legit', 'stat-legit', orig ? pct(legit / orig) : '—', `passing originals (${legit}/${orig})`),
       stat('evaded', 'stat-evaded', num(evaded), 'evaded'),
       stat('error', 'stat-errors', num(errors), 'errors (not scored)'),
-      stat('', 'stat-cost', unknownCost ? 'unknown' : usd(cost, 0), unknownCost ? `cost (${unknownCost} unpriced)` : 'cost'),
+      stat(
+        '',
+        'stat-cost',
+        unknownCost ? 'unknown' : usd(cost, 0),
+        unknownCost ? `cost (${unknownCost} unpriced)` : 'cost billed, cache prices applied',
+      ),
     );
   }
 
@@ -1062,8 +1067,11 @@
                 ['outcome', s.outcome],
                 ['stop reason', s.stopReason.replace('_', ' ')],
                 ['attempts', `${s.attempts} of ${k.maxAttempts}`],
-                ['tokens', `${num(s.inputTokens)} in · ${num(s.outputTokens)} out`],
-                ['cost', usd(s.costUsd, 1)],
+                [
+                  'tokens',
+                  `${num(s.inputTokens)} in${s.cacheReadTokens ? ` (${num(s.cacheReadTokens)} from cache)` : ''} · ${num(s.outputTokens)} out`,
+                ],
+                ['cost', `${usd(s.costUsd, 1)}${s.costUsd ? ' billed, cache prices applied' : ''}`],
                 ['wall time', secs(s.wallMs)],
                 ['started', s.startedAt],
                 s.errorCount ? ['infra errors', String(s.errorCount) + (s.outcome === 'error' ? '' : ' before this result')] : null,

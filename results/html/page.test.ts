@@ -28,9 +28,11 @@ describe('renderHtml', () => {
     const scripts = html.match(/<script\b/g) ?? [];
     expect(scripts).toHaveLength(2);
     const json = /<script type="application\/json" id="report-data">([\s\S]*?)<\/script>/.exec(html)![1]!;
-    const data = JSON.parse(json) as { samples: { transcript: { content: string }[] }[] };
+    const data = JSON.parse(json) as { samples: { transcript: { content: string }[]; cacheReadTokens: unknown }[] };
     expect(data.samples.some((s) => s.transcript.some((m) => m.content === HOSTILE_TEXT))).toBe(true);
     expect(data.samples).toHaveLength(108);
+    // The sample panel shows the input read from the prompt cache beside the input.
+    expect(data.samples.every((s) => s.cacheReadTokens === 0)).toBe(true);
   });
 
   it('escapes text for markup and for script data', () => {

@@ -61,6 +61,7 @@ export function renderHtml(data: FullReportData): string {
     stopReason: s.stopReason,
     attempts: s.attempts,
     inputTokens: s.inputTokens,
+    cacheReadTokens: s.cacheReadTokens,
     outputTokens: s.outputTokens,
     costUsd: s.costUsd,
     wallMs: s.wallMs,

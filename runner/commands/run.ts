@@ -51,6 +51,7 @@ export interface RunFlags {
   retries?: number;
   connections?: number;
   prices?: string;
+  promptCache?: boolean;
   store?: string;
   runId?: string;
   maxMessages?: number;
@@ -91,6 +92,7 @@ export const FLAG_NAMES: Record<string, string> = {
   retries: '--retries',
   connections: '--connections',
   prices: '--prices',
+  promptCache: '--no-prompt-cache',
   allowFlag: '--allow-flag',
   limits: '--max-messages/--max-tokens/--max-cost/--time-limit/--tool-timeout/--request-timeout/--disk-limit',
   generation: '--temperature/--reasoning-effort/--thinking-budget/--max-output-tokens',
@@ -135,6 +137,8 @@ export function flagsToSettings(f: RunFlags): Record<string, unknown> {
     retries: f.retries,
     connections: f.connections,
     prices: f.prices,
+    // Commander sets true when the flag is absent: only its presence may override a config file.
+    promptCache: f.promptCache === false ? false : undefined,
     allowFlag: f.allowFlag,
     limits: some(limits),
     generation: some(generation),
@@ -195,7 +199,14 @@ export function register(program: Command): void {
       'model requests in flight at once per provider (default: 16 for OpenAI and Anthropic, 8 for a compatible server)',
       wholeNumber(1),
     )
-    .option('--prices <file>', 'JSON price table over the built-in one: { "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK } }')
+    .option(
+      '--prices <file>',
+      'JSON price table over the built-in one: { "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK, "cacheRead": ..., "cacheWrite": ... } } (cache rates optional)',
+    )
+    .option(
+      '--no-prompt-cache',
+      'send no prompt-cache hints: no Anthropic cache_control breakpoints, no OpenAI prompt_cache_key (OpenAI still caches by itself)',
+    )
     .option('--store <file>', 'SQLite results store (default ./impossiblebench.sqlite); the log goes beside it')
     .option('--run-id <id>', 'name the run; an existing id resumes it: finished samples are kept, the rest are run')
     .option('--max-messages <n>', 'per-sample limit on transcript messages (default 100)', wholeNumber(1))
@@ -237,7 +248,7 @@ export function register(program: Command): void {
         "  impossiblebench run --preset paper-swe --model openai/gpt-5      # the paper's SWE cells, run as it ran them",
         '',
         'A config file uses the same names: models, datasets, splits, scaffolds, access, prompts, maxAttempts, epochs,',
-        'limit, shuffle, seed, concurrency, retries, connections, prices, allowFlag, baseUrl,',
+        'limit, shuffle, seed, concurrency, retries, connections, prices, promptCache, allowFlag, baseUrl,',
         'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS, requestTimeoutS, diskLimitMb},',
         'generation: {temperature, seed, maxTokens, reasoningEffort, thinkingBudget},',
         'images: {namespace, tag, arch}, testSpecs: {"owner/name": {testCmd, parser, env}}, sandbox (the backend, default docker),',

@@ -1,5 +1,12 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ContentBlockParam, Message, MessageCreateParamsNonStreaming, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
+import type {
+  ContentBlockParam,
+  Message,
+  MessageCreateParamsNonStreaming,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+} from '@anthropic-ai/sdk/resources/messages';
 import { callModel, mergeOptions, type ClientSettings } from './call.js';
 import type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from '../../core/model.js';
 
@@ -64,6 +71,26 @@ export function toAnthropicMessages(messages: ChatMessage[]): { system: string; 
   return { system: system.join('\n\n'), messages: out };
 }
 
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+/**
+ * Prompt-cache breakpoints as mini-swe-agent sets them: one on the system prompt (it caches the tools and the system
+ * text) and one on the newest turn's last block, so each request reads the prefix the previous one wrote and writes
+ * the turns it adds. Thinking blocks cannot carry one, so the mark goes on the last block that can. Copies, never
+ * changes, its input.
+ */
+export function withCacheBreakpoints(system: string, messages: MessageParam[]): { system: TextBlockParam[] | undefined; messages: MessageParam[] } {
+  const marked = [...messages];
+  const last = marked.at(-1);
+  if (last && Array.isArray(last.content)) {
+    const blocks = [...(last.content as ContentBlockParam[])];
+    const at = blocks.findLastIndex((b) => b.type !== 'thinking' && b.type !== 'redacted_thinking');
+    if (at >= 0) blocks[at] = { ...blocks[at], cache_control: EPHEMERAL } as ContentBlockParam;
+    marked[marked.length - 1] = { ...last, content: blocks } as MessageParam;
+  }
+  return { system: system ? [{ type: 'text', text: system, cache_control: EPHEMERAL }] : undefined, messages: marked };
+}
+
 export function toAnthropicTools(tools: ToolSpec[]): Tool[] {
   return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters as Tool['input_schema'] }));
 }
@@ -91,6 +118,8 @@ export function fromAnthropicUsage(message: Message): Usage {
 
 export interface AnthropicClientSettings extends ClientSettings {
   sdk: Anthropic;
+  /** Send prompt-cache breakpoints (see withCacheBreakpoints). */
+  promptCache: boolean;
 }
 
 /** Messages with tool use and an extended-thinking budget. */
@@ -103,7 +132,8 @@ export class AnthropicMessagesClient implements ModelClient {
 
   async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {
     const o = mergeOptions(this.settings.defaults, options);
-    const { system, messages: wire } = toAnthropicMessages(messages);
+    const plain = toAnthropicMessages(messages);
+    const { system, messages: wire } = this.settings.promptCache ? withCacheBreakpoints(plain.system, plain.messages) : plain;
     const thinking = o.thinkingBudget !== undefined && o.thinkingBudget > 0;
     const body: MessageCreateParamsNonStreaming = {
       model: this.settings.model,

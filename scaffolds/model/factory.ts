@@ -31,6 +31,11 @@ export interface ModelClientOptions {
   timeoutMs?: number;
   /** Default: the built-in table, with the file named by IMPOSSIBLEBENCH_PRICES on top. */
   prices?: PriceTable;
+  /**
+   * Ask for prompt caching: Anthropic `cache_control` breakpoints, OpenAI's `prompt_cache_key` (never sent to an
+   * `openai-compatible/` server). Default true. OpenAI caches prompts whatever this says.
+   */
+  promptCache?: boolean;
 
   /** `scripted/`: the server the conversation runs through. */
   server?: ModelServer;
@@ -96,6 +101,7 @@ export function createModelClient(specText: string, options: ModelClientOptions 
   const env = options.env ?? process.env;
   const prices = options.prices ?? defaultPrices(env);
   const retry: RetryPolicy = { ...DEFAULT_RETRY, ...options.retry };
+  const promptCache = options.promptCache ?? true;
   const base = {
     name: spec.spec,
     model: spec.name,
@@ -131,7 +137,13 @@ export function createModelClient(specText: string, options: ModelClientOptions 
         ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
       });
       const limiterKey = compatible ? `openai-compatible@${baseURL}` : 'openai';
-      return new OpenAIChatClient({ ...base, sdk, legacyMaxTokens: compatible, limiter: providerLimiter(limiterKey, options.concurrency) });
+      return new OpenAIChatClient({
+        ...base,
+        sdk,
+        legacyMaxTokens: compatible,
+        promptCacheKey: promptCache && !compatible,
+        limiter: providerLimiter(limiterKey, options.concurrency),
+      });
     }
     case 'anthropic': {
       const apiKey = options.apiKey ?? env[KEY_VARS.anthropic];
@@ -139,7 +151,7 @@ export function createModelClient(specText: string, options: ModelClientOptions 
         throw new UserError(`model ${spec.spec} needs an API key: ${KEY_VARS.anthropic} is not set`, `export ${KEY_VARS.anthropic}=...`);
       }
       const sdk = new Anthropic({ ...sdkCommon, apiKey, ...(options.baseUrl ? { baseURL: checkUrl(options.baseUrl) } : {}) });
-      return new AnthropicMessagesClient({ ...base, sdk, limiter: providerLimiter('anthropic', options.concurrency) });
+      return new AnthropicMessagesClient({ ...base, sdk, promptCache, limiter: providerLimiter('anthropic', options.concurrency) });
     }
     case 'scripted': {
       const policy = options.policy ?? getPolicy(spec.name);
@@ -156,10 +168,10 @@ export function createModelClient(specText: string, options: ModelClientOptions 
       };
       if ((options.wire ?? 'openai') === 'anthropic') {
         const sdk = new Anthropic({ ...sdkCommon, apiKey: token, baseURL: server.anthropicBaseUrl });
-        return new AnthropicMessagesClient({ ...scripted, sdk });
+        return new AnthropicMessagesClient({ ...scripted, sdk, promptCache });
       }
       const sdk = new OpenAI({ ...sdkCommon, apiKey: token, baseURL: server.openaiBaseUrl, organization: null, project: null });
-      return new OpenAIChatClient({ ...scripted, sdk, legacyMaxTokens: false });
+      return new OpenAIChatClient({ ...scripted, sdk, legacyMaxTokens: false, promptCacheKey: promptCache });
     }
   }
 }

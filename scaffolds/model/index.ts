@@ -19,7 +19,7 @@ export type { ModelClientOptions } from './factory.js';
 export { parseModelSpec, PROVIDERS } from './spec.js';
 export type { ModelSpec, Provider } from './spec.js';
 export { BUILTIN_PRICES, defaultPrices, loadPriceFile, PRICES_ENV, PriceFileSchema, PriceTable } from './prices.js';
-export type { ModelPrice } from './prices.js';
+export type { ModelPrice, PriceEntry } from './prices.js';
 export { DEFAULT_RETRY, backoffMs, retryAfterMs } from './retry.js';
 export type { RetryPolicy } from './retry.js';
 export { DEFAULT_CONCURRENCY, providerLimiter } from './limits.js';

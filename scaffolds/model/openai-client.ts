@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type OpenAI from 'openai';
 import type {
   ChatCompletion,
@@ -47,7 +48,8 @@ export function fromOpenAIUsage(usage: ChatCompletion['usage']): Usage | undefin
     // prompt_tokens already includes the cached ones.
     inputTokens: usage.prompt_tokens,
     cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
-    cacheWriteTokens: 0,
+    // Only models with explicit cache breakpoints report writes; the others write without saying so.
+    cacheWriteTokens: usage.prompt_tokens_details?.cache_write_tokens ?? 0,
     // completion_tokens already includes the reasoning tokens.
     outputTokens: usage.completion_tokens,
     reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
@@ -67,6 +69,17 @@ export interface OpenAIClientSettings extends ClientSettings {
   sdk: OpenAI;
   /** `max_tokens` for servers that predate `max_completion_tokens` (most OpenAI-compatible ones). */
   legacyMaxTokens: boolean;
+  /** Send the call's cacheKey as `prompt_cache_key` (OpenAI's own API; other servers may refuse the field). */
+  promptCacheKey: boolean;
+}
+
+/** OpenAI refuses a `prompt_cache_key` over 64 characters. */
+const MAX_CACHE_KEY = 64;
+
+/** The key as sent: as given when it fits, else a digest of it (the same key always gives the same digest). */
+export function promptCacheKey(key: string): string {
+  if (key.length <= MAX_CACHE_KEY) return key;
+  return `ib-${createHash('sha256').update(key).digest('hex').slice(0, 48)}`;
 }
 
 /** Chat Completions with function tools and reasoning effort, for OpenAI and OpenAI-compatible servers. */
@@ -87,6 +100,7 @@ export class OpenAIChatClient implements ModelClient {
       ...(o.seed !== undefined ? { seed: o.seed } : {}),
       ...(o.maxTokens !== undefined ? (this.settings.legacyMaxTokens ? { max_tokens: o.maxTokens } : { max_completion_tokens: o.maxTokens }) : {}),
       ...(o.reasoningEffort !== undefined ? { reasoning_effort: o.reasoningEffort } : {}),
+      ...(this.settings.promptCacheKey && o.cacheKey ? { prompt_cache_key: promptCacheKey(o.cacheKey) } : {}),
     };
     const { result, latencyMs } = await callModel(this.settings, o.signal, async () => {
       const res = await this.settings.sdk.chat.completions.create(body, {

@@ -138,13 +138,16 @@ function stopReason(t: ServedTurn): string {
 }
 
 function usage(t: ServedTurn) {
+  const read = t.cacheReadTokens ?? 0;
+  const write = t.cacheWriteTokens ?? 0;
   return {
-    input_tokens: t.inputTokens,
+    // Messages counts input_tokens apart from the cache's: only what follows the last breakpoint.
+    input_tokens: t.inputTokens - read - write,
     output_tokens: t.outputTokens,
     output_tokens_details: { thinking_tokens: 0 },
-    cache_creation_input_tokens: 0,
-    cache_read_input_tokens: 0,
-    cache_creation: null,
+    cache_creation_input_tokens: write,
+    cache_read_input_tokens: read,
+    cache_creation: { ephemeral_5m_input_tokens: write, ephemeral_1h_input_tokens: 0 },
     server_tool_use: null,
     service_tier: 'standard',
     inference_geo: null,

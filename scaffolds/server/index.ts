@@ -10,10 +10,14 @@
  *   await server.close();
  *
  * Token counts are a deterministic approximation (see tokens.ts), not a real tokenizer's; the
- * server does not truncate answers at max_tokens. Streaming (`stream: true`) is served on both wires.
+ * server does not truncate answers at max_tokens. Streaming (`stream: true`) is served on both wires. Each session
+ * reports prompt-cache usage as the providers do (cache.ts): OpenAI's cached prefix of every prompt, Anthropic's
+ * reads and writes at `cache_control` breakpoints.
  */
 export { startModelServer } from './server.js';
 export type { ModelServer, ModelServerOptions, SessionOptions, SessionStats } from './server.js';
 export { FaultConfigSchema, FaultKindSchema } from './faults.js';
 export type { FaultConfig, FaultKind } from './faults.js';
 export { approxTokens } from './tokens.js';
+export { anthropicCacheUsage, cachedPrefixTokens, newPromptCache } from './cache.js';
+export type { PromptCache } from './cache.js';

@@ -40,6 +40,8 @@ export const ChatCompletionRequestSchema = z.looseObject({
     .optional(),
   stream: z.boolean().nullish(),
   stream_options: z.looseObject({ include_usage: z.boolean().optional() }).nullish(),
+  // OpenAI refuses a longer key, so a client that sends one must fail here as it would there.
+  prompt_cache_key: z.string().max(64).nullish(),
 });
 export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequestSchema>;
 
@@ -94,6 +96,9 @@ export interface ServedTurn {
   callIds: string[];
   inputTokens: number;
   outputTokens: number;
+  /** The parts of `inputTokens` read from and written to the session's prompt cache (see cache.ts). */
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
 }
 
 function usage(t: ServedTurn) {
@@ -101,7 +106,7 @@ function usage(t: ServedTurn) {
     prompt_tokens: t.inputTokens,
     completion_tokens: t.outputTokens,
     total_tokens: t.inputTokens + t.outputTokens,
-    prompt_tokens_details: { cached_tokens: 0 },
+    prompt_tokens_details: { cached_tokens: t.cacheReadTokens ?? 0 },
     completion_tokens_details: { reasoning_tokens: 0 },
   };
 }

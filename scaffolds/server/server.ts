@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
 import type { Policy, PolicyContext, PolicyTurn } from '../policies/types.js';
+import { newPromptCache, servedCacheUsage, type PromptCache } from './cache.js';
 import { anthropicError, anthropicOverflow, fromMessagesRequest, MessagesRequestSchema, toMessage, toMessageEvents } from './anthropic-wire.js';
 import {
   corruptArguments,
@@ -56,6 +57,8 @@ export interface SessionStats {
   faults: { request: number; kind: Exclude<FaultKind, 'none'> }[];
   /** The generation settings of the latest request as they arrived on the wire (model, sampling, budgets). */
   lastParams?: Record<string, unknown>;
+  /** The `cache_control` breakpoints of the latest Messages request, by where they fall (see cache.ts). */
+  lastCacheBreakpoints?: number[];
 }
 
 /** Request fields that say how to generate, kept so a caller can see what its client really sent. */
@@ -69,6 +72,7 @@ const PARAM_FIELDS = [
   'thinking',
   'output_config',
   'stream',
+  'prompt_cache_key',
 ];
 
 export interface ModelServer {
@@ -92,6 +96,8 @@ interface Session {
   policy: Policy;
   context: PolicyContext;
   faults: ResolvedFaultConfig;
+  /** What this session's prompts have left in the provider's cache. */
+  cache: PromptCache;
   stats: SessionStats;
 }
 
@@ -240,6 +246,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       callIds: (turn.toolCalls ?? []).map((_, i) => `${wire === 'openai' ? 'call' : 'toolu'}_${id}_${i}`),
       inputTokens,
       outputTokens: countOutputTokens(turn),
+      ...servedCacheUsage(wire, session.cache, conversation, parsed.data, session.stats),
       ...(ending ? { ending } : {}),
     };
     const headers = { 'x-request-id': id, 'request-id': id };
@@ -303,7 +310,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       const key = sessionOptions.key ?? `s${opened}`;
       opened++;
       const faults = sessionOptions.faults ? parseFaults(sessionOptions.faults, `session ${key} faults`) : defaultFaults;
-      sessions.set(token, { policy, context, faults, stats: { key, requests: 0, answered: 0, faults: [] } });
+      sessions.set(token, { policy, context, faults, cache: newPromptCache(), stats: { key, requests: 0, answered: 0, faults: [] } });
       return token;
     },
     closeSession(token) {

@@ -12,14 +12,20 @@ export function approxTokens(text: string): number {
 
 const PER_MESSAGE = 3;
 
-export function countInputTokens(messages: ChatMessage[], tools: ToolSpec[]): number {
-  let total = 0;
-  for (const m of messages) {
-    total += PER_MESSAGE + approxTokens(m.content);
-    if (m.role === 'assistant') for (const c of m.toolCalls ?? []) total += approxTokens(c.name + c.arguments);
-  }
-  for (const t of tools) total += approxTokens(JSON.stringify(t));
+/** One message's share of the input count. */
+export function messageTokens(m: ChatMessage): number {
+  let total = PER_MESSAGE + approxTokens(m.content);
+  if (m.role === 'assistant') for (const c of m.toolCalls ?? []) total += approxTokens(c.name + c.arguments);
   return total;
+}
+
+/** The tool definitions' share of the input count. */
+export function toolsTokens(tools: ToolSpec[]): number {
+  return tools.reduce((n, t) => n + approxTokens(JSON.stringify(t)), 0);
+}
+
+export function countInputTokens(messages: ChatMessage[], tools: ToolSpec[]): number {
+  return messages.reduce((n, m) => n + messageTokens(m), toolsTokens(tools));
 }
 
 export function countOutputTokens(turn: PolicyTurn): number {
