@@ -39,6 +39,7 @@ const UNIT = [
   'scaffolds/model/anthropic-client.test.ts',
   'scaffolds/model/factory.test.ts',
   'scaffolds/model/prices.test.ts',
+  'scaffolds/model/responses-client.test.ts',
   'scaffolds/model/retry.test.ts',
   'scaffolds/policies/swe-locations.test.ts',
   'scaffolds/prompts.test.ts',
