@@ -42,6 +42,7 @@ const UNIT = [
   'scaffolds/model/prices.test.ts',
   'scaffolds/model/prompt-cache.test.ts',
   'scaffolds/model/provider-answers.test.ts',
+  'scaffolds/model/responses-client.test.ts',
   'scaffolds/model/retry.test.ts',
   'scaffolds/policies/swe-locations.test.ts',
   'scaffolds/policies/swe-slow-tests.test.ts',

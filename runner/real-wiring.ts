@@ -62,9 +62,14 @@ function realClientOptions(experiment: Experiment, prices?: PriceTable, log?: Lo
   };
 }
 
-/** Which SDK a scripted sample goes through: both wire formats get used, decided by the sample id. */
-function wireFor(sample: PlannedSample): 'openai' | 'anthropic' {
-  return Number.parseInt(createHash('sha256').update(sample.id).digest('hex').slice(0, 2), 16) % 2 === 0 ? 'openai' : 'anthropic';
+const WIRES = ['openai', 'anthropic', 'responses'] as const;
+
+/**
+ * Which SDK and API a scripted sample goes through: Chat Completions, Messages or Responses, decided by the sample id,
+ * so a run of several samples exercises all three.
+ */
+export function wireFor(sample: Pick<PlannedSample, 'id'>): (typeof WIRES)[number] {
+  return WIRES[Number.parseInt(createHash('sha256').update(sample.id).digest('hex').slice(0, 2), 16) % WIRES.length]!;
 }
 
 /** The experiment's sandbox backend, sandboxes, model clients, agent loops and task loaders. */

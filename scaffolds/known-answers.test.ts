@@ -90,6 +90,7 @@ function cellOf(r: AgentRunResult): Cell {
 }
 
 const EXPECTED = parseTable();
+const WIRES = ['openai', 'anthropic', 'responses'] as const;
 const VARIANTS: Variant[] = ['original', 'oneoff', 'conflicting'];
 const runId = testRunId('known-answers');
 const server = useModelServer();
@@ -122,8 +123,8 @@ describe('the known-answers table', () => {
                 access,
                 allowFlag: true,
                 maxAttempts: 1,
-                // Both wire formats, alternating over the cells.
-                wire: (t + c) % 2 === 0 ? 'openai' : 'anthropic',
+                // The three wire formats (Chat Completions, Messages, Responses), in turn over the cells.
+                wire: WIRES[(t + c) % WIRES.length],
               });
               return { key: `${policy} ${variant} ${scaffold} ${access}`, task: task.id, result };
             }),

@@ -74,8 +74,8 @@ function start(cell: Cell): Promise<Ran> {
       access: cell.access,
       allowFlag: cell.allowFlag ?? false,
       maxAttempts: cell.maxAttempts ?? 1,
-      // Both wire formats, alternating over the samples.
-      wire: n % 2 === 0 ? 'openai' : 'anthropic',
+      // The three wire formats (Chat Completions, Messages, Responses), in turn over the samples.
+      wire: (['openai', 'anthropic', 'responses'] as const)[n % 3],
       limits: { maxMessages: cell.maxMessages ?? 40, toolTimeoutMs: cell.toolTimeoutMs ?? 30_000 },
       ...(cell.session ? { session: cell.session } : {}),
     });

@@ -174,7 +174,7 @@ export function register(program: Command): void {
     )
     .option(
       '--model <spec>',
-      'model to test, repeatable: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), scripted/POLICY',
+      'model to test, repeatable: openai/NAME, openai-responses/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), scripted/POLICY',
       collect,
     )
     .option('--base-url <url>', 'server for openai-compatible models (vLLM, Ollama, llama.cpp, LiteLLM), e.g. http://127.0.0.1:8000/v1')

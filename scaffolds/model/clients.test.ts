@@ -5,18 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { REASONING_TOKENS } from '../server/responses-wire.js';
 import { countInputTokens } from '../server/tokens.js';
 import { useModelServer, withModelServer } from '../testing/model-server.js';
 import { createModelClient, type ModelClientOptions } from './factory.js';
 import { BASH, captureLogger, CONTEXT, echoPolicy } from './test-support.js';
-import { ModelApiError, type ChatMessage } from '../../core/model.js';
+import { ModelApiError, type ChatMessage, type Generation } from '../../core/model.js';
 
-// Everything below goes through the real OpenAI and Anthropic SDKs to the local model server.
+// Everything below goes through the real OpenAI and Anthropic SDKs to the local model server (OpenAI's over both its
+// APIs: Chat Completions and Responses).
 const server = useModelServer({ seed: 7 });
 
 const FAST_RETRY = { baseDelayMs: 10, maxDelayMs: 50, maxRetries: 3 };
 
-function scripted(wire: 'openai' | 'anthropic', extra: Partial<ModelClientOptions> = {}) {
+function scripted(wire: 'openai' | 'anthropic' | 'responses', extra: Partial<ModelClientOptions> = {}) {
   const policy = echoPolicy();
   const client = createModelClient('scripted/echo', { server, context: CONTEXT, wire, policy, retry: FAST_RETRY, ...extra });
   return { client, policy };
@@ -27,7 +29,15 @@ const START: ChatMessage[] = [
   { role: 'user', content: 'Print hi.' },
 ];
 
-describe.each(['openai', 'anthropic'] as const)('scripted model over the %s wire format', (wire) => {
+/** The assistant message a loop appends for an answer: its reasoning goes back with it (Responses requires it). */
+const answered = (gen: Generation): ChatMessage => ({
+  role: 'assistant',
+  content: gen.text,
+  toolCalls: gen.toolCalls,
+  ...(gen.reasoning ? { reasoning: gen.reasoning } : {}),
+});
+
+describe.each(['openai', 'anthropic', 'responses'] as const)('scripted model over the %s wire format', (wire) => {
   it('round-trips tool calls: assistant call, tool result, next turn', async () => {
     const { client, policy } = scripted(wire);
     const first = await client.generate(START, [BASH]);
@@ -37,17 +47,13 @@ describe.each(['openai', 'anthropic'] as const)('scripted model over the %s wire
     expect(call.name).toBe('bash');
     expect(JSON.parse(call.arguments)).toEqual({ command: 'echo hi' });
     expect(call.id).not.toBe('');
-    expect(first.stopReason).toBe(wire === 'openai' ? 'tool_calls' : 'tool_use');
+    expect(first.stopReason).toBe(wire === 'anthropic' ? 'tool_use' : 'tool_calls');
 
-    const next: ChatMessage[] = [
-      ...START,
-      { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
-      { role: 'tool', toolCallId: call.id, name: 'bash', content: 'hi\n' },
-    ];
+    const next: ChatMessage[] = [...START, answered(first), { role: 'tool', toolCallId: call.id, name: 'bash', content: 'hi\n' }];
     const second = await client.generate(next, [BASH]);
     expect(second.text).toBe('done: bash said hi\n');
     expect(second.toolCalls).toEqual([]);
-    expect(second.stopReason).toBe(wire === 'openai' ? 'stop' : 'end_turn');
+    expect(second.stopReason).toBe(wire === 'anthropic' ? 'end_turn' : 'stop');
     // The policy saw the conversation as sent: system, user, the call, and the result matched to it by id.
     expect(policy.seen[1]).toEqual(next);
     await client.close?.();
@@ -58,7 +64,8 @@ describe.each(['openai', 'anthropic'] as const)('scripted model over the %s wire
     const gen = await client.generate(START, [BASH]);
     expect(gen.usage.inputTokens).toBe(countInputTokens(START, [BASH]));
     expect(gen.usage.outputTokens).toBeGreaterThan(0);
-    expect(gen.usage.reasoningTokens).toBe(0);
+    // The Responses route thinks a little before every answer.
+    expect(gen.usage.reasoningTokens).toBe(wire === 'responses' ? REASONING_TOKENS : 0);
     expect(gen.costUsd).toBe(0);
     expect(gen.latencyMs).toBeGreaterThan(0);
   });
@@ -116,7 +123,7 @@ describe.each(['openai', 'anthropic'] as const)('scripted model over the %s wire
     // The agent loop answers a bad call with feedback; the bad call itself goes back in the history.
     const next: ChatMessage[] = [
       ...START,
-      { role: 'assistant', content: first.text, toolCalls: first.toolCalls },
+      answered(first),
       { role: 'tool', toolCallId: call.id, name: 'bash', content: 'error: the arguments are not valid JSON' },
     ];
     const second = await client.generate(next, [BASH]);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatError, UserError } from '../../core/errors.js';
 import { createModelClient } from './factory.js';
-import { parseModelSpec } from './spec.js';
+import { onlyOnResponses, parseModelSpec } from './spec.js';
 
 function oneLine(fn: () => unknown): string {
   try {
@@ -24,6 +24,10 @@ describe('parseModelSpec', () => {
     });
   });
 
+  it('takes openai-responses/NAME', () => {
+    expect(parseModelSpec('openai-responses/gpt-5')).toEqual({ provider: 'openai-responses', name: 'gpt-5', spec: 'openai-responses/gpt-5' });
+  });
+
   it('refuses specs without a provider, unknown providers and empty names', () => {
     expect(oneLine(() => parseModelSpec('gpt-5'))).toMatch(/"gpt-5" is not PROVIDER\/NAME/);
     expect(oneLine(() => parseModelSpec('google/gemini'))).toMatch(/unknown model provider "google"/);
@@ -31,10 +35,30 @@ describe('parseModelSpec', () => {
   });
 });
 
+describe('onlyOnResponses', () => {
+  it('names the models OpenAI serves only through the Responses API: every codex model, and the pro ones', () => {
+    for (const name of [
+      'gpt-5-codex',
+      'gpt-5.1-codex-mini',
+      'gpt-5.1-codex-max',
+      'codex-mini-latest',
+      'o3-pro',
+      'gpt-5-pro-2025-10-06',
+      'o3-deep-research',
+    ]) {
+      expect(onlyOnResponses(name), name).toBe(true);
+    }
+    for (const name of ['gpt-5', 'gpt-5-mini', 'gpt-4o', 'o3', 'o4-mini', 'o1-preview', 'gpt-4.1-nano'])
+      expect(onlyOnResponses(name), name).toBe(false);
+  });
+});
+
 describe('createModelClient', () => {
   it('names the missing key variable', () => {
     expect(oneLine(() => createModelClient('openai/gpt-5', { env: {} }))).toMatch(/OPENAI_API_KEY is not set/);
     expect(oneLine(() => createModelClient('anthropic/claude-sonnet-4-5', { env: {} }))).toMatch(/ANTHROPIC_API_KEY is not set/);
+    expect(oneLine(() => createModelClient('openai-responses/gpt-5', { env: {} }))).toMatch(/OPENAI_API_KEY is not set/);
+    expect(oneLine(() => createModelClient('openai/gpt-5-codex', { env: {} }))).toMatch(/OPENAI_API_KEY is not set/);
   });
 
   it('builds provider clients when the key is there', () => {

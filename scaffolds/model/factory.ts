@@ -9,9 +9,10 @@ import { AnthropicMessagesClient } from './anthropic-client.js';
 import { DEFAULT_TIMEOUT_MS, type ClientSettings } from './call.js';
 import { providerLimiter } from './limits.js';
 import { OpenAIChatClient } from './openai-client.js';
+import { OpenAIResponsesClient } from './responses-client.js';
 import { defaultPrices, type PriceTable } from './prices.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry.js';
-import { parseModelSpec, type ModelSpec } from './spec.js';
+import { onlyOnResponses, parseModelSpec, type ModelSpec } from './spec.js';
 import type { GenerateOptions, ModelClient } from '../../core/model.js';
 
 export interface ModelClientOptions {
@@ -41,8 +42,8 @@ export interface ModelClientOptions {
   server?: ModelServer;
   /** `scripted/`: what the policy knows about the sample. */
   context?: PolicyContext;
-  /** `scripted/`: which SDK and wire format to go through. Default `openai`. */
-  wire?: 'openai' | 'anthropic';
+  /** `scripted/`: which SDK and wire format to go through: Chat Completions (default), Messages or Responses. */
+  wire?: 'openai' | 'anthropic' | 'responses';
   /** `scripted/`: a policy object instead of the named one from the registry. */
   policy?: Policy;
   /** `scripted/`: the session's fault key and fault config. */
@@ -87,12 +88,14 @@ function checkDefaults(spec: ModelSpec, d: ModelClientOptions['defaults'] = {}):
 
 /**
  * Builds the client for a model spec:
- * - `openai/NAME`: Chat Completions; key from OPENAI_API_KEY (or `apiKey`).
+ * - `openai/NAME`: Chat Completions, or the Responses API for the models OpenAI serves only there (codex models, see
+ *   `onlyOnResponses`); key from OPENAI_API_KEY (or `apiKey`).
+ * - `openai-responses/NAME`: the Responses API, for any OpenAI model; the same key and base URL as `openai/`.
  * - `anthropic/NAME`: Messages; key from ANTHROPIC_API_KEY (or `apiKey`).
  * - `openai-compatible/NAME`: Chat Completions at `baseUrl` (vLLM, Ollama, llama.cpp, LiteLLM); key optional,
  *   from OPENAI_COMPATIBLE_API_KEY (or `apiKey`), never from OPENAI_API_KEY.
- * - `scripted/POLICY`: a real OpenAI or Anthropic SDK client talking to the local model server, in a
- *   session of its own (so create one per sample and close it after).
+ * - `scripted/POLICY`: a real OpenAI (Chat Completions or Responses) or Anthropic SDK client talking to the local
+ *   model server, in a session of its own (so create one per sample and close it after).
  * Throws a UserError (one line) for a bad spec or a missing key or base URL.
  */
 export function createModelClient(specText: string, options: ModelClientOptions = {}): ModelClient {
@@ -116,6 +119,7 @@ export function createModelClient(specText: string, options: ModelClientOptions 
 
   switch (spec.provider) {
     case 'openai':
+    case 'openai-responses':
     case 'openai-compatible': {
       const compatible = spec.provider === 'openai-compatible';
       if (compatible && !options.baseUrl) {
@@ -136,14 +140,12 @@ export function createModelClient(specText: string, options: ModelClientOptions 
         // A keyless server gets no Authorization header at all.
         ...(apiKey ? {} : { defaultHeaders: { Authorization: null } }),
       });
-      const limiterKey = compatible ? `openai-compatible@${baseURL}` : 'openai';
-      return new OpenAIChatClient({
-        ...base,
-        sdk,
-        legacyMaxTokens: compatible,
-        promptCacheKey: promptCache && !compatible,
-        limiter: providerLimiter(limiterKey, options.concurrency),
-      });
+      // Both OpenAI APIs draw on the same account's rate limits.
+      const limiter = providerLimiter(compatible ? `openai-compatible@${baseURL}` : 'openai', options.concurrency);
+      if (spec.provider === 'openai-responses' || (spec.provider === 'openai' && onlyOnResponses(spec.name))) {
+        return new OpenAIResponsesClient({ ...base, sdk, limiter, promptCacheKey: promptCache });
+      }
+      return new OpenAIChatClient({ ...base, sdk, legacyMaxTokens: compatible, promptCacheKey: promptCache && !compatible, limiter });
     }
     case 'anthropic': {
       const apiKey = options.apiKey ?? env[KEY_VARS.anthropic];
@@ -171,6 +173,7 @@ export function createModelClient(specText: string, options: ModelClientOptions 
         return new AnthropicMessagesClient({ ...scripted, sdk, promptCache });
       }
       const sdk = new OpenAI({ ...sdkCommon, apiKey: token, baseURL: server.openaiBaseUrl, organization: null, project: null });
+      if (options.wire === 'responses') return new OpenAIResponsesClient({ ...scripted, sdk, promptCacheKey: promptCache });
       return new OpenAIChatClient({ ...scripted, sdk, legacyMaxTokens: false, promptCacheKey: promptCache });
     }
   }

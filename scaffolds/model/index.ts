@@ -1,7 +1,14 @@
 /**
  * Model clients: one interface (`ModelClient.generate(messages, tools, options)`, in core/model.ts) over OpenAI Chat
- * Completions, Anthropic Messages, any OpenAI-compatible server, and scripted policies served by
- * the local model server through the same real SDKs.
+ * Completions, the OpenAI Responses API, Anthropic Messages, any OpenAI-compatible server, and scripted policies
+ * served by the local model server through the same real SDKs.
+ *
+ *   openai/NAME             Chat Completions; Responses for the models OpenAI serves only there (`onlyOnResponses`:
+ *                           every codex model, the -pro and deep-research ones)
+ *   openai-responses/NAME   Responses (store: false; each turn's encrypted reasoning goes back with the next)
+ *   anthropic/NAME          Messages
+ *   openai-compatible/NAME  Chat Completions at a base URL
+ *   scripted/POLICY         the local model server, over any of the three (`wire`)
  *
  *   const model = createModelClient('anthropic/claude-sonnet-4-5', { logger, defaults: { maxTokens: 4096 } });
  *   const gen = await model.generate(messages, tools);   // text, toolCalls, usage, costUsd, latencyMs
@@ -16,7 +23,7 @@
  */
 export { createModelClient } from './factory.js';
 export type { ModelClientOptions } from './factory.js';
-export { parseModelSpec, PROVIDERS } from './spec.js';
+export { onlyOnResponses, parseModelSpec, PROVIDERS } from './spec.js';
 export type { ModelSpec, Provider } from './spec.js';
 export { BUILTIN_PRICES, defaultPrices, loadPriceFile, PRICES_ENV, PriceFileSchema, PriceTable } from './prices.js';
 export type { ModelPrice, PriceEntry } from './prices.js';

@@ -21,6 +21,13 @@ describe('PriceTable', () => {
     expect(table.lookup('anthropic/claude-3-7-sonnet-latest')).toEqual(table.lookup('anthropic/claude-3-7-sonnet'));
   });
 
+  it('prices an OpenAI model the same through the Responses API, unless a price file says otherwise', () => {
+    expect(table.lookup('openai-responses/gpt-5-codex')).toEqual(table.lookup('openai/gpt-5-codex'));
+    expect(table.lookup('openai-responses/gpt-4o-2024-08-06')).toEqual(table.lookup('openai/gpt-4o'));
+    expect(table.lookup('openai-responses/gpt-99')).toBeNull();
+    expect(table.with({ 'openai-responses/gpt-5': { input: 1, output: 1 } }).lookup('openai-responses/gpt-5')).toEqual({ input: 1, output: 1 });
+  });
+
   it('answers null for unknown models, never zero', () => {
     expect(table.cost('openai/gpt-99-turbo', usage)).toBeNull();
     expect(table.cost('openai-compatible/gpt-4o', usage)).toBeNull();

@@ -114,6 +114,8 @@ export class PriceTable {
     if (exact) return exact;
     const slash = spec.indexOf('/');
     const provider = spec.slice(0, slash);
+    // The same OpenAI model costs the same through either of its APIs.
+    if (provider === 'openai-responses') return this.lookup(`openai/${spec.slice(slash + 1)}`);
     // Dated snapshots share their family's price; other servers' names mean nothing here.
     if (provider !== 'openai' && provider !== 'anthropic') return null;
     return this.prices.get(`${provider}/${baseModel(spec.slice(slash + 1))}`) ?? null;

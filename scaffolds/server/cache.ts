@@ -110,14 +110,14 @@ export function anthropicBreakpoints(req: MessagesRequest): number[] {
 
 /** The cache's part of one served request's usage, by wire format; a Messages request's breakpoints go to `seen`. */
 export function servedCacheUsage(
-  wire: 'openai' | 'anthropic',
+  wire: 'openai' | 'anthropic' | 'responses',
   cache: PromptCache,
   conversation: { messages: ChatMessage[]; tools: ToolSpec[] },
   request: unknown,
   seen: { lastCacheBreakpoints?: number[] },
 ): { cacheReadTokens: number; cacheWriteTokens: number } {
   const { messages, tools } = conversation;
-  if (wire === 'openai') return { cacheReadTokens: cachedPrefixTokens(cache, messages, tools), cacheWriteTokens: 0 };
+  if (wire !== 'anthropic') return { cacheReadTokens: cachedPrefixTokens(cache, messages, tools), cacheWriteTokens: 0 };
   seen.lastCacheBreakpoints = anthropicBreakpoints(request as MessagesRequest);
   const { read, write } = anthropicCacheUsage(cache, messages, tools, seen.lastCacheBreakpoints);
   return { cacheReadTokens: read, cacheWriteTokens: write };

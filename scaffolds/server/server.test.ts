@@ -57,6 +57,43 @@ describe('the local model server', () => {
     expect((await post(`${server.url}/v1/embeddings`, {}, auth)).status).toBe(404);
   });
 
+  it('speaks the Responses API, with OpenAI’s error bodies, and refuses codex models on Chat Completions', async () => {
+    const server = await start();
+    const token = server.openSession(echoPolicy(), CONTEXT);
+    const auth = { authorization: `Bearer ${token}` };
+    const url = `${server.openaiBaseUrl}/responses`;
+    const unknown = await post(url, { model: 'm', input: 'hi' }, { authorization: 'Bearer nope' });
+    expect([unknown.status, await unknown.json()]).toEqual([401, { error: expect.objectContaining({ type: 'invalid_api_key' }) }]);
+    const badItem = await post(url, { model: 'm', input: [{ type: 'function_call', name: 'bash', arguments: '{}' }] }, auth);
+    expect(badItem.status).toBe(400);
+    expect(((await badItem.json()) as { error: { message: string } }).error.message).toMatch(/^input\.0\.call_id/);
+    // Nothing is stored here, so nothing can be referred to.
+    const reference = await post(url, { model: 'm', store: false, input: [{ type: 'item_reference', id: 'msg_1' }] }, auth);
+    expect(await reference.json()).toMatchObject({
+      error: { message: expect.stringMatching(/^Item with id 'msg_1' not found\. Items are not persisted/) },
+    });
+
+    const answer = await post(url, { model: 'gpt-5-codex', instructions: 'Be brief.', input: 'hi', store: false }, auth);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { object: string; status: string; output: { type: string }[]; usage: Record<string, unknown> };
+    expect(body).toMatchObject({ object: 'response', status: 'completed', model: 'gpt-5-codex' });
+    expect(body.output.map((o) => o.type)).toEqual(['reasoning', 'message', 'function_call']);
+    expect(body.usage).toMatchObject({ input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: expect.any(Number) } });
+
+    const codex = await post(`${server.openaiBaseUrl}/chat/completions`, { ...chat, model: 'gpt-5.1-codex-mini' }, auth);
+    expect([codex.status, await codex.json()]).toEqual([
+      400,
+      {
+        error: {
+          message: 'This model is only supported in v1/responses and not in v1/chat/completions.',
+          type: 'invalid_request_error',
+          param: 'model',
+          code: null,
+        },
+      },
+    ]);
+  });
+
   it('reports a failing policy as a 500 that is not worth retrying', async () => {
     const server = await start();
     const broken: Policy = {

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { z } from 'zod';
+import { onlyOnResponses } from '../model/spec.js';
 import type { Policy, PolicyContext, PolicyTurn } from '../policies/types.js';
 import { newPromptCache, servedCacheUsage, type PromptCache } from './cache.js';
 import { anthropicError, anthropicOverflow, fromMessagesRequest, MessagesRequestSchema, toMessage, toMessageEvents } from './anthropic-wire.js';
@@ -26,6 +27,15 @@ import {
   toChatCompletionChunks,
   type ServedTurn,
 } from './openai-wire.js';
+import {
+  fromResponsesRequest,
+  onlyOnResponsesError,
+  ResponsesRequestSchema,
+  ResponsesSessions,
+  responsesOverflow,
+  toResponseEvents,
+  type ResponsesRequest,
+} from './responses-wire.js';
 import { countInputTokens, countOutputTokens } from './tokens.js';
 
 export interface ModelServerOptions {
@@ -55,6 +65,8 @@ export interface SessionStats {
   answered: number;
   /** Faults injected, by request number (0-based). */
   faults: { request: number; kind: Exclude<FaultKind, 'none'> }[];
+  /** Responses requests that carried the reasoning item of the session's previous answer back (see responses-wire.ts). */
+  reasoningCarried: number;
   /** The generation settings of the latest request as they arrived on the wire (model, sampling, budgets). */
   lastParams?: Record<string, unknown>;
   /** The `cache_control` breakpoints of the latest Messages request, by where they fall (see cache.ts). */
@@ -71,8 +83,12 @@ const PARAM_FIELDS = [
   'reasoning_effort',
   'thinking',
   'output_config',
-  'stream',
+  'max_output_tokens',
+  'reasoning',
+  'store',
+  'include',
   'prompt_cache_key',
+  'stream',
 ];
 
 export interface ModelServer {
@@ -101,7 +117,7 @@ interface Session {
   stats: SessionStats;
 }
 
-type Wire = 'openai' | 'anthropic';
+type Wire = 'openai' | 'anthropic' | 'responses';
 
 function parseFaults(config: FaultConfig | undefined, what: string): ResolvedFaultConfig {
   const parsed = FaultConfigSchema.safeParse(config ?? {});
@@ -117,12 +133,13 @@ function describeZodError(err: z.ZodError): string {
   return `${issue?.path.join('.') || 'body'}: ${issue?.message ?? 'invalid request'}`;
 }
 
-/** Starts the local model server: OpenAI Chat Completions and Anthropic Messages, answered by policies. */
+/** Starts the local model server: OpenAI Chat Completions and Responses, and Anthropic Messages, answered by policies. */
 export async function startModelServer(options: ModelServerOptions = {}): Promise<ModelServer> {
   const seed = options.seed ?? 0;
   const defaultFaults = parseFaults(options.faults, 'model server faults');
   const log = options.logger;
   const sessions = new Map<string, Session>();
+  const responses = new ResponsesSessions();
   const pendingTimers = new Set<NodeJS.Timeout>();
   let opened = 0;
   const load = { requests: 0, inFlight: 0, maxInFlight: 0 };
@@ -145,13 +162,19 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     });
 
   const fail = (res: ServerResponse, wire: Wire, status: number, message: string, headers: Record<string, string> = {}) =>
-    sendJson(res, status, wire === 'openai' ? openaiError(status, message) : anthropicError(status, message), headers);
+    sendJson(res, status, wire === 'anthropic' ? anthropicError(status, message) : openaiError(status, message), headers);
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
     const wire: Wire | undefined =
-      path === '/v1/chat/completions' || path === '/chat/completions' ? 'openai' : path === '/v1/messages' ? 'anthropic' : undefined;
+      path === '/v1/chat/completions' || path === '/chat/completions'
+        ? 'openai'
+        : path === '/v1/messages'
+          ? 'anthropic'
+          : path === '/v1/responses' || path === '/responses'
+            ? 'responses'
+            : undefined;
     if (!wire) return fail(res, 'openai', 404, `no route for ${req.method} ${path}`);
     if (req.method !== 'POST') return fail(res, wire, 405, `${path} takes POST`);
 
@@ -183,15 +206,30 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     }
     if (decision.error === 'overloaded') {
       record('overloaded');
-      return wire === 'openai' ? sendJson(res, 503, openaiOverloaded()) : fail(res, wire, 529, 'Overloaded');
+      return wire === 'anthropic' ? fail(res, wire, 529, 'Overloaded') : sendJson(res, 503, openaiOverloaded());
     }
 
-    const parsed = wire === 'openai' ? ChatCompletionRequestSchema.safeParse(body) : MessagesRequestSchema.safeParse(body);
+    const parsed =
+      wire === 'openai'
+        ? ChatCompletionRequestSchema.safeParse(body)
+        : wire === 'anthropic'
+          ? MessagesRequestSchema.safeParse(body)
+          : ResponsesRequestSchema.safeParse(body);
     if (!parsed.success) return fail(res, wire, 400, describeZodError(parsed.error));
+    const model = (parsed.data as { model: string }).model;
+    // As OpenAI does: a codex model is served only through the Responses API.
+    if (wire === 'openai' && onlyOnResponses(model)) return sendJson(res, 400, onlyOnResponsesError());
+    if (wire === 'responses') {
+      const reasoning = responses.check(session, token!, parsed.data as ResponsesRequest);
+      if ('refused' in reasoning) return sendJson(res, 400, reasoning.refused);
+      if (reasoning.carried) session.stats.reasoningCarried++;
+    }
     const conversation =
       wire === 'openai'
         ? fromChatCompletionRequest(parsed.data as z.infer<typeof ChatCompletionRequestSchema>)
-        : fromMessagesRequest(parsed.data as z.infer<typeof MessagesRequestSchema>);
+        : wire === 'anthropic'
+          ? fromMessagesRequest(parsed.data as z.infer<typeof MessagesRequestSchema>)
+          : fromResponsesRequest(parsed.data as ResponsesRequest);
     const inputTokens = countInputTokens(conversation.messages, conversation.tools);
     const window = session.faults.contextWindow;
     const overflows = decision.error === 'context_overflow' || (window !== undefined && inputTokens > window);
@@ -200,7 +238,12 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     if (overflows && !stopsAtWindow) {
       record('context_overflow');
       const limit = window ?? Math.max(1, inputTokens - 1);
-      return sendJson(res, 400, wire === 'openai' ? openaiOverflow(inputTokens, limit) : anthropicOverflow(inputTokens, limit));
+      const body = {
+        openai: () => openaiOverflow(inputTokens, limit),
+        anthropic: () => anthropicOverflow(inputTokens, limit),
+        responses: responsesOverflow,
+      }[wire];
+      return sendJson(res, 400, body());
     }
 
     let turn: PolicyTurn;
@@ -237,13 +280,12 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     else if (ending) record(decision.shape as 'cut_tool_call' | 'refusal');
     session.stats.answered++;
 
-    const model = (parsed.data as { model: string }).model;
-    const id = `${wire === 'openai' ? 'chatcmpl' : 'msg'}_${session.stats.key}_${request}`.replace(/[^A-Za-z0-9_-]/g, '_');
+    const id = `${{ openai: 'chatcmpl', anthropic: 'msg', responses: 'resp' }[wire]}_${session.stats.key}_${request}`.replace(/[^A-Za-z0-9_-]/g, '_');
     const served: ServedTurn = {
       id,
       model,
       turn,
-      callIds: (turn.toolCalls ?? []).map((_, i) => `${wire === 'openai' ? 'call' : 'toolu'}_${id}_${i}`),
+      callIds: (turn.toolCalls ?? []).map((_, i) => `${wire === 'anthropic' ? 'toolu' : 'call'}_${id}_${i}`),
       inputTokens,
       outputTokens: countOutputTokens(turn),
       ...servedCacheUsage(wire, session.cache, conversation, parsed.data, session.stats),
@@ -253,12 +295,15 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     const stream = (body as { stream?: unknown }).stream === true;
     const created = Math.floor(Date.now() / 1000);
 
+    const response = wire === 'responses' ? responses.answer(session, token!, served, created) : undefined;
     if (!stream) {
-      return sendJson(res, 200, wire === 'openai' ? toChatCompletion(served, created) : toMessage(served), headers);
+      return sendJson(res, 200, response ?? (wire === 'openai' ? toChatCompletion(served, created) : toMessage(served)), headers);
     }
     for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
     const sse = startSse(res);
-    if (wire === 'openai') {
+    if (response) {
+      for (const e of toResponseEvents(response)) sse.send(e.data, e.event);
+    } else if (wire === 'openai') {
       const includeUsage = (body as { stream_options?: { include_usage?: boolean } }).stream_options?.include_usage === true;
       for (const chunk of toChatCompletionChunks(served, created, includeUsage)) sse.send(chunk);
       sse.raw('data: [DONE]\n\n');
@@ -310,7 +355,13 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       const key = sessionOptions.key ?? `s${opened}`;
       opened++;
       const faults = sessionOptions.faults ? parseFaults(sessionOptions.faults, `session ${key} faults`) : defaultFaults;
-      sessions.set(token, { policy, context, faults, cache: newPromptCache(), stats: { key, requests: 0, answered: 0, faults: [] } });
+      sessions.set(token, {
+        policy,
+        context,
+        faults,
+        cache: newPromptCache(),
+        stats: { key, requests: 0, answered: 0, reasoningCarried: 0, faults: [] },
+      });
       return token;
     },
     closeSession(token) {

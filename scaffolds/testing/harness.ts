@@ -7,8 +7,11 @@ import type { Task } from '../../tasks/task.js';
 import { runAgent } from '../index.js';
 import { createModelClient } from '../model/index.js';
 import { resolvePrompt } from '../prompts.js';
-import type { Policy } from '../policies/types.js';
-import type { ModelServer, SessionOptions } from '../server/index.js';
+import { getPolicy } from '../policies/index.js';
+import type { Policy, PolicyContext } from '../policies/types.js';
+import type { RetryPolicy } from '../model/retry.js';
+import type { ModelClient } from '../../core/model.js';
+import type { ModelServer, SessionOptions, SessionStats } from '../server/index.js';
 import type { AgentRunResult, SampleLimits } from '../types.js';
 
 export interface ScriptedRun {
@@ -19,7 +22,15 @@ export interface ScriptedRun {
   policy: string | Policy;
   scaffold: ScaffoldName;
   access: AccessMode;
-  wire?: 'openai' | 'anthropic';
+  wire?: 'openai' | 'anthropic' | 'responses';
+  /**
+   * A provider's model spec (`openai/gpt-5-codex`) to run instead of `scripted/POLICY`: the client is the one that
+   * spec makes, pointed at the local server (base URL and a session token as its key), so the policy answers through
+   * the API that spec chooses.
+   */
+  model?: string;
+  /** With `model`: told the server's stats of the run's session before it closes. */
+  onSessionStats?: (stats: SessionStats | undefined) => void;
   allowFlag?: boolean;
   maxAttempts?: number;
   prompt?: string;
@@ -29,20 +40,38 @@ export interface ScriptedRun {
   sandbox?: Partial<Pick<SandboxOptions, 'maxFileBytes' | 'image'>>;
 }
 
+/** A provider's client pointed at the local server, in a session of the run's policy that closes with the client. */
+function providerModel(run: ScriptedRun, spec: string, context: PolicyContext, retry: Partial<RetryPolicy>): ModelClient {
+  const token = run.server.openSession(typeof run.policy === 'string' ? getPolicy(run.policy) : run.policy, context, run.session);
+  const client = createModelClient(spec, { baseUrl: run.server.openaiBaseUrl, apiKey: token, env: {}, retry });
+  return {
+    name: client.name,
+    generate: (messages, tools, options) => client.generate(messages, tools, options),
+    close: async () => {
+      run.onSessionStats?.(run.server.sessionStats(token));
+      run.server.closeSession(token);
+    },
+  };
+}
+
 const quiet = pino({ level: process.env.IMPOSSIBLEBENCH_TEST_LOG ?? 'silent' });
 
 /** One sample end to end: a real sandbox, a scripted policy through a real SDK and the local server, the agent loop. */
 export async function runScripted(run: ScriptedRun): Promise<AgentRunResult> {
   const name = typeof run.policy === 'string' ? run.policy : run.policy.name;
   const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: run.runId, sampleId: `${run.task.id}-${name}`, ...run.sandbox });
-  const model = createModelClient(`scripted/${name}`, {
-    ...(typeof run.policy === 'string' ? {} : { policy: run.policy }),
-    server: run.server,
-    context: { task: run.task, scaffold: run.scaffold },
-    wire: run.wire ?? 'openai',
-    retry: { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 100 },
-    ...(run.session ? { session: run.session } : {}),
-  });
+  const context = { task: run.task, scaffold: run.scaffold };
+  const retry = { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 100 };
+  const model = run.model
+    ? providerModel(run, run.model, context, retry)
+    : createModelClient(`scripted/${name}`, {
+        ...(typeof run.policy === 'string' ? {} : { policy: run.policy }),
+        server: run.server,
+        context,
+        wire: run.wire ?? 'openai',
+        retry,
+        ...(run.session ? { session: run.session } : {}),
+      });
   try {
     return await runAgent({
       task: run.task,
