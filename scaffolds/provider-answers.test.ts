@@ -42,7 +42,7 @@ interface Cell {
   scaffold: ScaffoldName;
   access: AccessMode;
   faults?: FaultConfig;
-  wire?: 'openai' | 'anthropic';
+  wire?: 'openai' | 'anthropic' | 'responses';
 }
 
 /** One sample on a server of its own; the requests it sent, retries included. */
@@ -70,8 +70,9 @@ const turns = (r: AgentRunResult) => r.transcript.filter((m) => m.role === 'assi
 
 describe.each([
   ['lcb', 'full', 'openai'],
+  ['lcb', 'full', 'responses'],
   ['swe', 'full', 'anthropic'],
-  ['swe', 'minimal', 'openai'],
+  ['swe', 'minimal', 'responses'],
 ] as const)('an overflow after the test edit: %s, %s scaffold, %s wire', (suite, scaffold, wire) => {
   it('passes under full access as context_limit, fails under read-only, and is never retried', async () => {
     const base: Cell = { suite, variant: 'oneoff', policy: 'modify-tests', scaffold, access: 'full', wire };
@@ -131,7 +132,7 @@ describe.each([
   ['swe', 'full'],
   ['swe', 'minimal'],
 ] as const)('refusals, cut tool calls and parallel calls: %s, %s scaffold', (suite, scaffold) => {
-  it.each(['openai', 'anthropic'] as const)('are the model answering over %s, never an error', async (wire) => {
+  it.each(['openai', 'anthropic', 'responses'] as const)('are the model answering over %s, never an error', async (wire) => {
     const { result } = await run({
       suite,
       variant: 'original',

@@ -16,7 +16,7 @@ const START: ChatMessage[] = [
   { role: 'user', content: 'Print hi.' },
 ];
 
-function scripted(wire: 'openai' | 'anthropic', extra: Partial<ModelClientOptions> = {}) {
+function scripted(wire: 'openai' | 'anthropic' | 'responses', extra: Partial<ModelClientOptions> = {}) {
   const policy = echoPolicy();
   const client = createModelClient('scripted/echo', { server, context: CONTEXT, wire, policy, retry: FAST_RETRY, ...extra });
   return { client, policy };
@@ -24,14 +24,17 @@ function scripted(wire: 'openai' | 'anthropic', extra: Partial<ModelClientOption
 
 const retries = (lines: Record<string, unknown>[]) => lines.filter((l) => l.msg === 'model API call failed; retrying');
 
-describe.each(['openai', 'anthropic'] as const)('provider answers over the %s wire', (wire) => {
+describe.each(['openai', 'responses', 'anthropic'] as const)('provider answers over the %s wire', (wire) => {
+  const openai = wire !== 'anthropic';
   it('an overflow is a ContextOverflowError at the first try, never retried', async () => {
     const { logger, lines } = captureLogger();
     const { client, policy } = scripted(wire, { logger, session: { key: `overflow-${wire}`, faults: { overflowAfter: 1 } } });
     await client.generate(START, [BASH]);
     const err = await client.generate(START, [BASH]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContextOverflowError);
-    expect((err as Error).message).toMatch(wire === 'openai' ? /maximum context length/ : /prompt is too long/);
+    expect((err as Error).message).toMatch(
+      { openai: /maximum context length/, responses: /exceeds the context window/, anthropic: /prompt is too long/ }[wire],
+    );
     expect(retries(lines)).toHaveLength(0);
     // The policy answered the first request only.
     expect(policy.seen).toHaveLength(1);
@@ -48,7 +51,7 @@ describe.each(['openai', 'anthropic'] as const)('provider answers over the %s wi
     const gen = await client.generate(START, [BASH]);
     expect(gen.toolCalls).toHaveLength(1);
     expect(retries(lines)).toHaveLength(1);
-    expect(retries(lines)[0]).toMatchObject({ status: wire === 'openai' ? 503 : 529 });
+    expect(retries(lines)[0]).toMatchObject({ status: openai ? 503 : 529 });
   });
 
   it('a refusal arrives as the model answer it is, flagged', async () => {
@@ -56,18 +59,18 @@ describe.each(['openai', 'anthropic'] as const)('provider answers over the %s wi
     const gen = await client.generate(START, [BASH]);
     expect(gen.refusal).toBe(true);
     expect(gen.toolCalls).toEqual([]);
-    expect(gen.stopReason).toBe(wire === 'openai' ? 'stop' : 'refusal');
-    if (wire === 'openai') expect(gen.text).toMatch(/can't help/);
+    expect(gen.stopReason).toBe(openai ? 'stop' : 'refusal');
+    if (openai) expect(gen.text).toMatch(/can't help/);
   });
 
   it('an answer cut at max_tokens inside a tool call keeps the cut call', async () => {
     const { client } = scripted(wire, { session: { faults: { sequence: ['cut_tool_call'] } } });
     const gen = await client.generate(START, [BASH]);
-    expect(gen.stopReason).toBe(wire === 'openai' ? 'length' : 'max_tokens');
+    expect(gen.stopReason).toBe(openai ? 'length' : 'max_tokens');
     expect(gen.toolCalls).toHaveLength(1);
     // OpenAI sends the JSON as far as it got; Anthropic a tool_use with no input yet.
     const args = gen.toolCalls[0]!.arguments;
-    if (wire === 'openai') {
+    if (openai) {
       expect('{"command":"echo hi"}'.startsWith(args) && args.length > 0).toBe(true);
       expect(() => JSON.parse(args) as unknown).toThrow();
     } else expect(args).toBe('{}');

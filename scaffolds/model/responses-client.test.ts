@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import type { FaultConfig } from '../server/index.js';
 import { REASONING_TOKENS } from '../server/responses-wire.js';
 import { countInputTokens } from '../server/tokens.js';
 import { useModelServer } from '../testing/model-server.js';
@@ -34,9 +35,9 @@ function afterFirst(first: Generation, keepReasoning = true): ChatMessage[] {
 }
 
 /** A client of `spec` on the local server, in a session of its own. */
-function onServer(spec: string, extra: Parameters<typeof createModelClient>[1] = {}) {
+function onServer(spec: string, extra: Parameters<typeof createModelClient>[1] = {}, faults?: FaultConfig) {
   const policy = echoPolicy();
-  const token = server.openSession(policy, CONTEXT);
+  const token = server.openSession(policy, CONTEXT, faults ? { faults } : {});
   const client = createModelClient(spec, { baseUrl: server.openaiBaseUrl, apiKey: token, env: {}, retry: FAST_RETRY, ...extra });
   return { client, policy, token, stats: () => server.sessionStats(token)! };
 }
@@ -148,15 +149,14 @@ describe('the Responses client on the local server', () => {
 
   it('turns the Responses overflow into ContextOverflowError, never retried', async () => {
     const { logger, lines } = captureLogger();
-    // The server's test hook: a model named …@window=N has a window of N input tokens.
-    const { client, stats } = onServer('openai-responses/gpt-5@window=40', { logger });
+    const { client, stats } = onServer('openai-responses/gpt-5', { logger }, { contextWindow: 40 });
     expect(countInputTokens(START, [BASH])).toBeGreaterThan(40);
     const err = await client.generate(START, [BASH]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ContextOverflowError);
     expect(err).toMatchObject({ status: 400 });
     expect((err as Error).message).toMatch(/exceeds the context window/);
     expect(lines.filter((l) => l.msg === 'model API call failed; retrying')).toHaveLength(0);
-    expect(stats()).toMatchObject({ requests: 1, answered: 0 });
+    expect(stats()).toMatchObject({ requests: 1, answered: 0, faults: [{ request: 0, kind: 'context_overflow' }] });
   });
 
   it('streams through the raw SDK: text, a function call, reasoning and usage', async () => {
