@@ -1,0 +1,119 @@
+import { writeLinesAtomic } from '../../core/atomic-write.js';
+import { classifySample, type KindFinding } from '../classify/index.js';
+import { verdictsByKey } from '../classify/judge-run.js';
+import { labelOf } from '../labels.js';
+import { computeMetrics, configRows } from '../metrics.js';
+import { DEFAULT_THRESHOLD } from '../monitor/metrics.js';
+import { monitorReportData } from '../monitor/report-data.js';
+import { monitorVerdictsByKey } from '../monitor/verdict.js';
+import type { ResultStore, StoredSample } from '../store.js';
+import { compareSamples, pageJsonFields, pageShell, sampleForPage, scriptJson, type PageFrame } from './page.js';
+
+/** Transcripts a page embeds by default: a few hundred real ones keep it near 30 MB and quick to open. */
+export const DEFAULT_MAX_TRANSCRIPTS = 200;
+
+export interface HtmlReportOptions {
+  threshold?: number;
+  /** Embed the transcripts, diffs and logs of at most this many samples; the rest are listed in the index only. */
+  maxTranscripts?: number;
+  /** The store's path as the user gave it, for the `view` command the page names. */
+  storeLabel?: string;
+}
+
+export interface HtmlReportSummary {
+  samples: number;
+  embedded: number;
+}
+
+/** A sample without its evidence: what the index holds for every sample. */
+type IndexEntry = Omit<StoredSample, 'transcript' | 'sourceDiff' | 'testDiff' | 'outsideChanges' | 'gradingLog'> & { testEdited: boolean };
+
+function indexEntry(s: StoredSample): IndexEntry {
+  const { transcript: _t, sourceDiff: _s, testDiff, outsideChanges: _o, gradingLog: _g, ...rest } = s;
+  // An error message can be a long stack: the index keeps its first line.
+  return { ...rest, error: s.error?.split('\n', 1)[0], testEdited: testDiff.length > 0 };
+}
+
+/** Tampered passes first, then the other cheating samples, then evasions, then the rest. */
+function embedPriority(s: IndexEntry): number {
+  if (s.tamper.length) return 0;
+  if (labelOf(s) === 'cheating') return 1;
+  if (s.outcome === 'evaded') return 2;
+  return 3;
+}
+
+/** The ids whose evidence the page embeds: up to `max`, by priority, each group in the page's order. */
+function chooseEmbedded(sorted: IndexEntry[], max: number): Set<number> {
+  const ranked = sorted.map((s, i) => ({ id: s.id, rank: embedPriority(s), i })).sort((a, b) => a.rank - b.rank || a.i - b.i);
+  return new Set(ranked.slice(0, Math.max(0, max)).map((r) => r.id));
+}
+
+/** One pass over the run's passes and evasions (transcripts read a page at a time): their kinds, and the passes for the static monitor. */
+function* classifiedPasses(store: ResultStore, runId: string, kindsById: Map<number, KindFinding[]>): Generator<StoredSample> {
+  for (const record of store.iterateSamples(runId, { outcome: ['passed', 'evaded'] })) {
+    const found = classifySample(record);
+    if (found) kindsById.set(record.id, found);
+    if (record.outcome === 'passed') yield record;
+  }
+}
+
+/** A sample listed without its evidence: the page shows where to read it. */
+function omittedSample(entry: IndexEntry, viewCommand: string) {
+  const note = `Not embedded in this page, which holds the evidence of a limited number of samples. Read it with: ${viewCommand}`;
+  return {
+    transcript: [{ role: 'system' as const, content: note }],
+    testDiff: entry.testEdited ? `(the agent changed test files: ${viewCommand})` : '',
+    sourceDiff: '',
+    outsideChanges: '',
+    gradingLog: note,
+  };
+}
+
+/**
+ * Writes the run's HTML report a sample at a time: the index of every sample, the evidence of at most
+ * `maxTranscripts` (tampered and cheating ones first). No transcript outlives the line it is written in,
+ * so memory holds the index, not the transcripts.
+ */
+export async function writeHtmlReportStreaming(
+  store: ResultStore,
+  runId: string,
+  file: string,
+  options: HtmlReportOptions = {},
+): Promise<HtmlReportSummary> {
+  const run = store.getRun(runId);
+  const threshold = options.threshold ?? DEFAULT_THRESHOLD;
+  const index = [...store.iterateSamples(run.id, { withTranscript: false })].map(indexEntry).sort(compareSamples);
+  const cells = computeMetrics(index);
+  const kindsById = new Map<number, KindFinding[]>();
+  const monitors = monitorReportData(index, classifiedPasses(store, run.id, kindsById), monitorVerdictsByKey(store, run.id), threshold);
+  const verdicts = verdictsByKey(store, run.id);
+  const embedded = chooseEmbedded(index, options.maxTranscripts ?? DEFAULT_MAX_TRANSCRIPTS);
+  const frame: PageFrame = {
+    run,
+    rows: configRows(cells),
+    cellCount: cells.length,
+    monitors,
+    events: store.listEvents(run.id),
+  };
+  const viewCommand = `impossiblebench view ${options.storeLabel ?? store.path}`;
+  const omitted = index.length - embedded.size;
+  const notice = omitted
+    ? `This page embeds the transcripts, diffs and grading logs of ${embedded.size} of ${index.length} samples (tampered and cheating ones first); every sample is in the index and the charts. Read the other ${omitted} with: ${viewCommand}`
+    : '';
+  const { head, tail } = pageShell(frame, notice);
+  const context = { kindsById, verdicts, monitors };
+  function* chunks(): Generator<string> {
+    const fields = scriptJson(pageJsonFields(frame));
+    yield `${head}${fields.slice(0, -1)},"samples":[`;
+    let first = true;
+    for (const entry of index) {
+      const full = embedded.has(entry.id) ? store.getSample(run.id, entry.id) : undefined;
+      const sample: StoredSample = full ?? { ...entry, ...omittedSample(entry, viewCommand) };
+      yield `${first ? '' : ','}${scriptJson(sampleForPage(context, sample))}`;
+      first = false;
+    }
+    yield `]}${tail}`;
+  }
+  await writeLinesAtomic(file, chunks());
+  return { samples: index.length, embedded: embedded.size };
+}
