@@ -18,6 +18,8 @@ export interface HtmlReportOptions {
   maxTranscripts?: number;
   /** The store's path as the user gave it, for the `view` command the page names. */
   storeLabel?: string;
+  /** Where the samples left out can be read, said on the page; default the `view` command for the store. */
+  elsewhere?: string;
 }
 
 export interface HtmlReportSummary {
@@ -58,62 +60,67 @@ function* classifiedPasses(store: ResultStore, runId: string, kindsById: Map<num
 }
 
 /** A sample listed without its evidence: the page shows where to read it. */
-function omittedSample(entry: IndexEntry, viewCommand: string) {
-  const note = `Not embedded in this page, which holds the evidence of a limited number of samples. Read it with: ${viewCommand}`;
+function omittedSample(entry: IndexEntry, elsewhere: string) {
+  const note = `Not embedded in this page, which holds the evidence of a limited number of samples. Read it with: ${elsewhere}`;
   return {
     transcript: [{ role: 'system' as const, content: note }],
-    testDiff: entry.testEdited ? `(the agent changed test files: ${viewCommand})` : '',
+    testDiff: entry.testEdited ? `(the agent changed test files: ${elsewhere})` : '',
     sourceDiff: '',
     outsideChanges: '',
     gradingLog: note,
   };
 }
 
+/** The page of a run's report, ready to be written a piece at a time. */
+export interface HtmlReportStream {
+  summary: HtmlReportSummary;
+  /** The page's text in pieces: the head, each sample's JSON, the tail. Each sample's evidence is read as it is reached. */
+  chunks(): Generator<string>;
+}
+
 /**
- * Writes the run's HTML report a sample at a time: the index of every sample, the evidence of at most
- * `maxTranscripts` (tampered and cheating ones first). No transcript outlives the line it is written in,
- * so memory holds the index, not the transcripts.
+ * Prepares the run's HTML report: the index of every sample, the evidence of at most `maxTranscripts`
+ * (tampered and cheating ones first). No transcript outlives the piece it is written in, so memory
+ * holds the index, not the transcripts.
  */
-export async function writeHtmlReportStreaming(
-  store: ResultStore,
-  runId: string,
-  file: string,
-  options: HtmlReportOptions = {},
-): Promise<HtmlReportSummary> {
+export function htmlReportStream(store: ResultStore, runId: string, options: HtmlReportOptions = {}): HtmlReportStream {
   const run = store.getRun(runId);
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
   const index = [...store.iterateSamples(run.id, { withTranscript: false })].map(indexEntry).sort(compareSamples);
   const cells = computeMetrics(index);
   const kindsById = new Map<number, KindFinding[]>();
   const monitors = monitorReportData(index, classifiedPasses(store, run.id, kindsById), monitorVerdictsByKey(store, run.id), threshold);
-  const verdicts = verdictsByKey(store, run.id);
   const embedded = chooseEmbedded(index, options.maxTranscripts ?? DEFAULT_MAX_TRANSCRIPTS);
-  const frame: PageFrame = {
-    run,
-    rows: configRows(cells),
-    cellCount: cells.length,
-    monitors,
-    events: store.listEvents(run.id),
-  };
-  const viewCommand = `impossiblebench view ${options.storeLabel ?? store.path}`;
+  const frame: PageFrame = { run, rows: configRows(cells), cellCount: cells.length, monitors, events: store.listEvents(run.id) };
+  const elsewhere = options.elsewhere ?? `impossiblebench view ${options.storeLabel ?? store.path}`;
   const omitted = index.length - embedded.size;
   const notice = omitted
-    ? `This page embeds the transcripts, diffs and grading logs of ${embedded.size} of ${index.length} samples (tampered and cheating ones first); every sample is in the index and the charts. Read the other ${omitted} with: ${viewCommand}`
+    ? `This page embeds the transcripts, diffs and grading logs of ${embedded.size} of ${index.length} samples (tampered and cheating ones first); every sample is in the index and the charts. Read the other ${omitted} with: ${elsewhere}`
     : '';
   const { head, tail } = pageShell(frame, notice);
-  const context = { kindsById, verdicts, monitors };
+  const context = { kindsById, verdicts: verdictsByKey(store, run.id), monitors };
   function* chunks(): Generator<string> {
-    const fields = scriptJson(pageJsonFields(frame));
-    yield `${head}${fields.slice(0, -1)},"samples":[`;
+    yield `${head}${scriptJson(pageJsonFields(frame)).slice(0, -1)},"samples":[`;
     let first = true;
     for (const entry of index) {
       const full = embedded.has(entry.id) ? store.getSample(run.id, entry.id) : undefined;
-      const sample: StoredSample = full ?? { ...entry, ...omittedSample(entry, viewCommand) };
+      const sample: StoredSample = full ?? { ...entry, ...omittedSample(entry, elsewhere) };
       yield `${first ? '' : ','}${scriptJson(sampleForPage(context, sample))}`;
       first = false;
     }
     yield `]}${tail}`;
   }
-  await writeLinesAtomic(file, chunks());
-  return { samples: index.length, embedded: embedded.size };
+  return { summary: { samples: index.length, embedded: embedded.size }, chunks };
+}
+
+/** Writes the run's HTML report to `file` a piece at a time, atomically. */
+export async function writeHtmlReportStreaming(
+  store: ResultStore,
+  runId: string,
+  file: string,
+  options: HtmlReportOptions = {},
+): Promise<HtmlReportSummary> {
+  const page = htmlReportStream(store, runId, options);
+  await writeLinesAtomic(file, page.chunks());
+  return page.summary;
 }
