@@ -30,7 +30,11 @@ function lengthened(base: TranscriptMessage[], seed: number, chars: number): Tra
   let size = out.reduce((n, m) => n + m.content.length, 0);
   for (let turn = 0; size < chars; turn++) {
     const id = `call_pad_${turn}`;
-    out.push({ role: 'assistant', content: `Running the tests again (turn ${turn}).`, toolCalls: [{ id, name: 'bash', arguments: '{"command":"pytest -q"}' }] });
+    out.push({
+      role: 'assistant',
+      content: `Running the tests again (turn ${turn}).`,
+      toolCalls: [{ id, name: 'bash', arguments: '{"command":"pytest -q"}' }],
+    });
     const output = commandOutput(seed + turn, Math.min(TURN, chars - size));
     out.push({ role: 'tool', content: output, toolCallId: id, name: 'bash' });
     size += output.length + 40;
@@ -42,12 +46,7 @@ function lengthened(base: TranscriptMessage[], seed: number, chars: number): Tra
  * A store of `count` samples: the samples of `source` (a real run's, or the fixture run's) copied in turn, each copy
  * a new epoch, with transcripts lengthened to about `transcriptChars` characters.
  */
-export function generateStore(
-  path: string,
-  count: number,
-  transcriptChars: number,
-  source?: { store: string; run: string },
-): GeneratedStore {
+export function generateStore(path: string, count: number, transcriptChars: number, source?: { store: string; run: string }): GeneratedStore {
   const store = openStore(path);
   // Generation only: one sync at the end is enough, the benchmark measures the reading.
   store.database.pragma('synchronous = OFF');

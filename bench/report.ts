@@ -43,12 +43,22 @@ if (values.help) {
 }
 const count = Number(values.samples);
 const transcriptKb = Number(values['transcript-kb']);
-if (!Number.isInteger(count) || count < 1 || !(transcriptKb > 0)) throw new Error('--samples needs a whole number from 1 up, --transcript-kb a positive number');
+if (!Number.isInteger(count) || count < 1 || !(transcriptKb > 0))
+  throw new Error('--samples needs a whole number from 1 up, --transcript-kb a positive number');
 if (Boolean(values.from) !== Boolean(values.run)) throw new Error('--from and --run go together');
 
 const CLI = fileURLToPath(new URL('../../bin/impossiblebench.js', import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const dir = mkdtempSync(join(tmpdir(), 'ib-bench-report-'));
 const storePath = join(dir, 'sweep.sqlite');
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -75,7 +85,9 @@ async function main(): Promise<void> {
   let started = performance.now();
   const source = values.from && values.run ? { store: values.from, run: values.run } : undefined;
   const generated = generateStore(storePath, count, transcriptKb * 1000, source);
-  console.log(`generated the store in ${((performance.now() - started) / 1000).toFixed(1)} s: ${mb(statSync(storePath).size)}, ${generated.transcriptChars} transcript characters a sample`);
+  console.log(
+    `generated the store in ${((performance.now() - started) / 1000).toFixed(1)} s: ${mb(statSync(storePath).size)}, ${generated.transcriptChars} transcript characters a sample`,
+  );
 
   const html = join(dir, 'report.html');
   await measured('report --html', ['report', generated.runId, '--store', storePath, '--html', html, '--md', join(dir, 'report.md')]);
@@ -92,7 +104,9 @@ async function main(): Promise<void> {
     started = performance.now();
     await page.goto(`file://${html}`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
-    console.log(`report page in Chromium: ready in ${((performance.now() - started) / 1000).toFixed(1)} s, ${errors.length} errors${errors.length ? `: ${errors.join('; ')}` : ''}`);
+    console.log(
+      `report page in Chromium: ready in ${((performance.now() - started) / 1000).toFixed(1)} s, ${errors.length} errors${errors.length ? `: ${errors.join('; ')}` : ''}`,
+    );
 
     const view = execa('node', [CLI, 'view', storePath, '--port', '0'], { reject: false, buffer: false });
     const url = await new Promise<string>((resolve) => {
@@ -110,7 +124,9 @@ async function main(): Promise<void> {
       const sample = await timeUntilReady(page, `${url}#/sample/${id}`);
       const search = await timeUntilReady(page, `${url}#/samples?q=${encodeURIComponent(generated.needle)}`);
       const found = await page.locator('#index-table tbody tr').count();
-      console.log(`view: first page ${first.toFixed(2)} s, filtered index ${filtered.toFixed(2)} s, one sample ${sample.toFixed(2)} s, transcript search ${search.toFixed(2)} s (${found} found), ${errors.length} page errors`);
+      console.log(
+        `view: first page ${first.toFixed(2)} s, filtered index ${filtered.toFixed(2)} s, one sample ${sample.toFixed(2)} s, transcript search ${search.toFixed(2)} s (${found} found), ${errors.length} page errors`,
+      );
     } finally {
       view.kill('SIGTERM');
       await view;

@@ -109,7 +109,9 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
     await page.waitForSelector('body[data-ready="true"]');
     await page.selectOption('#filter-label', 'cheating');
     await page.waitForSelector('body[data-ready="true"]');
-    const expected = writer.listSamples(runId, { model: 'anthropic/claude-opus-4', split: 'oneoff', withTranscript: false }).filter((s) => labelOf(s) === 'cheating');
+    const expected = writer
+      .listSamples(runId, { model: 'anthropic/claude-opus-4', split: 'oneoff', withTranscript: false })
+      .filter((s) => labelOf(s) === 'cheating');
     expect(expected.length).toBeGreaterThan(0);
     expect(await page.locator('#index-count').getAttribute('data-total')).toBe(String(expected.length));
     expect(new Set(await rowTexts(3))).toEqual(new Set(['anthropic/claude-opus-4']));
@@ -121,7 +123,7 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
     await page.waitForSelector('body[data-view="sample"][data-ready="true"]');
     expect(new URL(page.url()).hash).toBe(`#/sample/${testEditing.id}`);
     expect(await page.locator('#test-diff .d-add').allTextContents()).toEqual(['+    assert candidate([5]) == 5']);
-    expect(await page.locator("#transcript .msg").count()).toBe(writer.getSample(runId, testEditing.id)!.transcript.length);
+    expect(await page.locator('#transcript .msg').count()).toBe(writer.getSample(runId, testEditing.id)!.transcript.length);
   });
 
   it('finds the one transcript that holds a string, by a search in the store', async () => {

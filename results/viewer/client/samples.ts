@@ -62,14 +62,11 @@ function filterBar(params: URLSearchParams, facets: Record<string, string[]>): H
     return select;
   });
   const search = h('input', { id: 'search', type: 'search', placeholder: 'text in a transcript', value: params.get('q') ?? '' }) as HTMLInputElement;
-  const form = h(
-    'form',
-    { class: 'index-filters', onsubmit: (e) => (e.preventDefault(), change('q', search.value)) },
-    selects,
-    search,
-    h('button', { type: 'submit', text: 'Search' }),
-  );
-  return form;
+  const submit = (e: Event) => {
+    e.preventDefault();
+    change('q', search.value);
+  };
+  return h('form', { class: 'index-filters', onsubmit: submit }, selects, search, h('button', { type: 'submit', text: 'Search' }));
 }
 
 function indexRow(s: IndexRow): HTMLElement {
