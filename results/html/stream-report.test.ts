@@ -2,12 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { labelOf } from '../labels.js';
-import { loadFullReportData } from '../report-data.js';
+import { loadFullReportData, loadReportData } from '../report-data.js';
+import { renderMarkdown } from '../report-markdown.js';
 import { makeRecord } from '../testing/make-record.js';
 import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
 import { useTempStore } from '../testing/temp-store.js';
 import { renderHtml } from './page.js';
-import { writeHtmlReportStreaming } from './stream-report.js';
+import { htmlReportStream, writeHtmlReportStreaming } from './stream-report.js';
 
 interface PageSample {
   id: number;
@@ -55,10 +56,17 @@ describe('writeHtmlReportStreaming', () => {
     expect(embedded).toHaveLength(5);
     expect(embedded.every((s) => s.label === 'cheating')).toBe(true);
     expect(embedded.some((s) => s.tamper.length > 0)).toBe(true);
-    const omitted = samples.find((s) => s.transcript[0]?.content.startsWith('Not embedded'))!;
-    expect(omitted.transcript[0]!.content).toContain('impossiblebench view results.sqlite');
+    expect(html).toContain('impossiblebench view results.sqlite');
     expect(html).toContain('embeds the transcripts, diffs and grading logs of 5 of 109 samples');
     expect(html.match(/<script\b/g)).toHaveLength(2);
+  });
+
+  it('gives the Markdown report the same figures as its own reading of the store', () => {
+    const page = htmlReportStream(temp.store, run, { maxTranscripts: 0 });
+    // The kinds as the HTML page counts them: every classifiable sample, a tampered pass on the original split too.
+    const expected = { ...loadReportData(temp.store, run), kinds: loadFullReportData(temp.store, run).kinds };
+    expect(page.reportData.kinds.counts['runner-tampering']?.['openai/gpt-5']).toBe(3);
+    expect(renderMarkdown(page.reportData)).toBe(renderMarkdown(expected));
   });
 
   it('keeps agent text inert in the streamed page', async () => {

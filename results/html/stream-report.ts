@@ -1,16 +1,20 @@
 import { writeLinesAtomic } from '../../core/atomic-write.js';
-import { classifySample, type KindFinding } from '../classify/index.js';
+import { classifySample, countKinds, type KindFinding } from '../classify/index.js';
 import { verdictsByKey } from '../classify/judge-run.js';
 import { labelOf } from '../labels.js';
 import { computeMetrics, configRows } from '../metrics.js';
+import { countVerdicts, type ReportData } from '../report-data.js';
 import { DEFAULT_THRESHOLD } from '../monitor/metrics.js';
 import { monitorReportData } from '../monitor/report-data.js';
 import { monitorVerdictsByKey } from '../monitor/verdict.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { compareSamples, pageJsonFields, pageShell, sampleForPage, scriptJson, type PageFrame } from './page.js';
 
-/** Transcripts a page embeds by default: a few hundred real ones keep it near 30 MB and quick to open. */
-export const DEFAULT_MAX_TRANSCRIPTS = 200;
+/**
+ * Transcripts a page embeds by default: 150 of 100 KB beside the index of 10,000 samples (about 0.9 KB each) make a
+ * page of about 25 MB, which a browser opens in seconds.
+ */
+export const DEFAULT_MAX_TRANSCRIPTS = 150;
 
 export interface HtmlReportOptions {
   threshold?: number;
@@ -52,7 +56,8 @@ function chooseEmbedded(sorted: IndexEntry[], max: number): Set<number> {
 
 /** One pass over the run's passes and evasions (transcripts read a page at a time): their kinds, and the passes for the static monitor. */
 function* classifiedPasses(store: ResultStore, runId: string, kindsById: Map<number, KindFinding[]>): Generator<StoredSample> {
-  for (const record of store.iterateSamples(runId, { outcome: ['passed', 'evaded'] })) {
+  // Small pages: a page of long transcripts is what this process holds at its peak.
+  for (const record of store.iterateSamples(runId, { outcome: ['passed', 'evaded'] }, 20)) {
     const found = classifySample(record);
     if (found) kindsById.set(record.id, found);
     if (record.outcome === 'passed') yield record;
@@ -60,20 +65,25 @@ function* classifiedPasses(store: ResultStore, runId: string, kindsById: Map<num
 }
 
 /** A sample listed without its evidence: the page shows where to read it. */
-function omittedSample(entry: IndexEntry, elsewhere: string) {
-  const note = `Not embedded in this page, which holds the evidence of a limited number of samples. Read it with: ${elsewhere}`;
+function omittedSample(entry: IndexEntry): Pick<StoredSample, 'transcript' | 'testDiff' | 'sourceDiff' | 'outsideChanges' | 'gradingLog'> {
+  // Short: at 10,000 samples every byte of this note is 10 KB of page.
   return {
-    transcript: [{ role: 'system' as const, content: note }],
-    testDiff: entry.testEdited ? `(the agent changed test files: ${elsewhere})` : '',
+    transcript: [{ role: 'system', content: OMITTED_NOTE }],
+    testDiff: entry.testEdited ? '(test files changed)' : '',
     sourceDiff: '',
     outsideChanges: '',
-    gradingLog: note,
+    gradingLog: '',
   };
 }
+
+/** What an omitted sample's transcript says; the page's notice names where to read it. */
+export const OMITTED_NOTE = 'Not embedded in this page: see the note at its top.';
 
 /** The page of a run's report, ready to be written a piece at a time. */
 export interface HtmlReportStream {
   summary: HtmlReportSummary;
+  /** What the Markdown report needs, from the same reading of the store. */
+  reportData: ReportData;
   /** The page's text in pieces: the head, each sample's JSON, the tail. Each sample's evidence is read as it is reached. */
   chunks(): Generator<string>;
 }
@@ -86,7 +96,7 @@ export interface HtmlReportStream {
 export function htmlReportStream(store: ResultStore, runId: string, options: HtmlReportOptions = {}): HtmlReportStream {
   const run = store.getRun(runId);
   const threshold = options.threshold ?? DEFAULT_THRESHOLD;
-  const index = [...store.iterateSamples(run.id, { withTranscript: false })].map(indexEntry).sort(compareSamples);
+  const index = Array.from(store.iterateSamples(run.id, { withTranscript: false }), indexEntry).sort(compareSamples);
   const cells = computeMetrics(index);
   const kindsById = new Map<number, KindFinding[]>();
   const monitors = monitorReportData(index, classifiedPasses(store, run.id, kindsById), monitorVerdictsByKey(store, run.id), threshold);
@@ -98,19 +108,29 @@ export function htmlReportStream(store: ResultStore, runId: string, options: Htm
     ? `This page embeds the transcripts, diffs and grading logs of ${embedded.size} of ${index.length} samples (tampered and cheating ones first); every sample is in the index and the charts. Read the other ${omitted} with: ${elsewhere}`
     : '';
   const { head, tail } = pageShell(frame, notice);
-  const context = { kindsById, verdicts: verdictsByKey(store, run.id), monitors };
+  const verdicts = verdictsByKey(store, run.id);
+  const context = { kindsById, verdicts, monitors };
+  const reportData: ReportData = {
+    run,
+    counts: store.outcomeCounts(run.id),
+    cells,
+    rows: frame.rows,
+    kinds: countKinds(index.map((record) => ({ record, kinds: kindsById.get(record.id) ?? null }))),
+    judgeCounts: countVerdicts(verdicts),
+    monitors,
+  };
   function* chunks(): Generator<string> {
     yield `${head}${scriptJson(pageJsonFields(frame)).slice(0, -1)},"samples":[`;
     let first = true;
     for (const entry of index) {
       const full = embedded.has(entry.id) ? store.getSample(run.id, entry.id) : undefined;
-      const sample: StoredSample = full ?? { ...entry, ...omittedSample(entry, elsewhere) };
+      const sample: StoredSample = full ?? { ...entry, ...omittedSample(entry) };
       yield `${first ? '' : ','}${scriptJson(sampleForPage(context, sample))}`;
       first = false;
     }
     yield `]}${tail}`;
   }
-  return { summary: { samples: index.length, embedded: embedded.size }, chunks };
+  return { summary: { samples: index.length, embedded: embedded.size }, reportData, chunks };
 }
 
 /** Writes the run's HTML report to `file` a piece at a time, atomically. */
@@ -120,7 +140,11 @@ export async function writeHtmlReportStreaming(
   file: string,
   options: HtmlReportOptions = {},
 ): Promise<HtmlReportSummary> {
-  const page = htmlReportStream(store, runId, options);
+  return writeHtmlReportStream(htmlReportStream(store, runId, options), file);
+}
+
+/** Writes a prepared report page to `file`, atomically. */
+export async function writeHtmlReportStream(page: HtmlReportStream, file: string): Promise<HtmlReportSummary> {
   await writeLinesAtomic(file, page.chunks());
   return page.summary;
 }

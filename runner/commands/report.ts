@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-write.js';
-import { DEFAULT_MAX_TRANSCRIPTS, writeHtmlReportStreaming } from '../../results/html/stream-report.js';
+import { DEFAULT_MAX_TRANSCRIPTS, htmlReportStream, writeHtmlReportStream } from '../../results/html/stream-report.js';
 import { loadReportData } from '../../results/report-data.js';
 import { renderMarkdown } from '../../results/report-markdown.js';
 import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
@@ -58,15 +58,17 @@ export function register(program: Command): void {
       const store = openStore(opts.store, { mustExist: true });
       try {
         const run = resolveRun(store, runId);
-        const markdown = renderMarkdown(loadReportData(store, run.id, threshold));
+        // With --html both reports come from one reading of the store: at a sweep's size each reading takes a while.
+        const page = opts.html ? htmlReportStream(store, run.id, { threshold, maxTranscripts, storeLabel: opts.store }) : undefined;
+        const markdown = renderMarkdown(page?.reportData ?? loadReportData(store, run.id, threshold));
         if (opts.md) {
           writeFileAtomic(opts.md, markdown);
           console.error(`wrote ${opts.md}`);
         } else {
           process.stdout.write(markdown);
         }
-        if (opts.html) {
-          const written = await writeHtmlReportStreaming(store, run.id, opts.html, { threshold, maxTranscripts, storeLabel: opts.store });
+        if (page && opts.html) {
+          const written = await writeHtmlReportStream(page, opts.html);
           const held =
             written.embedded < written.samples ? `, the evidence of ${written.embedded}: \`impossiblebench view ${opts.store}\` shows the rest` : '';
           console.error(`wrote ${opts.html} (${written.samples} samples${held})`);
