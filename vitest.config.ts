@@ -25,6 +25,7 @@ const UNIT = [
   'results/export.test.ts',
   'results/html/page.test.ts',
   'results/html/stream-report.test.ts',
+  'results/viewer/index-query.test.ts',
   'results/metrics.test.ts',
   'results/monitor/metrics.test.ts',
   'results/monitor/parse.test.ts',

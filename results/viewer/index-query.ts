@@ -95,7 +95,23 @@ interface RawIndexRow extends Omit<IndexRow, 'tamper' | 'testEdited'> {
   testEdited: number;
 }
 
-function whereOf(query: IndexQuery): { sql: string; params: unknown[] } {
+/** A LIKE pattern that matches `text` anywhere, its own % and _ taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The samples whose transcript holds `text` (ASCII letters in any case): one scan of the messages, shared by the
+ * count and the page. The store is opened read-only, so no full-text index can be added to it.
+ */
+function transcriptHits(db: Database.Database, text: string): number[] {
+  const rows = db.prepare("SELECT DISTINCT sample_id AS id FROM messages WHERE content LIKE ? ESCAPE '\\'").all(containsPattern(text)) as {
+    id: number;
+  }[];
+  return rows.map((r) => r.id);
+}
+
+function whereOf(db: Database.Database, query: IndexQuery): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   for (const name of FILTER_NAMES) {
@@ -105,16 +121,15 @@ function whereOf(query: IndexQuery): { sql: string; params: unknown[] } {
     params.push(value);
   }
   if (query.q) {
-    // A scan of the messages' text: the store is opened read-only, so no full-text index can be added to it.
-    clauses.push('id IN (SELECT sample_id FROM messages WHERE instr(content, ?) > 0)');
-    params.push(query.q);
+    clauses.push('id IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(transcriptHits(db, query.q)));
   }
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
 /** One page of the index, and how many samples the filters keep. */
 export function queryIndex(db: Database.Database, query: IndexQuery): { total: number; rows: IndexRow[] } {
-  const where = whereOf(query);
+  const where = whereOf(db, query);
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM samples ${where.sql}`).get(...where.params) as { n: number }).n;
   const order = `${SORT_COLUMNS[query.sort]} ${query.dir.toUpperCase()}, id ${query.dir.toUpperCase()}`;
   const raw = db

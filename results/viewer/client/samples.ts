@@ -61,7 +61,12 @@ function filterBar(params: URLSearchParams, facets: Record<string, string[]>): H
     select.value = params.get(name) ?? '';
     return select;
   });
-  const search = h('input', { id: 'search', type: 'search', placeholder: 'text in a transcript', value: params.get('q') ?? '' }) as HTMLInputElement;
+  const search = h('input', {
+    id: 'search',
+    type: 'search',
+    placeholder: 'text in a transcript (any case)',
+    value: params.get('q') ?? '',
+  }) as HTMLInputElement;
   const submit = (e: Event) => {
     e.preventDefault();
     change('q', search.value);
