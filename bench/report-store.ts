@@ -76,3 +76,24 @@ export function generateStore(path: string, count: number, transcriptChars: numb
   store.close();
   return { runId, samples: count, transcriptChars: Math.round(chars / count), needle };
 }
+
+/** A store `generateStore` made before: its latest run, its size and its needle. */
+export function describeStore(path: string): GeneratedStore {
+  const store = openStore(path, { mustExist: true, readonly: true });
+  try {
+    const run = store.latestRun();
+    if (!run) throw new Error(`${path} holds no run`);
+    const db = store.database;
+    const { n, chars } = db
+      .prepare(
+        'SELECT COUNT(DISTINCT s.id) AS n, SUM(length(m.content)) AS chars FROM samples s JOIN messages m ON m.sample_id = s.id WHERE s.run_id = ?',
+      )
+      .get(run.id) as { n: number; chars: number };
+    const hit = db.prepare("SELECT content FROM messages WHERE content LIKE '%needle-%-only-here%' LIMIT 1").get() as { content: string } | undefined;
+    const needle = /needle-\S+-only-here/.exec(hit?.content ?? '')?.[0];
+    if (!needle) throw new Error(`${path} was not made by bench:report (no needle in its transcripts)`);
+    return { runId: run.id, samples: n, transcriptChars: Math.round(chars / n), needle };
+  } finally {
+    store.close();
+  }
+}

@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
-import { generateStore } from './report-store.js';
+import { describeStore, generateStore } from './report-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +25,7 @@ const { values } = parseArgs({
     from: { type: 'string' },
     run: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    store: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -37,6 +38,7 @@ if (values.help) {
       '  --from STORE       copy the samples of a real run from this store (with --run) instead of the fixture run',
       '  --run ID           the run of --from to copy',
       '  --keep             keep the generated store and outputs, and say where',
+      '  --store FILE       measure a store generated before (its latest run) instead of generating one',
     ].join('\n'),
   );
   process.exit(0);
@@ -60,7 +62,7 @@ const FLAGS = [
   '--disable-sync',
 ];
 const dir = mkdtempSync(join(tmpdir(), 'ib-bench-report-'));
-const storePath = join(dir, 'sweep.sqlite');
+const storePath = values.store ?? join(dir, 'sweep.sqlite');
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 
 /** Runs the CLI under /usr/bin/time: wall seconds and peak resident memory. */
@@ -73,9 +75,21 @@ async function measured(label: string, args: string[]): Promise<{ seconds: numbe
   return out;
 }
 
+/** Seconds from loading the viewer's page (a full load) until it is drawn. */
 async function timeUntilReady(page: Page, url: string): Promise<number> {
   const started = performance.now();
   await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  return (performance.now() - started) / 1000;
+}
+
+/** Seconds from following a link inside the open viewer (as a click on a filter or a row does) until it is drawn. */
+async function timeInApp(page: Page, hash: string): Promise<number> {
+  const started = performance.now();
+  await page.evaluate((h) => {
+    document.body.dataset.ready = 'false';
+    location.hash = h;
+  }, hash);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
   return (performance.now() - started) / 1000;
 }
@@ -84,9 +98,11 @@ async function main(): Promise<void> {
   console.log(`bench:report on ${availableParallelism()} cores: ${count} samples, transcripts of about ${transcriptKb} KB`);
   let started = performance.now();
   const source = values.from && values.run ? { store: values.from, run: values.run } : undefined;
-  const generated = generateStore(storePath, count, transcriptKb * 1000, source);
+  // A store given with --store is measured as it is: generating 10,000 samples takes minutes.
+  const generated = values.store ? describeStore(values.store) : generateStore(storePath, count, transcriptKb * 1000, source);
+  const made = values.store ? 'given' : `generated in ${((performance.now() - started) / 1000).toFixed(1)} s`;
   console.log(
-    `generated the store in ${((performance.now() - started) / 1000).toFixed(1)} s: ${mb(statSync(storePath).size)}, ${generated.transcriptChars} transcript characters a sample`,
+    `store ${made}: ${generated.samples} samples in its run, ${mb(statSync(storePath).size)}, ${generated.transcriptChars} transcript characters a sample`,
   );
 
   const html = join(dir, 'report.html');
@@ -119,13 +135,16 @@ async function main(): Promise<void> {
     });
     try {
       const first = await timeUntilReady(page, `${url}#/samples`);
-      const filtered = await timeUntilReady(page, `${url}#/samples?split=oneoff&label=cheating&model=anthropic%2Fclaude-opus-4`);
+      const firstRuns = await timeUntilReady(page, `${url}#/runs`);
+      await timeUntilReady(page, `${url}#/samples`);
+      const filtered = await timeInApp(page, '#/samples?split=oneoff&label=cheating&model=anthropic%2Fclaude-opus-4');
       const id = await page.locator('#index-table tbody tr').first().getAttribute('data-id');
-      const sample = await timeUntilReady(page, `${url}#/sample/${id}`);
-      const search = await timeUntilReady(page, `${url}#/samples?q=${encodeURIComponent(generated.needle)}`);
+      const sample = await timeInApp(page, `#/sample/${id}`);
+      const sampleLoad = await timeUntilReady(page, `${url}#/sample/${id}`);
+      const search = await timeInApp(page, `#/samples?q=${encodeURIComponent(generated.needle)}`);
       const found = await page.locator('#index-table tbody tr').count();
       console.log(
-        `view: first page ${first.toFixed(2)} s, filtered index ${filtered.toFixed(2)} s, one sample ${sample.toFixed(2)} s, transcript search ${search.toFixed(2)} s (${found} found), ${errors.length} page errors`,
+        `view: first page ${first.toFixed(2)} s (the runs page ${firstRuns.toFixed(2)} s), filtered index ${filtered.toFixed(2)} s, one sample ${sample.toFixed(2)} s (${sampleLoad.toFixed(2)} s from its link in a new load), transcript search ${search.toFixed(2)} s (${found} found), ${errors.length} page errors`,
       );
     } finally {
       view.kill('SIGTERM');
