@@ -2,7 +2,7 @@ import { execa, type ResultPromise } from 'execa';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { labelOf } from '../labels.js';
@@ -70,7 +70,7 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
     const origin = new URL(viewer.url).origin;
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (url.startsWith(origin)) return route.continue();
+      if (url.startsWith(origin) || url.endsWith('/capped.html')) return route.continue();
       offSite.push(url);
       return route.abort();
     });
@@ -151,6 +151,35 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
     await page.waitForSelector('body[data-ready="true"]');
     expect(Number(await page.locator('#index-count').getAttribute('data-total'))).toBe(before + 3);
     expect(await page.locator('#view-error').count()).toBe(0);
+  });
+
+  it('opens a report page capped by --max-transcripts, which lists every sample and names the viewer', async () => {
+    const html = join(dir, 'capped.html');
+    const made = await execa('node', [
+      CLI,
+      'report',
+      runId,
+      '--store',
+      storePath,
+      '--html',
+      html,
+      '--md',
+      join(dir, 'capped.md'),
+      '--max-transcripts',
+      '3',
+    ]);
+    expect(made.stderr).toContain('the evidence of 3: `impossiblebench view');
+    await page.goto(pathToFileURL(html).href);
+    await page.waitForSelector('body[data-ready="true"]');
+    const total = writer.listSamples(runId, { withTranscript: false }).length;
+    expect(await page.locator('#page-notice').textContent()).toContain(`3 of ${total} samples`);
+    expect(await page.locator('#page-notice').textContent()).toContain(`impossiblebench view ${storePath}`);
+    expect(await page.locator('#filter-count').textContent()).toBe(`showing ${total} of ${total} samples`);
+    // A sample left out says so; a cheating one is embedded whole.
+    await page.selectOption('#filter-outcome', 'failed');
+    await page.locator('#sample-table tbody tr').first().click();
+    await page.waitForSelector('#sample-view:not([hidden]) #sample-banner');
+    expect(await page.locator('#transcript .msg').first().textContent()).toContain('Not embedded in this page');
   });
 
   it('loaded nothing from elsewhere and raised no error', () => {
