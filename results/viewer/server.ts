@@ -9,6 +9,7 @@ import { htmlReportStream } from '../html/stream-report.js';
 import { STYLES } from '../html/styles.js';
 import type { ResultStore } from '../store.js';
 import { indexFacets, listRunsWithCounts, parseIndexQuery, queryIndex } from './index-query.js';
+import { IndexKinds } from './index-kinds.js';
 import { sampleDetail } from './sample-detail.js';
 import { VIEWER_CSP, viewerPage } from './page.js';
 
@@ -61,12 +62,15 @@ async function sendRunReport(store: ResultStore, runId: string, res: ServerRespo
 }
 
 /** Answers one request below the base path: the page, its modules, or the JSON API. */
-async function route(store: ResultStore, path: string, url: URL, res: ServerResponse): Promise<void> {
+async function route(store: ResultStore, kinds: IndexKinds, path: string, url: URL, res: ServerResponse): Promise<void> {
   if (path === '') return send(res, 200, 'text/html; charset=utf-8', viewerPage(STYLES));
   if (CLIENT_FILE.test(path)) return send(res, 200, 'text/javascript; charset=utf-8', readFileSync(join(CLIENT_DIR, path.slice('client/'.length))));
   if (path === 'api/runs') return sendJson(res, 200, listRunsWithCounts(store.database));
   if (path === 'api/facets') return sendJson(res, 200, indexFacets(store.database));
-  if (path === 'api/samples') return sendJson(res, 200, queryIndex(store.database, parseIndexQuery(url.searchParams)));
+  if (path === 'api/samples') {
+    const page = queryIndex(store.database, parseIndexQuery(url.searchParams));
+    return sendJson(res, 200, { total: page.total, rows: kinds.of(page.rows) });
+  }
   const sample = /^api\/samples\/(\d{1,15})$/.exec(path);
   if (sample) {
     const detail = sampleDetail(store, Number(sample[1]));
@@ -84,6 +88,7 @@ function tokenMatches(given: string, token: string): boolean {
 }
 
 function handler(store: ResultStore, token: string | null, allowedHosts: () => Set<string> | null) {
+  const kinds = new IndexKinds(store);
   return async (req: IncomingMessage, res: ServerResponse) => {
     try {
       // A page on another site cannot reach a loopback viewer through a name it controls (DNS rebinding).
@@ -97,7 +102,7 @@ function handler(store: ResultStore, token: string | null, allowedHosts: () => S
         if (slash < 0 || !tokenMatches(path.slice(0, slash), token)) return sendJson(res, 403, { error: 'this viewer needs the token in its URL' });
         path = path.slice(slash + 1);
       }
-      await route(store, path, url, res);
+      await route(store, kinds, path, url, res);
     } catch (err) {
       if (res.headersSent) return res.destroy();
       if (err instanceof UserError) return sendJson(res, 400, { error: err.message });

@@ -119,6 +119,7 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
     expect(new Set(await rowTexts(9))).toEqual(new Set(['cheating']));
 
     const testEditing = expected.find((s) => s.testDiff)!;
+    expect(await page.locator(`#index-table tr[data-id="${testEditing.id}"] .badge.kind`).allTextContents()).toEqual(['modify-tests']);
     await page.click(`#index-table tr[data-id="${testEditing.id}"] a`);
     await page.waitForSelector('body[data-view="sample"][data-ready="true"]');
     expect(new URL(page.url()).hash).toBe(`#/sample/${testEditing.id}`);

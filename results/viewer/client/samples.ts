@@ -19,6 +19,8 @@ interface IndexRow {
   inputTokens: number;
   outputTokens: number;
   costUsd: number | null;
+  /** The kinds of a cheating or evaded sample; null for the others. */
+  kinds: string[] | null;
 }
 
 const FILTERS = ['run', 'model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'outcome', 'label', 'stop'] as const;
@@ -89,6 +91,7 @@ function indexRow(s: IndexRow): HTMLElement {
       null,
       s.testEdited ? h('span', { class: 'badge tests', text: 'tests edited' }) : null,
       s.tamper.length ? h('span', { class: 'badge cheating', title: s.tamper.join('; '), text: 'tampered' }) : null,
+      (s.kinds ?? []).map((kind) => [' ', h('span', { class: 'badge kind', 'data-kind': kind, text: kind })]),
     ),
     h('td', { class: 'num', text: num(s.inputTokens + s.outputTokens) }),
     h('td', { class: 'num', text: usd(s.costUsd) }),
