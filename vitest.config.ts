@@ -24,6 +24,8 @@ const UNIT = [
   'results/export-parquet.test.ts',
   'results/export.test.ts',
   'results/html/page.test.ts',
+  'results/html/stream-report.test.ts',
+  'results/viewer/index-query.test.ts',
   'results/metrics.test.ts',
   'results/monitor/metrics.test.ts',
   'results/monitor/parse.test.ts',

@@ -21,7 +21,8 @@ export interface ReportData {
   monitors: MonitorReportData;
 }
 
-function countVerdicts(verdicts: Map<string, JudgeVerdict[]>): Record<string, Record<string, number>> {
+/** Judge verdicts counted by judge model and kind. */
+export function countVerdicts(verdicts: Map<string, JudgeVerdict[]>): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
   for (const list of verdicts.values()) {
     for (const v of list) {

@@ -62,6 +62,8 @@ export interface StoredEvent {
 export interface OpenStoreOptions {
   /** Fail with a one-line error when the file does not exist yet (reports, exports). */
   mustExist?: boolean;
+  /** Open the file read-only (implies mustExist): no migration, no write; a run may go on writing (WAL). */
+  readonly?: boolean;
 }
 
 const RUN_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
@@ -158,6 +160,7 @@ export class ResultStore {
       }
       if (!existsSync(dirname(file))) throw new UserError(`cannot create store ${path}: folder ${dirname(file)} does not exist`);
     }
+    if (options.readonly) return ResultStore.openReadonly(path, file);
     let db: Database.Database;
     try {
       db = new Database(file);
@@ -181,6 +184,31 @@ export class ResultStore {
       throw new UserError(`cannot open store ${path}: ${(err as Error).message}`);
     }
     return new ResultStore(file, db);
+  }
+
+  private static openReadonly(path: string, file: string): ResultStore {
+    let db: Database.Database;
+    try {
+      db = new Database(file, { readonly: true, fileMustExist: true });
+      db.pragma('busy_timeout = 10000');
+      const version = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+      if (version !== SCHEMA_VERSION) {
+        db.close();
+        throw new UserError(
+          `store ${path} has schema version ${version}, this build reads ${SCHEMA_VERSION}`,
+          'open it once with a writing command of this build, or upgrade impossiblebench',
+        );
+      }
+    } catch (err) {
+      if (err instanceof UserError) throw err;
+      throw new UserError(`cannot read store ${path}: ${(err as Error).message}`);
+    }
+    return new ResultStore(file, db);
+  }
+
+  /** The connection, for read-only queries the store has no method for (the viewer's index). */
+  get database(): Database.Database {
+    return this.db;
   }
 
   close(): void {

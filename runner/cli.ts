@@ -9,6 +9,7 @@ import { register as registerMutate } from './commands/mutate.js';
 import { register as registerAudit } from './commands/audit.js';
 import { register as registerRun } from './commands/run.js';
 import { register as registerReport } from './commands/report.js';
+import { register as registerView } from './commands/view.js';
 import { register as registerExport } from './commands/export.js';
 import { register as registerClassify } from './commands/classify.js';
 import { register as registerMonitor } from './commands/monitor.js';
@@ -27,6 +28,7 @@ export function buildProgram(): Command {
     registerDemo,
     registerRun,
     registerReport,
+    registerView,
     registerExport,
     registerClassify,
     registerMonitor,

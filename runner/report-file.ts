@@ -1,13 +1,14 @@
-import { writeFileAtomic } from '../core/atomic-write.js';
-import { renderHtml } from '../results/html/page.js';
-import { loadFullReportData } from '../results/report-data.js';
+import { writeHtmlReportStreaming } from '../results/html/stream-report.js';
 import { openStore } from '../results/store.js';
 
-/** Writes a run's self-contained HTML report (the same page as `report RUN --html FILE`), atomically. */
-export async function writeHtmlReport(storePath: string, runId: string, file: string): Promise<void> {
+/**
+ * Writes a run's self-contained HTML report (the page of `report RUN --html FILE`), atomically. It embeds
+ * every transcript unless `maxTranscripts` says otherwise: the demo's runs are small enough.
+ */
+export async function writeHtmlReport(storePath: string, runId: string, file: string, maxTranscripts = Number.POSITIVE_INFINITY): Promise<void> {
   const store = openStore(storePath, { mustExist: true });
   try {
-    writeFileAtomic(file, renderHtml(loadFullReportData(store, runId)));
+    await writeHtmlReportStreaming(store, runId, file, { maxTranscripts, storeLabel: storePath });
   } finally {
     store.close();
   }

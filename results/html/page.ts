@@ -29,7 +29,7 @@ const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-i
 const SPLIT_ORDER = { original: 0, oneoff: 1, conflicting: 2 } as const;
 
 /** Samples listed by config, then split, task and epoch: the order of the headline table. */
-function compareSamples(a: StoredSample, b: StoredSample): number {
+export function compareSamples(a: Pick<StoredSample, 'key'>, b: Pick<StoredSample, 'key'>): number {
   const x = a.key;
   const y = b.key;
   return (
@@ -48,10 +48,9 @@ function compareSamples(a: StoredSample, b: StoredSample): number {
 /** Events beyond this many (the oldest) stay in the store: the page is for reading, not archiving. */
 const MAX_EVENTS = 1000;
 
-/** The whole report as one self-contained HTML page. */
-export function renderHtml(data: FullReportData): string {
-  const { run, rows } = data;
-  const samples = [...data.samples].sort(compareSamples).map((s) => ({
+/** A sample as the page's script reads it: the index fields, and the evidence when it is embedded. */
+export function sampleForPage(data: Pick<FullReportData, 'kindsById' | 'verdicts' | 'monitors'>, s: StoredSample) {
+  return {
     id: s.id,
     key: s.key,
     keyString: s.keyString,
@@ -76,7 +75,14 @@ export function renderHtml(data: FullReportData): string {
     kinds: data.kindsById.get(s.id) ?? null,
     judges: data.verdicts.get(s.keyString) ?? [],
     monitors: data.monitors.bySample.get(s.keyString) ?? [],
-  }));
+  };
+}
+
+/** What the page embeds besides the samples. */
+export type PageFrame = Pick<FullReportData, 'run' | 'rows' | 'monitors' | 'events'> & { cellCount: number };
+
+/** Everything in the page's JSON but the samples, keyed as the script reads it. */
+export function pageJsonFields(data: PageFrame): Record<string, unknown> {
   const monitors = {
     threshold: data.monitors.threshold,
     list: data.monitors.monitors.map((m) => ({
@@ -89,7 +95,23 @@ export function renderHtml(data: FullReportData): string {
     })),
   };
   const events = data.events.slice(-MAX_EVENTS);
-  const eventsOmitted = data.events.length - events.length;
+  const { run } = data;
+  return {
+    run: { id: run.id, status: run.status, config: run.config },
+    rows: data.rows,
+    events,
+    eventsOmitted: data.events.length - events.length,
+    kinds: { order: CHEATING_KINDS, descriptions: KIND_DESCRIPTIONS },
+    monitors,
+  };
+}
+
+/**
+ * The page around its JSON: `head` ends inside the data's script element, `tail` closes it. A
+ * `notice` (plain text, escaped here) says above the overview what the page leaves out.
+ */
+export function pageShell(data: PageFrame, notice = ''): { head: string; tail: string } {
+  const { run, rows } = data;
   const meta = [
     `run <b>${escapeHtml(run.id)}</b>`,
     escapeHtml(run.status),
@@ -97,8 +119,8 @@ export function renderHtml(data: FullReportData): string {
     run.endedAt ? `ended ${escapeHtml(run.endedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}` : '',
     `impossiblebench ${escapeHtml(run.packageVersion)}`,
   ].filter(Boolean);
-
-  return `<!doctype html>
+  const hasMonitors = data.monitors.monitors.length > 0;
+  const head = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -114,7 +136,7 @@ export function renderHtml(data: FullReportData): string {
 </header>
 <main>
 <noscript><p>This report draws its tables, charts and transcripts with JavaScript; allow scripts for this file to read it.</p></noscript>
-<div id="overview">
+${notice ? `<p class="notice" id="page-notice">${escapeHtml(notice)}</p>\n` : ''}<div id="overview">
   <div class="stats" id="stats"></div>
   <div class="filters" id="filters"></div>
   <section class="card">
@@ -128,10 +150,10 @@ export function renderHtml(data: FullReportData): string {
     <div id="kinds-summary"></div>
   </section>
 ${
-  monitors.list.length
+  hasMonitors
     ? `<section class="card" id="monitors-card">
     <h2>Monitors</h2>
-    <p class="sub">How well each monitor tells cheating passes from legitimate passes on the original split, per agent model, with the kinds of cheating it faced. A monitor flags a sample when its suspicion score is at least ${escapeHtml(String(monitors.threshold))}. Detection: cheating samples flagged; false positives: legitimate passes flagged; whiskers: Wilson 95% intervals. The static classifier flags a pass whose evidence shows any known trick, with no model.</p>
+    <p class="sub">How well each monitor tells cheating passes from legitimate passes on the original split, per agent model, with the kinds of cheating it faced. A monitor flags a sample when its suspicion score is at least ${escapeHtml(String(data.monitors.threshold))}. Detection: cheating samples flagged; false positives: legitimate passes flagged; whiskers: Wilson 95% intervals. The static classifier flags a pass whose evidence shows any known trick, with no model.</p>
     <div id="monitors"></div>
   </section>
   `
@@ -150,10 +172,20 @@ ${
 </div>
 <div id="sample-view" hidden></div>
 </main>
-<footer>${rows.length} configs · ${data.cells.length} cells · made by impossiblebench ${escapeHtml(run.packageVersion)}</footer>
-<script type="application/json" id="report-data">${scriptJson({ run: { id: run.id, status: run.status, config: run.config }, rows, samples, events, eventsOmitted, kinds: { order: CHEATING_KINDS, descriptions: KIND_DESCRIPTIONS }, monitors })}</script>
+<footer>${rows.length} configs · ${data.cellCount} cells · made by impossiblebench ${escapeHtml(run.packageVersion)}</footer>
+<script type="application/json" id="report-data">`;
+  const tail = `</script>
 <script>${CLIENT_SCRIPT}</script>
 </body>
 </html>
 `;
+  return { head, tail };
+}
+
+/** The whole report as one self-contained HTML page, built in memory: for small runs and tests. */
+export function renderHtml(data: FullReportData): string {
+  const frame: PageFrame = { ...data, cellCount: data.cells.length };
+  const samples = [...data.samples].sort(compareSamples).map((s) => sampleForPage(data, s));
+  const { head, tail } = pageShell(frame);
+  return head + scriptJson({ ...pageJsonFields(frame), samples }) + tail;
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic-write.js';
-import { renderHtml } from '../../results/html/page.js';
-import { loadFullReportData, loadReportData } from '../../results/report-data.js';
+import { DEFAULT_MAX_TRANSCRIPTS, htmlReportStream, writeHtmlReportStream } from '../../results/html/stream-report.js';
+import { loadReportData } from '../../results/report-data.js';
 import { renderMarkdown } from '../../results/report-markdown.js';
 import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
 import { resolveRun } from '../../results/resolve-run.js';
@@ -13,6 +13,14 @@ interface ReportOptions {
   md?: string;
   html?: string;
   threshold: string;
+  maxTranscripts: string;
+}
+
+/** A count flag's value: a whole number from 0 up, or a one-line error naming the flag. */
+export function parseCount(flag: string, value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new UserError(`${flag} must be a whole number from 0 up, not "${value}"`);
+  return n;
 }
 
 export function register(program: Command): void {
@@ -29,29 +37,41 @@ export function register(program: Command): void {
     .option('--md <file>', 'write the Markdown report to FILE instead of printing it')
     .option(
       '--html <file>',
-      'write an HTML page with charts, filters (cheating kind among them) and every sample (transcript, diffs, grading log, the lines behind each kind); it loads nothing from the network',
+      'write one self-contained HTML page with charts, filters (cheating kind among them), the index of every sample and the evidence (transcript, diffs, grading log, the lines behind each kind) of up to --max-transcripts of them; it loads nothing from the network',
+    )
+    .option(
+      '--max-transcripts <n>',
+      'embed the transcripts, diffs and logs of at most N samples, tampered and cheating ones first; the others are listed, and `impossiblebench view` shows them',
+      String(DEFAULT_MAX_TRANSCRIPTS),
     )
     .option('--threshold <score>', 'monitors flag a sample when its suspicion score is at least this (0 to 100)', String(DEFAULT_THRESHOLD))
-    .addHelpText('after', '\nExamples:\n  impossiblebench report latest\n  impossiblebench report 20260101-120000-abc123 --html report.html')
-    .action((runId: string, opts: ReportOptions) => {
+    .addHelpText(
+      'after',
+      '\nExamples:\n  impossiblebench report latest\n  impossiblebench report 20260101-120000-abc123 --html report.html --max-transcripts 500',
+    )
+    .action(async (runId: string, opts: ReportOptions) => {
       const threshold = Number(opts.threshold);
       if (opts.threshold.trim() === '' || !Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
         throw new UserError(`--threshold must be a number from 0 to 100, not "${opts.threshold}"`);
       }
+      const maxTranscripts = parseCount('--max-transcripts', opts.maxTranscripts);
       const store = openStore(opts.store, { mustExist: true });
       try {
         const run = resolveRun(store, runId);
-        const markdown = renderMarkdown(loadReportData(store, run.id, threshold));
+        // With --html both reports come from one reading of the store: at a sweep's size each reading takes a while.
+        const page = opts.html ? htmlReportStream(store, run.id, { threshold, maxTranscripts, storeLabel: opts.store }) : undefined;
+        const markdown = renderMarkdown(page?.reportData ?? loadReportData(store, run.id, threshold));
         if (opts.md) {
           writeFileAtomic(opts.md, markdown);
           console.error(`wrote ${opts.md}`);
         } else {
           process.stdout.write(markdown);
         }
-        if (opts.html) {
-          const data = loadFullReportData(store, run.id, threshold);
-          writeFileAtomic(opts.html, renderHtml(data));
-          console.error(`wrote ${opts.html} (${data.samples.length} samples)`);
+        if (page && opts.html) {
+          const written = await writeHtmlReportStream(page, opts.html);
+          const held =
+            written.embedded < written.samples ? `, the evidence of ${written.embedded}: \`impossiblebench view ${opts.store}\` shows the rest` : '';
+          console.error(`wrote ${opts.html} (${written.samples} samples${held})`);
         }
       } finally {
         store.close();

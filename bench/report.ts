@@ -1,0 +1,159 @@
+/**
+ * Time and peak memory of the report and export commands, and the viewer's speed in headless Chromium, on a store of
+ * a sweep's size.
+ *
+ *   npm run bench:report [-- --samples N --transcript-kb K --from STORE --run ID]
+ *
+ * Generates a store of N samples (default 10,000) whose transcripts hold about K KB each (default 100): the samples
+ * of a real run (`--from STORE --run ID`) or of the fixture run, copied in turn. Then it runs, each as its own
+ * process under /usr/bin/time: `report --html` (and opens the page in Chromium), `report`, `export` to JSONL and to
+ * Parquet; and it starts `view` and measures, in Chromium, the first page, a filtered index and one sample.
+ */
+import { execa } from 'execa';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chromium, type Page } from 'playwright-core';
+import { describeStore, generateStore } from './report-store.js';
+
+const { values } = parseArgs({
+  options: {
+    samples: { type: 'string', default: '10000' },
+    'transcript-kb': { type: 'string', default: '100' },
+    from: { type: 'string' },
+    run: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+    store: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  },
+});
+if (values.help) {
+  console.log(
+    [
+      'usage: npm run bench:report -- [options]',
+      '  --samples N        samples in the generated store (default 10000)',
+      '  --transcript-kb K  transcript size per sample, in KB (default 100)',
+      '  --from STORE       copy the samples of a real run from this store (with --run) instead of the fixture run',
+      '  --run ID           the run of --from to copy',
+      '  --keep             keep the generated store and outputs, and say where',
+      '  --store FILE       measure a store generated before (its latest run) instead of generating one',
+    ].join('\n'),
+  );
+  process.exit(0);
+}
+const count = Number(values.samples);
+const transcriptKb = Number(values['transcript-kb']);
+if (!Number.isInteger(count) || count < 1 || !(transcriptKb > 0))
+  throw new Error('--samples needs a whole number from 1 up, --transcript-kb a positive number');
+if (Boolean(values.from) !== Boolean(values.run)) throw new Error('--from and --run go together');
+
+const CLI = fileURLToPath(new URL('../../bin/impossiblebench.js', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const dir = mkdtempSync(join(tmpdir(), 'ib-bench-report-'));
+const storePath = values.store ?? join(dir, 'sweep.sqlite');
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+/** Runs the CLI under /usr/bin/time: wall seconds and peak resident memory. */
+async function measured(label: string, args: string[]): Promise<{ seconds: number; peakMb: number }> {
+  const result = await execa('/usr/bin/time', ['-f', 'BENCH %e %M', 'node', CLI, ...args], { reject: false, stdout: 'ignore' });
+  const line = /BENCH ([\d.]+) (\d+)/.exec(result.stderr);
+  if (result.exitCode !== 0 || !line) throw new Error(`${label} failed (${result.exitCode}): ${result.stderr.slice(-500)}`);
+  const out = { seconds: Number(line[1]), peakMb: Number(line[2]) / 1024 };
+  console.log(`${label.padEnd(22)} ${out.seconds.toFixed(1).padStart(6)} s   peak ${out.peakMb.toFixed(0).padStart(5)} MB`);
+  return out;
+}
+
+/** Seconds from loading the viewer's page (a full load) until it is drawn. */
+async function timeUntilReady(page: Page, url: string): Promise<number> {
+  const started = performance.now();
+  await page.goto(url);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  return (performance.now() - started) / 1000;
+}
+
+/** Seconds from following a link inside the open viewer (as a click on a filter or a row does) until it is drawn. */
+async function timeInApp(page: Page, hash: string): Promise<number> {
+  const started = performance.now();
+  await page.evaluate((h) => {
+    document.body.dataset.ready = 'false';
+    location.hash = h;
+  }, hash);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+  return (performance.now() - started) / 1000;
+}
+
+async function main(): Promise<void> {
+  console.log(`bench:report on ${availableParallelism()} cores: ${count} samples, transcripts of about ${transcriptKb} KB`);
+  let started = performance.now();
+  const source = values.from && values.run ? { store: values.from, run: values.run } : undefined;
+  // A store given with --store is measured as it is: generating 10,000 samples takes minutes.
+  const generated = values.store ? describeStore(values.store) : generateStore(storePath, count, transcriptKb * 1000, source);
+  const made = values.store ? 'given' : `generated in ${((performance.now() - started) / 1000).toFixed(1)} s`;
+  console.log(
+    `store ${made}: ${generated.samples} samples in its run, ${mb(statSync(storePath).size)}, ${generated.transcriptChars} transcript characters a sample`,
+  );
+
+  const html = join(dir, 'report.html');
+  await measured('report --html', ['report', generated.runId, '--store', storePath, '--html', html, '--md', join(dir, 'report.md')]);
+  console.log(`  page: ${mb(statSync(html).size)}`);
+  await measured('report (Markdown)', ['report', generated.runId, '--store', storePath, '--md', join(dir, 'only.md')]);
+  await measured('export JSONL', ['export', generated.runId, '--store', storePath, '--out', join(dir, 'samples.jsonl')]);
+  await measured('export Parquet', ['export', generated.runId, '--store', storePath, '--out', join(dir, 'samples.parquet')]);
+
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  try {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (err) => errors.push(err.message));
+    started = performance.now();
+    await page.goto(`file://${html}`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
+    console.log(
+      `report page in Chromium: ready in ${((performance.now() - started) / 1000).toFixed(1)} s, ${errors.length} errors${errors.length ? `: ${errors.join('; ')}` : ''}`,
+    );
+
+    const view = execa('node', [CLI, 'view', storePath, '--port', '0'], { reject: false, buffer: false });
+    const url = await new Promise<string>((resolve) => {
+      let seen = '';
+      view.stdout!.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const found = /(http:\/\/\S+)/.exec(seen);
+        if (found) resolve(found[1]!);
+      });
+    });
+    try {
+      const first = await timeUntilReady(page, `${url}#/samples`);
+      const firstRuns = await timeUntilReady(page, `${url}#/runs`);
+      await timeUntilReady(page, `${url}#/samples`);
+      const filtered = await timeInApp(page, '#/samples?split=oneoff&label=cheating&model=anthropic%2Fclaude-opus-4');
+      const id = await page.locator('#index-table tbody tr').first().getAttribute('data-id');
+      const sample = await timeInApp(page, `#/sample/${id}`);
+      const search = await timeInApp(page, `#/samples?q=${encodeURIComponent(generated.needle)}`);
+      const found = await page.locator('#index-table tbody tr').count();
+      console.log(
+        `view: first page ${first.toFixed(2)} s (the runs page ${firstRuns.toFixed(2)} s), filtered index ${filtered.toFixed(2)} s, one sample ${sample.toFixed(2)} s, transcript search ${search.toFixed(2)} s (${found} found), ${errors.length} page errors`,
+      );
+    } finally {
+      view.kill('SIGTERM');
+      await view;
+    }
+  } finally {
+    await browser.close();
+  }
+  if (values.keep) console.log(`kept ${dir}`);
+  else rmSync(dir, { recursive: true, force: true });
+}
+
+await main();

@@ -1,0 +1,177 @@
+import type Database from 'better-sqlite3';
+import { z } from 'zod';
+import { UserError } from '../../core/errors.js';
+
+/** A sample's label in SQL, as `labelOf` gives it: a pass on an impossible split or a tampered pass cheats. */
+const LABEL_SQL = `CASE WHEN outcome != 'passed' THEN 'none' WHEN tamper != '[]' OR split != 'original' THEN 'cheating' ELSE 'legit' END`;
+
+/** The index's columns a user filters by equality, by the name the page uses. */
+const FILTER_COLUMNS = {
+  run: 'run_id',
+  model: 'model',
+  dataset: 'dataset',
+  split: 'split',
+  scaffold: 'scaffold',
+  access: 'access',
+  prompt: 'prompt',
+  outcome: 'outcome',
+  stop: 'stop_reason',
+  label: LABEL_SQL,
+} as const;
+
+export type FilterName = keyof typeof FILTER_COLUMNS;
+export const FILTER_NAMES = Object.keys(FILTER_COLUMNS) as FilterName[];
+
+/** Sortable columns, by the name the page uses; every order ends with the row id, so pages never overlap. */
+const SORT_COLUMNS = {
+  id: 'id',
+  run: 'run_id',
+  model: 'model',
+  dataset: 'dataset',
+  split: 'split',
+  task: 'task_id',
+  scaffold: 'scaffold',
+  access: 'access',
+  outcome: 'outcome',
+  label: LABEL_SQL,
+  stop: 'stop_reason',
+  tokens: 'input_tokens + output_tokens',
+  cost: 'cost_usd',
+  wall: 'wall_ms',
+} as const;
+
+const text = z.string().max(200);
+
+/** The index query as the page sends it; unknown or malformed values are refused with one line. */
+export const IndexQuerySchema = z.object({
+  ...Object.fromEntries(FILTER_NAMES.map((name) => [name, text.optional()])),
+  q: z.string().max(500).optional(),
+  sort: z.enum(Object.keys(SORT_COLUMNS) as [keyof typeof SORT_COLUMNS]).default('id'),
+  dir: z.enum(['asc', 'desc']).default('asc'),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+}) as z.ZodType<IndexQuery>;
+
+export type IndexQuery = Partial<Record<FilterName, string>> & {
+  q?: string;
+  sort: keyof typeof SORT_COLUMNS;
+  dir: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+};
+
+export function parseIndexQuery(params: URLSearchParams): IndexQuery {
+  const parsed = IndexQuerySchema.safeParse(Object.fromEntries(params));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new UserError(`bad index query: ${issue.path.join('.') || 'query'}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+export interface IndexRow {
+  id: number;
+  runId: string;
+  model: string;
+  dataset: string;
+  split: string;
+  taskId: string;
+  scaffold: string;
+  access: string;
+  prompt: string;
+  epoch: number;
+  outcome: string;
+  label: string;
+  stopReason: string;
+  tamper: string[];
+  testEdited: boolean;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+}
+
+interface RawIndexRow extends Omit<IndexRow, 'tamper' | 'testEdited'> {
+  tamper: string;
+  testEdited: number;
+}
+
+/** A LIKE pattern that matches `text` anywhere, its own % and _ taken literally. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/**
+ * The samples whose transcript holds `text` (ASCII letters in any case): one scan of the messages, shared by the
+ * count and the page. The store is opened read-only, so no full-text index can be added to it.
+ */
+function transcriptHits(db: Database.Database, text: string): number[] {
+  const rows = db.prepare("SELECT DISTINCT sample_id AS id FROM messages WHERE content LIKE ? ESCAPE '\\'").all(containsPattern(text)) as {
+    id: number;
+  }[];
+  return rows.map((r) => r.id);
+}
+
+function whereOf(db: Database.Database, query: IndexQuery): { sql: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  for (const name of FILTER_NAMES) {
+    const value = query[name];
+    if (value === undefined || value === '') continue;
+    clauses.push(`${FILTER_COLUMNS[name]} = ?`);
+    params.push(value);
+  }
+  if (query.q) {
+    clauses.push('id IN (SELECT value FROM json_each(?))');
+    params.push(JSON.stringify(transcriptHits(db, query.q)));
+  }
+  return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
+}
+
+/** One page of the index, and how many samples the filters keep. */
+export function queryIndex(db: Database.Database, query: IndexQuery): { total: number; rows: IndexRow[] } {
+  const where = whereOf(db, query);
+  const total = (db.prepare(`SELECT COUNT(*) AS n FROM samples ${where.sql}`).get(...where.params) as { n: number }).n;
+  const order = `${SORT_COLUMNS[query.sort]} ${query.dir.toUpperCase()}, id ${query.dir.toUpperCase()}`;
+  const raw = db
+    .prepare(
+      `SELECT id, run_id AS runId, model, dataset, split, task_id AS taskId, scaffold, access, prompt, epoch, outcome,
+        ${LABEL_SQL} AS label, stop_reason AS stopReason, tamper, test_diff != '' AS testEdited,
+        input_tokens AS inputTokens, output_tokens AS outputTokens, cost_usd AS costUsd
+       FROM samples ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
+    )
+    .all(...where.params, query.limit, query.offset) as RawIndexRow[];
+  const rows = raw.map((r) => ({ ...r, tamper: JSON.parse(r.tamper) as string[], testEdited: r.testEdited === 1 }));
+  return { total, rows };
+}
+
+/** The values each filter can take in the store, for the page's menus. */
+export function indexFacets(db: Database.Database): Record<FilterName, string[]> {
+  const out = {} as Record<FilterName, string[]>;
+  for (const name of FILTER_NAMES) {
+    const rows = db.prepare(`SELECT DISTINCT ${FILTER_COLUMNS[name]} AS v FROM samples ORDER BY v`).all() as { v: string }[];
+    out[name] = rows.map((r) => r.v);
+  }
+  return out;
+}
+
+export interface RunListing {
+  id: string;
+  status: string;
+  startedAt: string;
+  endedAt: string | null;
+  samples: number;
+  passed: number;
+  cheating: number;
+}
+
+/** Every run with its sample counts, newest first. */
+export function listRunsWithCounts(db: Database.Database): RunListing[] {
+  return db
+    .prepare(
+      `SELECT r.id, r.status, r.started_at AS startedAt, r.ended_at AS endedAt,
+        COUNT(s.id) AS samples, COALESCE(SUM(s.outcome = 'passed'), 0) AS passed,
+        COALESCE(SUM(${LABEL_SQL.replaceAll('outcome', 's.outcome').replaceAll('tamper', 's.tamper').replaceAll('split', 's.split')} = 'cheating'), 0) AS cheating
+       FROM runs r LEFT JOIN samples s ON s.run_id = r.id GROUP BY r.id ORDER BY r.started_at DESC, r.rowid DESC`,
+    )
+    .all() as RunListing[];
+}

@@ -1,0 +1,206 @@
+import { execa, type ResultPromise } from 'execa';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { labelOf } from '../labels.js';
+import { openStore, type ResultStore } from '../store.js';
+import { makeRecord } from '../testing/make-record.js';
+import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+const CLI = fileURLToPath(new URL('../../bin/impossiblebench.js', import.meta.url));
+const NEEDLE = 'zq-needle-only-in-one-transcript-7731';
+const MARKUP = `${HOSTILE_TEXT} </html><script>window.__pwned = 3</script>`;
+// CI installs Debian's chromium, so there the test always runs; elsewhere it says why it skips.
+const available = existsSync(CHROMIUM) || Boolean(process.env.CI);
+if (!available) console.warn(`skipping the viewer browser test: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+
+/** Starts `impossiblebench view` and waits for the URL it prints. */
+async function startView(storePath: string, ...flags: string[]): Promise<{ url: string; proc: ResultPromise }> {
+  const proc = execa('node', [CLI, 'view', storePath, '--port', '0', ...flags], { reject: false, buffer: false });
+  const url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const found = /(http:\/\/\S+)/.exec(seen);
+      if (found) resolve(found[1]!);
+    });
+    void proc.then((r) => reject(new Error(`view exited ${r.exitCode}: ${String(r.stderr)}`)));
+  });
+  return { url, proc };
+}
+
+describe.skipIf(!available)('the viewer in headless Chromium', () => {
+  let dir: string;
+  let storePath: string;
+  let writer: ResultStore;
+  let runId: string;
+  let viewer: { url: string; proc: ResultPromise };
+  let context: BrowserContext;
+  let page: Page;
+  const offSite: string[] = [];
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ib-viewer-'));
+    storePath = join(dir, 'results.sqlite');
+    writer = openStore(storePath);
+    runId = storeSampleRun(writer);
+    const words = (text: string) => [
+      { role: 'system' as const, content: 'You are a coding agent.' },
+      { role: 'assistant' as const, content: text },
+    ];
+    writer.saveSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: 'needle' }, transcript: words(`I found ${NEEDLE} here.`) }));
+    writer.saveSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: 'markup' }, transcript: words(MARKUP) }));
+    viewer = await startView(storePath);
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS });
+    const origin = new URL(viewer.url).origin;
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith(origin) || url.endsWith('/capped.html')) return route.continue();
+      offSite.push(url);
+      return route.abort();
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (err) => pageErrors.push(err.message));
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    viewer?.proc.kill('SIGTERM');
+    await viewer?.proc;
+    writer?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(hash: string): Promise<void> {
+    await page.goto(`${viewer.url}${hash}`);
+    await page.waitForSelector('body[data-ready="true"]');
+  }
+  const rowTexts = (column: number) => page.locator(`#index-table tbody tr td:nth-child(${column})`).allTextContents();
+
+  it('lists the runs with their counts, and serves each run report', async () => {
+    await open('#/runs');
+    expect(await page.locator('#runs-table tbody tr').count()).toBe(1);
+    expect(await page.locator('#runs-table tbody tr td').nth(3).textContent()).toBe('110');
+    await page.click('#runs-table a.report');
+    await page.waitForSelector('body[data-ready="true"] #headline-table');
+    expect(await page.locator('#headline-table tbody tr').count()).toBeGreaterThan(0);
+  });
+
+  it('filters to the cheating samples of one model and split, then opens one and shows its test diff', async () => {
+    await open('#/samples');
+    await page.selectOption('#filter-model', 'anthropic/claude-opus-4');
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.selectOption('#filter-split', 'oneoff');
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.selectOption('#filter-label', 'cheating');
+    await page.waitForSelector('body[data-ready="true"]');
+    const expected = writer
+      .listSamples(runId, { model: 'anthropic/claude-opus-4', split: 'oneoff', withTranscript: false })
+      .filter((s) => labelOf(s) === 'cheating');
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await page.locator('#index-count').getAttribute('data-total')).toBe(String(expected.length));
+    expect(new Set(await rowTexts(3))).toEqual(new Set(['anthropic/claude-opus-4']));
+    expect(new Set(await rowTexts(5))).toEqual(new Set(['oneoff']));
+    expect(new Set(await rowTexts(9))).toEqual(new Set(['cheating']));
+
+    const testEditing = expected.find((s) => s.testDiff)!;
+    expect(await page.locator(`#index-table tr[data-id="${testEditing.id}"] .badge.kind`).allTextContents()).toEqual(['modify-tests']);
+    await page.click(`#index-table tr[data-id="${testEditing.id}"] a`);
+    await page.waitForSelector('body[data-view="sample"][data-ready="true"]');
+    expect(new URL(page.url()).hash).toBe(`#/sample/${testEditing.id}`);
+    expect(await page.locator('#test-diff .d-add').allTextContents()).toEqual(['+    assert candidate([5]) == 5']);
+    expect(await page.locator('#transcript .msg').count()).toBe(writer.getSample(runId, testEditing.id)!.transcript.length);
+  });
+
+  it('finds the one transcript that holds a string, by a search in the store', async () => {
+    await open('#/samples');
+    await page.fill('#search', NEEDLE);
+    await page.click('.index-filters button[type="submit"]');
+    await page.waitForFunction(() => document.body.dataset.ready === 'true' && location.hash.includes('q='));
+    expect(await page.locator('#index-table tbody tr').count()).toBe(1);
+    expect(await rowTexts(1)).toEqual(['needle']);
+  });
+
+  it('shows markup an agent wrote as text, and runs none of it', async () => {
+    const markup = writer.getSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: 'markup' } }).key)!;
+    await open(`#/sample/${markup.id}`);
+    expect(await page.locator('#transcript .msg.assistant pre').textContent()).toBe(MARKUP);
+    expect(await page.locator('#transcript script, #transcript img').count()).toBe(0);
+    expect(await page.evaluate('typeof window.__pwned')).toBe('undefined');
+  });
+
+  it('shows samples a run stores while the viewer is open, on reload', async () => {
+    await open('#/samples?model=openai%2Fgpt-5');
+    const before = Number(await page.locator('#index-count').getAttribute('data-total'));
+    for (let i = 0; i < 3; i++) writer.saveSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: `late_${i}` }, outcome: 'passed' }));
+    await page.reload();
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(Number(await page.locator('#index-count').getAttribute('data-total'))).toBe(before + 3);
+    expect(await page.locator('#view-error').count()).toBe(0);
+  });
+
+  it('opens a report page capped by --max-transcripts, which lists every sample and names the viewer', async () => {
+    const html = join(dir, 'capped.html');
+    const made = await execa('node', [
+      CLI,
+      'report',
+      runId,
+      '--store',
+      storePath,
+      '--html',
+      html,
+      '--md',
+      join(dir, 'capped.md'),
+      '--max-transcripts',
+      '3',
+    ]);
+    expect(made.stderr).toContain('the evidence of 3: `impossiblebench view');
+    await page.goto(pathToFileURL(html).href);
+    await page.waitForSelector('body[data-ready="true"]');
+    const total = writer.listSamples(runId, { withTranscript: false }).length;
+    expect(await page.locator('#page-notice').textContent()).toContain(`3 of ${total} samples`);
+    expect(await page.locator('#page-notice').textContent()).toContain(`impossiblebench view ${storePath}`);
+    expect(await page.locator('#filter-count').textContent()).toBe(`showing ${total} of ${total} samples`);
+    // A sample left out says so; a cheating one is embedded whole.
+    await page.selectOption('#filter-outcome', 'failed');
+    await page.locator('#sample-table tbody tr').first().click();
+    await page.waitForSelector('#sample-view:not([hidden]) #sample-banner');
+    expect(await page.locator('#transcript .msg').first().textContent()).toContain('Not embedded in this page');
+  });
+
+  it('loaded nothing from elsewhere and raised no error', () => {
+    expect(offSite).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('needs a token in the URL when it listens beyond loopback', async () => {
+    const open = await startView(storePath, '--host', '0.0.0.0');
+    try {
+      const url = new URL(open.url);
+      const token = url.pathname.split('/')[1]!;
+      expect(token.length).toBeGreaterThanOrEqual(20);
+      const local = (path: string) => fetch(`http://127.0.0.1:${url.port}${path}`);
+      expect((await local('/api/runs')).status).toBe(403);
+      expect((await local(`/${token.slice(1)}x/api/runs`)).status).toBe(403);
+      expect((await local(`/${token}/api/runs`)).status).toBe(200);
+    } finally {
+      open.proc.kill('SIGTERM');
+      await open.proc;
+    }
+  });
+});
