@@ -25,7 +25,13 @@ describe('PriceTable', () => {
     expect(table.lookup('openai-responses/gpt-5-codex')).toEqual(table.lookup('openai/gpt-5-codex'));
     expect(table.lookup('openai-responses/gpt-4o-2024-08-06')).toEqual(table.lookup('openai/gpt-4o'));
     expect(table.lookup('openai-responses/gpt-99')).toBeNull();
-    expect(table.with({ 'openai-responses/gpt-5': { input: 1, output: 1 } }).lookup('openai-responses/gpt-5')).toEqual({ input: 1, output: 1 });
+    // A price file's entry keeps OpenAI's cache rule: gpt-5's cached input at a tenth.
+    expect(table.with({ 'openai-responses/gpt-5': { input: 1, output: 1 } }).lookup('openai-responses/gpt-5')).toEqual({
+      input: 1,
+      output: 1,
+      cacheRead: 0.1,
+      cacheWrite: 1,
+    });
   });
 
   it('answers null for unknown models, never zero', () => {

@@ -69,7 +69,7 @@ export function cacheRates(spec: string, entry: PriceEntry): ModelPrice {
   const rule =
     provider === 'anthropic'
       ? { cacheRead: times(0.1), cacheWrite: times(1.25) }
-      : provider === 'openai'
+      : provider === 'openai' || provider === 'openai-responses'
         ? { cacheRead: times(openaiCachedShare(name)), cacheWrite: entry.input }
         : { cacheRead: entry.input, cacheWrite: entry.input };
   return { input: entry.input, output: entry.output, cacheRead: entry.cacheRead ?? rule.cacheRead, cacheWrite: entry.cacheWrite ?? rule.cacheWrite };
