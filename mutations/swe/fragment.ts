@@ -102,7 +102,7 @@ export function buildRegion(parser: Parser, file: FilePatch, hunkIndex: number, 
   hunk.lines.forEach((l, hunkLine) => {
     if (l.op === ' ' || l.op === '+') lines.push({ text: l.text, hunkLine, op: l.op, newLine: newLine++ });
   });
-  const wholeFile = file.oldPath === '/dev/null' && file.hunks.length === 1;
+  const wholeFile = !!file.fullContext || (file.oldPath === '/dev/null' && file.hunks.length === 1);
   const prefix: string[] = [];
   const first = lines.find((l, row) => !isBlank(l.text) && !skipRows?.has(row));
   const firstIndent = first ? leading(first.text) : '';

@@ -10,11 +10,12 @@ import { mutableLeaves } from '../values.js';
 import { regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
 import { applyPlan, slotsAfter, type Candidate } from './edit.js';
 import { expectErrorChange } from './expect-error.js';
-import { isPythonTestFile, parsePatch, PatchError, type Patch } from './patch.js';
+import { isPythonTestFile, parsePatch, PatchError, type Patch, type FilePatch } from './patch.js';
 import { parametrizedValue } from './parametrize.js';
 import { fileMayHold, parseTestId, type TestRef } from './test-id.js';
 import { resolveDescription } from './docstring.js';
 import { patchedFiles } from './apply.js';
+import { fullContextPatch, narrowPatch } from './whole-file.js';
 
 export interface SweMutationInput {
   /** The row's id, part of the seed stream. */
@@ -254,6 +255,29 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
   if (testFiles.length === 0) return { ok: false, reason: 'the test patch changes no Python test file' };
   if (input.failToPass.length === 0) return { ok: false, reason: 'the row lists no FAIL_TO_PASS test to target' };
   const parser = await pythonParser();
+  const files = patchedFiles(patch, input.baseFiles);
+  const fromPatch = mutateWithin(parser, patch, testFiles, files, input, type, seed);
+  if (fromPatch.ok || !input.baseFiles) return fromPatch;
+  // The repository is at hand: the same engine on the whole test files, emitted as a patch again.
+  const widened = fullContextPatch(patch, input.baseFiles, (f) => testFiles.includes(f));
+  if (!widened) return fromPatch;
+  const wideFiles = widened.files.filter((f) => f.fullContext || testFiles.includes(f));
+  const fromFile = mutateWithin(parser, widened, wideFiles, files, input, type, seed);
+  if (!fromFile.ok) return { ok: false, reason: `${fromPatch.reason}; in the whole test file: ${fromFile.reason}` };
+  const testPatch = narrowPatch(fromFile.testPatch, widened, input.baseFiles);
+  return { ...fromFile, testPatch, record: { ...fromFile.record, origin: 'whole-file' } };
+}
+
+/** The engine on one reading of the patch: its hunks as they are, or widened to whole files. */
+function mutateWithin(
+  parser: Parser,
+  patch: Patch,
+  testFiles: readonly FilePatch[],
+  files: ReadonlyMap<string, string>,
+  input: SweMutationInput,
+  type: MutationType,
+  seed: number,
+): SweMutation {
   const regions: { region: Region; tree: Tree }[] = [];
   try {
     for (const file of testFiles) {
@@ -265,7 +289,7 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
     const rng = rngFor(seed, input.id, type);
     const problems: string[] = [];
     const byRef = input.failToPass.map((id) => {
-      const ref = resolveDescription(parser, parseTestId(id), regions, patchedFiles(patch, input.baseFiles));
+      const ref = resolveDescription(parser, parseTestId(id), regions, files);
       return { id, ref, found: candidatesFor(ref, regions) };
     });
     // First a changed expected value in the earliest test that has one; only then a negation.
