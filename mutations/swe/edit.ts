@@ -63,11 +63,21 @@ export function slotsAfter(c: Candidate): Node[] {
   return out;
 }
 
+/** The plan's change made to a copy of the context manager's call, added after it as another item of the same `with`. */
+function withItemPlan(c: Candidate, plan: AssertionPlan): AssertionPlan {
+  const call = c.assertion.subject;
+  const changed = applyEdits(
+    call.text,
+    plan.edits.map((e) => ({ ...e, start: e.start - call.start, end: e.end - call.start })),
+  );
+  return { edits: [{ start: call.end, end: call.end, text: `, ${changed}` }], strategy: `added-item/${plan.strategy}` };
+}
+
 export function applyPlan(
   parser: Parser,
   patch: Patch,
   c: Candidate,
-  plan: AssertionPlan,
+  planned: AssertionPlan,
   type: MutationType,
   rng: Rng,
   seed: number,
@@ -76,11 +86,14 @@ export function applyPlan(
   const { region } = c;
   const hunk = region.hunk;
   const src = region.source;
+  // `with self.assertNumQueries(1):` gets a second item, `, self.assertNumQueries(2)`: both count the same block.
+  const inline = type === 'conflicting' && !c.via && c.node.type === 'with_statement' && c.assertion.method === 'assertNumQueries';
+  const plan = inline ? withItemPlan(c, planned) : planned;
   for (const e of plan.edits) if (src.slice(e.start, e.end).includes('\n') || e.text.includes('\n')) return 'the change would span lines';
   const stmt = c.assertion.statement;
   const rel = (base: number) => plan.edits.map((e) => ({ ...e, start: e.start - base, end: e.end - base }));
-  let before = stmt.text;
-  let after = applyEdits(before, rel(stmt.start));
+  let before = inline ? c.assertion.subject.text : stmt.text;
+  let after = inline ? before + plan.edits[0]!.text : applyEdits(before, rel(stmt.start));
   let duplicate = after;
   if (c.via) {
     // The variable's assignment changes (one-off); the duplicate spells the changed value out.
@@ -98,8 +111,9 @@ export function applyPlan(
   const newRows = region.lines.map((l) => l.text);
   const fnStart = c.fn.node.startPosition.row - region.prefixLines;
   let fnEnd = c.fn.node.endPosition.row - region.prefixLines;
-  if (type === 'oneoff') {
+  if (type === 'oneoff' || inline) {
     const row = rowOf(region, plan.edits[0]!.start);
+    if (plan.edits.some((e) => rowOf(region, e.start) !== row)) return 'the change would span lines';
     const rl = region.lines[row - region.prefixLines]!;
     const rowStart = region.rowStarts[row]!;
     const newText = applyEdits(
@@ -137,7 +151,7 @@ export function applyPlan(
     wholeFunction: c.fn.whole,
     record: {
       type,
-      strategy: type === 'conflicting' ? `duplicate/${plan.strategy}` : plan.strategy,
+      strategy: inline ? plan.strategy : type === 'conflicting' ? `duplicate/${plan.strategy}` : plan.strategy,
       seed,
       line,
       before,

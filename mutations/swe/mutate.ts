@@ -8,6 +8,7 @@ import { kids, pythonParser, type Node } from '../../python/parser.js';
 import { rngFor, type Rng } from '../rng.js';
 import { mutableLeaves } from '../values.js';
 import { regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
+import { OWN_KIND_METHODS, ownKindPlan } from '../own-kind.js';
 import { applyPlan, slotsAfter, type Candidate } from './edit.js';
 import { expectErrorChange } from './expect-error.js';
 import { isPythonTestFile, parsePatch, PatchError, type Patch, type FilePatch } from './patch.js';
@@ -84,7 +85,8 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
         const literal = !!a.expected && isPureLiteral(a.expected.value);
         const root = !literal && a.expected && EXPRESSION_OK.has(a.comparison) ? rootName(tree, a.expected.span) : undefined;
         const via = root ? (assignmentOf(fn.node, root, node, asserts) ?? parameterOf(fn.node, ref.param, root, asserts)) : undefined;
-        const tier = (literal ? 0 : a.expected && EXPRESSION_OK.has(a.comparison) ? 2 : 4) + (added ? 0 : 1);
+        const ownKind = OWN_KIND_METHODS.has(a.method ?? '');
+        const tier = (literal ? 0 : (a.expected && EXPRESSION_OK.has(a.comparison)) || ownKind ? 2 : 4) + (added ? 0 : 1);
         const firstAdded = added && !seenAdded;
         seenAdded ||= added;
         out.push({ region, tree, fn, assertion: a, node, tier, added, firstAdded });
@@ -221,7 +223,7 @@ function functionsShown(ref: TestRef, regions: { region: Region; tree: Tree }[])
   return functionsOf(ref, regions).length > 0;
 }
 
-function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, negate: boolean): AssertionPlan | undefined {
+function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, negate: boolean, type: MutationType): AssertionPlan | undefined {
   if (negate) return c.via ? undefined : planNegation(c.assertion);
   if (c.via) {
     const value = literalValue(c.via.value);
@@ -233,6 +235,8 @@ function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, ne
     const plan = planExpectedChange(parser, c.tree.rootNode, asExpected, plausible, rng, true);
     return plan ? { ...plan, strategy: `expected-${c.via.kind}/${plan.strategy}` } : undefined;
   }
+  const own = ownKindPlan(c.tree.rootNode, c.node, c.assertion, type);
+  if (own) return own;
   const literal = !!c.assertion.expected && isPureLiteral(c.assertion.expected.value);
   const byValue = planExpectedChange(parser, c.tree.rootNode, c.assertion, plausible, rng, !literal && EXPRESSION_OK.has(c.assertion.comparison));
   return byValue;
@@ -309,7 +313,7 @@ function mutateWithin(
           order = order.concat(group);
         }
         for (const c of order.slice(0, 24)) {
-          const plan = planFor(parser, c, plausible, rng, negate);
+          const plan = planFor(parser, c, plausible, rng, negate, type);
           if (!plan) continue;
           const result = applyPlan(parser, patch, c, plan, type, rng, seed, ref);
           if (typeof result !== 'string') return result;
