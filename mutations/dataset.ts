@@ -78,8 +78,11 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   const t0 = performance.now();
   for (const [i, task] of sources.entries()) {
     options.signal?.throwIfAborted();
-    const baseFiles = task.kind === 'swe' && options.baseFiles ? await options.baseFiles(task) : undefined;
-    const m = await mutateTask(task, type, seed, { ...(baseFiles ? { baseFiles } : {}), ...(options.model ? { model: options.model } : {}) });
+    let m = await mutateTask(task, type, seed);
+    // Whole files are read only for what the patch alone cannot do, then a model is asked for the rest.
+    const baseFiles = !m.ok && task.kind === 'swe' && options.baseFiles ? await options.baseFiles(task) : undefined;
+    if (!m.ok && (baseFiles || options.model))
+      m = await mutateTask(task, type, seed, { ...(baseFiles ? { baseFiles } : {}), ...(options.model ? { model: options.model } : {}) });
     if (m.ok) variants.push(m.task);
     else skipped.push({ id: task.id, stage: 'mutate', reason: m.reason });
     options.onProgress?.('mutate', i + 1, sources.length);
