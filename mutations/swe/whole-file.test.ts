@@ -11,7 +11,7 @@ import type { SweTask } from '../../tasks/task.js';
 import { gradeWithPatches, validateSweVariants } from '../validate/swe.js';
 import { mutateSweTestPatch } from './mutate.js';
 import { parsePatch } from './patch.js';
-import { baseTestFiles } from './repo-files.js';
+import { baseTestFiles, imageTestFiles } from './repo-files.js';
 
 /** The sympy rows scripts/swebench-replicas.sh builds replicas of; ../shared holds their repository. */
 const IDS = ['sympy__sympy-23534', 'sympy__sympy-24213'];
@@ -35,6 +35,17 @@ describe.runIf(verified && repoTar && missing.length === 0)('whole-file mutation
   afterAll(async () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
+
+  it("reads the same test files in each row's image as in the repository", async () => {
+    for (const id of IDS) {
+      const made = sweRowToTask(readJsonl(verified!).find((r) => r.instance_id === id)!, { source: verified! });
+      if (!made.ok) throw new Error(JSON.stringify(made.problems));
+      const task = made.task as SweTask;
+      const fromImage = await imageTestFiles(task, { runId: 'test-whole-file' });
+      expect(fromImage.size, id).toBeGreaterThan(0);
+      expect(fromImage, id).toEqual(await baseTestFiles(repo, task.baseCommit, task.originalTestPatch));
+    }
+  }, 300_000);
 
   it('a test the patch does not show is mutated in the whole file, emitted as a patch, and the gold patch fails it at the mutated assertion', async () => {
     for (const id of IDS) {

@@ -2,7 +2,7 @@ import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { type MutateOptions, mutateTasks } from '../../mutations/dataset.js';
-import { baseTestFiles } from '../../mutations/swe/repo-files.js';
+import { baseTestFiles, imageTestFiles } from '../../mutations/swe/repo-files.js';
 import { MODEL_PROMPT_FILE, modelPromptFile } from '../../mutations/swe/model-prompt.js';
 import { createModelClient } from '../../scaffolds/model/factory.js';
 import { parseModelSpec } from '../../scaffolds/model/spec.js';
@@ -112,7 +112,10 @@ export function register(program: Command): void {
     const outDir = dirname(resolve(flags.out));
     if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
     const images = imageNaming(flags);
-    const baseFiles = baseFilesFrom(flags.repo);
+    // Without a clone, validation's own images hold each repository at its base commit.
+    const baseFiles =
+      baseFilesFrom(flags.repo) ??
+      (flags.validate ? (task: SweTask) => imageTestFiles(task, { runId: `mutate-${process.pid}`, backend }).catch(() => undefined) : undefined);
     const model = fallbackModel(flags);
     const report = await readDataset(flags.dataset, {
       images,
