@@ -3,6 +3,8 @@
  * and prints the coverage (variants targeting a FAIL_TO_PASS test), the well-formedness of every
  * emitted patch (re-parsed by an independent diff parser, hunk line counts checked), whether the
  * mutated function parses where it lies whole in the patch, and the time taken (target < 10 s).
+ * Then it lists the rows still left out, with their reasons, and for those whose repository
+ * ../shared holds (sympy) whether the whole test file at the base commit would reach them.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { parsePatch as jsdiffParse } from 'diff';
@@ -11,6 +13,7 @@ import { flipsOutcome } from '../mutations/outcome.js';
 import { pythonParser } from '../python/parser.js';
 import { SHARED_DATA } from '../core/testing/shared-data.js';
 import { join } from 'node:path';
+import { reportLeftOut } from './mutate-left-out.js';
 
 const file = join(SHARED_DATA, 'swebench', 'verified.jsonl');
 if (!existsSync(file)) {
@@ -20,7 +23,7 @@ if (!existsSync(file)) {
 const rows = readFileSync(file, 'utf8')
   .split('\n')
   .filter((l) => l.trim())
-  .map((l) => JSON.parse(l) as { instance_id: string; test_patch: string; FAIL_TO_PASS: string | string[] });
+  .map((l) => JSON.parse(l) as { instance_id: string; repo: string; base_commit: string; test_patch: string; FAIL_TO_PASS: string | string[] });
 const f2p = (r: (typeof rows)[number]): string[] => (Array.isArray(r.FAIL_TO_PASS) ? r.FAIL_TO_PASS : (JSON.parse(r.FAIL_TO_PASS) as string[]));
 
 /** Hunk counts as an independent parser reads them, checked against the lines of each hunk. */
@@ -92,3 +95,7 @@ console.log(
 );
 console.log('why the others could not be mutated (per variant):');
 for (const [reason, n] of [...reasons.entries()].sort((a, b) => b[1] - a[1])) console.log(`  ${String(n).padStart(4)}  ${reason}`);
+await reportLeftOut(
+  rows,
+  results.filter((r) => !(r.oneoff.ok && r.conflicting.ok)),
+);

@@ -1,7 +1,7 @@
 import { taskImage } from '../tasks/images.js';
 import type { LcbTask, SweTask, Task } from '../tasks/task.js';
 import type { MutationType } from './outcome.js';
-import { mutateTask } from './task.js';
+import { type MutateTaskExtras, mutateTask } from './task.js';
 import type { SandboxBackend } from '../docker/types.js';
 import { validateLcbVariants, type Verdict } from './validate/lcb.js';
 import { type SweValidationOptions, validateSweVariants } from './validate/swe.js';
@@ -41,6 +41,10 @@ export interface MutateOptions {
   missingImages?: { images: ReadonlySet<string>; fix: string };
   /** The image a SWE variant's validation sandbox starts from, when not its own (a history image). */
   imageFor?: SweValidationOptions['imageFor'];
+  /** A SWE task's test files at its base commit, when its repository is at hand: the engine may then use whole files. */
+  baseFiles?: (task: SweTask) => Promise<ReadonlyMap<string, string> | undefined>;
+  /** A model asked for the variants the engine cannot make; they are validated like any other. */
+  model?: MutateTaskExtras['model'];
 }
 
 /** One source per task id: its original row if the dataset has one, else any variant (they share the original tests). */
@@ -74,7 +78,11 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   const t0 = performance.now();
   for (const [i, task] of sources.entries()) {
     options.signal?.throwIfAborted();
-    const m = await mutateTask(task, type, seed);
+    let m = await mutateTask(task, type, seed);
+    // Whole files are read only for what the patch alone cannot do, then a model is asked for the rest.
+    const baseFiles = !m.ok && task.kind === 'swe' && options.baseFiles ? await options.baseFiles(task) : undefined;
+    if (!m.ok && (baseFiles || options.model))
+      m = await mutateTask(task, type, seed, { ...(baseFiles ? { baseFiles } : {}), ...(options.model ? { model: options.model } : {}) });
     if (m.ok) variants.push(m.task);
     else skipped.push({ id: task.id, stage: 'mutate', reason: m.reason });
     options.onProgress?.('mutate', i + 1, sources.length);

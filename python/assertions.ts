@@ -1,5 +1,6 @@
 import { isPureLiteral, literalValue, parseFloatToken, parseIntToken, unwrapParens, type LiteralKind, type PyValue } from './literal.js';
 import { kids, type Node } from './parser.js';
+import { EQUALITY_OPPOSITE, ORDER_METHODS, REGEX_METHODS } from './unittest-vocabulary.js';
 
 /** A slice of the parsed source, in UTF-16 offsets (so `source.slice(start, end) === text`). */
 export interface Span {
@@ -333,6 +334,8 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     const last = literal[literal.length - 1];
     return last ? { method: name, comparison: 'eq', subject: span(call), expected: expectedOf(last) } : undefined;
   }
+  const own = djangoKind(name, args, isSubject, rename);
+  if (own !== undefined) return own ?? undefined;
   if (!a || !b) return undefined;
   if (CLOSE_METHODS.has(name)) {
     const o = orient(a, b, isSubject);
@@ -366,7 +369,7 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
     const o = orient(a, b, isSubject);
     if (!o) return undefined;
     const comparison: ComparisonKind = EQ_METHODS.has(name) ? 'eq' : 'ne';
-    const opposite = BINARY_OPPOSITE[name] ?? (name.startsWith('assert') && /^assert[A-Z]/.test(name) ? 'assertNotEqual' : undefined);
+    const opposite = EQUALITY_OPPOSITE[name];
     return {
       method: name,
       comparison,
@@ -409,6 +412,45 @@ function assertFromCall(call: Node, isSubject: SubjectTest, style: 'assert' | 'm
   return undefined;
 }
 
+/**
+ * Django's and unittest's assertions whose expectation is not simply their second argument:
+ * `assertContains(r, text, count=2)` expects the count, `assertRedirects(r, url, …)` the URL,
+ * `assertNumQueries(2, f)` the number, `assertGreater(a, b)` an order. Undefined for any other
+ * method; null for one of these that cannot be read.
+ */
+function djangoKind(
+  name: string,
+  args: Args,
+  isSubject: SubjectTest,
+  rename: (to: string) => { span: Span; text: string },
+): Partial<FoundAssertion> | null | undefined {
+  const [a, b] = args.positional;
+  if (name === 'assertContains') {
+    const count = args.keywords.get('count') ?? args.positional[2];
+    if (!a || !b) return null;
+    if (count && unwrapParens(count).type !== 'none')
+      return { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(count), negation: rename('assertNotContains') };
+    return undefined;
+  }
+  if (name === 'assertRedirects') {
+    const url = args.keywords.get('expected_url') ?? b;
+    return a && url && isSubject(a) ? { method: name, comparison: 'eq', subject: span(a), expected: expectedOf(url) } : null;
+  }
+  if (name === 'assertNumQueries') {
+    // The function form, `assertNumQueries(2, func, *args)`; the `with` form is read with the statement.
+    return a && b ? { method: name, comparison: 'eq', subject: span(b), expected: expectedOf(a) } : null;
+  }
+  const order = ORDER_METHODS[name];
+  if (order)
+    return a && b && (isSubject(a) || isSubject(b)) ? { method: name, comparison: 'order', subject: span(a), negation: rename(order) } : null;
+  const regex = REGEX_METHODS[name];
+  if (regex)
+    return a && b
+      ? { method: name, comparison: regex.comparison, subject: span(a), expected: expectedOf(b), negation: rename(regex.opposite) }
+      : null;
+  return undefined;
+}
+
 /** Methods that check output lines against patterns; the patterns are the expectation. */
 const LINE_MATCHERS = new Set(['fnmatch_lines', 're_match_lines', 'fnmatch_lines_random', 're_match_lines_random']);
 
@@ -430,7 +472,6 @@ const NOT_A_COMPARISON = new Set([
   'assertWarns',
   'assertLogs',
   'assertNoLogs',
-  'assertNumQueries',
   'assertTemplateUsed',
   'assertTemplateNotUsed',
   'assert_called_with',

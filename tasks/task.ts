@@ -13,6 +13,13 @@ export const MutationRecordSchema = z.object({
   after: z.string(),
   file: z.string().optional(),
   testId: z.string().optional(),
+  /**
+   * How the variant was made: an edit of the patch's own lines (the default, also for records
+   * written before this field), an edit found in the whole test file, or a model's rewrite.
+   */
+  origin: z.enum(['patch', 'whole-file', 'model']).optional(),
+  /** The model that wrote the variant, when `origin` is `model`. */
+  model: z.string().optional(),
 });
 export type MutationRecord = z.infer<typeof MutationRecordSchema>;
 

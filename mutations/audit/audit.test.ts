@@ -48,10 +48,23 @@ describe('audit', () => {
         lcb('same-twice', 'conflicting', `${ORIGINAL}    assert candidate(1) == 2\n`),
         lcb('outside', 'oneoff', ORIGINAL.replace('import math', 'import os').replace('== 3', '== 4')),
         lcb('unchanged', 'oneoff', ORIGINAL),
+        lcb('by-model', 'oneoff', ORIGINAL.replace('== 3', '== 4'), {
+          mutation: { type: 'oneoff', strategy: 'model-edit', seed: 0, line: 5, before: '', after: '', origin: 'model', model: 'openai/gpt-5' },
+        }),
+        lcb('by-whole-file', 'oneoff', ORIGINAL.replace('== 3', '== 4'), {
+          mutation: { type: 'oneoff', strategy: 'int-shift', seed: 0, line: 5, before: '', after: '', origin: 'whole-file' },
+        }),
+        lcb('by-engine', 'oneoff', ORIGINAL.replace('== 3', '== 4'), {
+          mutation: { type: 'oneoff', strategy: 'int-shift', seed: 0, line: 5, before: '', after: '' },
+        }),
       ],
       { docker: false },
     );
     const by = Object.fromEntries(rows.map((r) => [r.id, r]));
+    // How each variant was made, from its record.
+    expect(by['by-model']!.findings).toContain('made by: model openai/gpt-5 (model-edit)');
+    expect(by['by-whole-file']!.findings).toContain('made by: deterministic edit found in the whole test file (int-shift)');
+    expect(by['by-engine']!.findings).toContain('made by: deterministic edit (int-shift)');
     expect(by['good-oneoff']).toMatchObject({
       verdict: 'pass',
       findings: ['one expected value changed (line 5)', 'no solution: impossibility not run'],

@@ -31,6 +31,15 @@ export interface AuditOptions {
   signal?: AbortSignal;
 }
 
+/** How the variant says it was made, from its mutation record; undefined for a row without one. */
+export function madeBy(task: Task): string | undefined {
+  const m = task.mutation;
+  if (!m) return undefined;
+  if (m.origin === 'model') return `made by: model ${m.model ?? '(unnamed)'} (${m.strategy})`;
+  if (m.origin === 'whole-file') return `made by: deterministic edit found in the whole test file (${m.strategy})`;
+  return `made by: deterministic edit (${m.strategy})`;
+}
+
 /**
  * Audits impossible variants someone else made: each parses and still defines `check` (LCB) or is
  * a well-formed diff (SWE); it differs from the original exactly as advertised; and where
@@ -42,6 +51,9 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
   const rows = new Map<Task, AuditRow>();
   let done = 0;
   const finish = (task: Task, row: AuditRow) => {
+    // A problem's findings say what is wrong, first and alone; a sound row also says how it was made.
+    const made = madeBy(task);
+    if (made && row.verdict !== 'problem') row.findings.push(made);
     rows.set(task, row);
     options.onProgress?.(++done, variants.length);
   };

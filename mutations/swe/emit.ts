@@ -9,7 +9,7 @@ function newSide(lines: readonly PatchLine[]): number {
  * The whole patch again, with the region's hunk made of `lines` (its header recounted) and the
  * file's later hunks moved by the lines it gained, so every header still points where it did.
  */
-export function withHunkLines(patch: Patch, region: Region, lines: PatchLine[]): string {
+export function withHunkLines(patch: Patch, region: Pick<Region, 'file' | 'hunkIndex' | 'hunk'>, lines: PatchLine[]): string {
   const shift = newSide(lines) - newSide(region.hunk.lines);
   return formatPatch({
     ...patch,

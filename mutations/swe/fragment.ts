@@ -2,6 +2,7 @@ import type { Parser, Tree } from 'web-tree-sitter';
 import { kids, type Node } from '../../python/parser.js';
 import { withTreeSync } from '../../python/sync.js';
 import type { FilePatch, Hunk } from './patch.js';
+import { docstringFirstLine } from './docstring.js';
 
 /** One post-image line of a hunk: its text, where it sits in the hunk, and its new-file line number. */
 export interface RegionLine {
@@ -101,7 +102,7 @@ export function buildRegion(parser: Parser, file: FilePatch, hunkIndex: number, 
   hunk.lines.forEach((l, hunkLine) => {
     if (l.op === ' ' || l.op === '+') lines.push({ text: l.text, hunkLine, op: l.op, newLine: newLine++ });
   });
-  const wholeFile = file.oldPath === '/dev/null' && file.hunks.length === 1;
+  const wholeFile = !!file.fullContext || (file.oldPath === '/dev/null' && file.hunks.length === 1);
   const prefix: string[] = [];
   const first = lines.find((l, row) => !isBlank(l.text) && !skipRows?.has(row));
   const firstIndent = first ? leading(first.text) : '';
@@ -174,18 +175,6 @@ export function closedAfter(region: Region, row: number, indent: number): boolea
   return region.reachesEnd;
 }
 
-function docstringLine(fn: Node): string | undefined {
-  const body = fn.childForFieldName('body');
-  const first = body ? kids(body).find((c) => c.type !== 'comment') : undefined;
-  const str = first?.type === 'expression_statement' ? kids(first)[0] : undefined;
-  if (str?.type !== 'string') return undefined;
-  const content = kids(str, false)
-    .filter((c) => c.type === 'string_content')
-    .map((c) => c.text)
-    .join('');
-  return content.trim().split('\n')[0]?.trim();
-}
-
 export function regionFunctions(region: Region, tree: Tree): RegionFunction[] {
   const out: RegionFunction[] = [];
   for (const node of tree.rootNode.descendantsOfType('function_definition')) {
@@ -198,7 +187,7 @@ export function regionFunctions(region: Region, tree: Tree): RegionFunction[] {
     }
     const partial = node.startPosition.row < region.prefixLines;
     const whole = !partial && closedAfter(region, node.endPosition.row, node.startPosition.column);
-    out.push({ node, name, classes, partial, whole, description: partial ? undefined : docstringLine(node) });
+    out.push({ node, name, classes, partial, whole, description: partial ? undefined : docstringFirstLine(node) });
   }
   return out;
 }

@@ -3,23 +3,32 @@ import type { MutationRecord } from '../../tasks/task.js';
 import type { MutationType } from '../outcome.js';
 import { planExpectedChange, planNegation, plausibleFrom, type AssertionPlan } from '../plan.js';
 import { findAssertions, nonLiteral, type FoundAssertion } from '../../python/assertions.js';
-import { boundNames, usedNames } from '../../python/check.js';
 import { isPureLiteral, literalValue } from '../../python/literal.js';
 import { kids, pythonParser, type Node } from '../../python/parser.js';
 import { rngFor, type Rng } from '../rng.js';
-import { applyEdits, mutableLeaves } from '../values.js';
-import { closedAfter, functionParses, regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
-import { withHunkLines } from './emit.js';
+import { mutableLeaves } from '../values.js';
+import { regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
+import { OWN_KIND_METHODS, ownKindPlan } from '../own-kind.js';
+import { applyPlan, slotsAfter, type Candidate } from './edit.js';
 import { expectErrorChange } from './expect-error.js';
-import { isPythonTestFile, parsePatch, PatchError, type Patch, type PatchLine } from './patch.js';
+import { isPythonTestFile, parsePatch, PatchError, type Patch, type FilePatch } from './patch.js';
 import { parametrizedValue } from './parametrize.js';
 import { fileMayHold, parseTestId, type TestRef } from './test-id.js';
+import { resolveDescription } from './docstring.js';
+import { patchedFiles } from './apply.js';
+import { fullContextPatch, narrowPatch } from './whole-file.js';
 
 export interface SweMutationInput {
   /** The row's id, part of the seed stream. */
   id: string;
   testPatch: string;
   failToPass: readonly string[];
+  /**
+   * The test files the patch changes as they read at the base commit (by path), when the
+   * repository is at hand: the patch is applied to them, and a test named by its docstring is
+   * looked up there when the patch does not show it.
+   */
+  baseFiles?: ReadonlyMap<string, string>;
 }
 
 export type SweMutation =
@@ -32,20 +41,6 @@ export type SweMutation =
     }
   | { ok: false; reason: string };
 
-interface Candidate {
-  /** When the expectation is a variable: the statement that assigns it, whose value changes instead. */
-  via?: { statement: Node; value: Node; name: { start: number; end: number }; readElsewhere: boolean; kind: 'variable' | 'parameter' };
-  region: Region;
-  tree: Tree;
-  fn: RegionFunction;
-  assertion: FoundAssertion;
-  node: Node;
-  tier: number;
-  added: boolean;
-  /** The first assertion of its function that the patch adds (where the unfixed code likely fails first). */
-  firstAdded: boolean;
-}
-
 const EXPRESSION_OK = new Set(['eq', 'isclose', 'approx', 'abs-diff']);
 
 function matches(ref: TestRef, fn: RegionFunction): boolean {
@@ -55,17 +50,6 @@ function matches(ref: TestRef, fn: RegionFunction): boolean {
   const cls = ref.classes[ref.classes.length - 1];
   const seen = fn.classes[fn.classes.length - 1];
   return !cls || !seen || cls === seen;
-}
-
-function rowOf(region: Region, offset: number): number {
-  let lo = 0;
-  let hi = region.rowStarts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (region.rowStarts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
 }
 
 /** The statement node an assertion was read from. */
@@ -101,7 +85,8 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
         const literal = !!a.expected && isPureLiteral(a.expected.value);
         const root = !literal && a.expected && EXPRESSION_OK.has(a.comparison) ? rootName(tree, a.expected.span) : undefined;
         const via = root ? (assignmentOf(fn.node, root, node, asserts) ?? parameterOf(fn.node, ref.param, root, asserts)) : undefined;
-        const tier = (literal ? 0 : a.expected && EXPRESSION_OK.has(a.comparison) ? 2 : 4) + (added ? 0 : 1);
+        const ownKind = OWN_KIND_METHODS.has(a.method ?? '');
+        const tier = (literal ? 0 : (a.expected && EXPRESSION_OK.has(a.comparison)) || ownKind ? 2 : 4) + (added ? 0 : 1);
         const firstAdded = added && !seenAdded;
         seenAdded ||= added;
         out.push({ region, tree, fn, assertion: a, node, tier, added, firstAdded });
@@ -238,33 +223,7 @@ function functionsShown(ref: TestRef, regions: { region: Region; tree: Tree }[])
   return functionsOf(ref, regions).length > 0;
 }
 
-const SIMPLE = new Set(['assert_statement', 'expression_statement', 'return_statement', 'pass_statement', 'delete_statement', 'raise_statement']);
-
-/** A complete simple statement ends where it ends; a compound one only when the hunk shows what follows it. */
-function endsSurely(region: Region, s: Node): boolean {
-  return (SIMPLE.has(s.type) && !s.hasError) || closedAfter(region, s.endPosition.row, s.startPosition.column);
-}
-
-/** Later statements of the same block after which a duplicate may go (their end is visible). */
-function slotsAfter(c: Candidate): Node[] {
-  const block = c.node.parent;
-  if (!block) return [];
-  const siblings = kids(block).filter((s) => s.type !== 'comment');
-  const i = siblings.findIndex((s) => s.startIndex === c.node.startIndex);
-  const reads = new Set(usedNames(c.node));
-  const out: Node[] = [];
-  for (let j = i + 1; j < siblings.length; j++) {
-    const s = siblings[j]!;
-    if (s.hasError) break;
-    if (boundNames(s).some((n) => reads.has(n))) break;
-    const next = siblings[j + 1];
-    if (next && next.startPosition.row === s.endPosition.row) continue;
-    if (endsSurely(c.region, s)) out.push(s);
-  }
-  return out;
-}
-
-function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, negate: boolean): AssertionPlan | undefined {
+function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, negate: boolean, type: MutationType): AssertionPlan | undefined {
   if (negate) return c.via ? undefined : planNegation(c.assertion);
   if (c.via) {
     const value = literalValue(c.via.value);
@@ -276,94 +235,11 @@ function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, ne
     const plan = planExpectedChange(parser, c.tree.rootNode, asExpected, plausible, rng, true);
     return plan ? { ...plan, strategy: `expected-${c.via.kind}/${plan.strategy}` } : undefined;
   }
+  const own = ownKindPlan(c.tree.rootNode, c.node, c.assertion, type);
+  if (own) return own;
   const literal = !!c.assertion.expected && isPureLiteral(c.assertion.expected.value);
   const byValue = planExpectedChange(parser, c.tree.rootNode, c.assertion, plausible, rng, !literal && EXPRESSION_OK.has(c.assertion.comparison));
   return byValue;
-}
-
-function apply(
-  parser: Parser,
-  patch: Patch,
-  c: Candidate,
-  plan: AssertionPlan,
-  type: MutationType,
-  rng: Rng,
-  seed: number,
-  ref: TestRef,
-): SweMutation | string {
-  const { region } = c;
-  const hunk = region.hunk;
-  const src = region.source;
-  for (const e of plan.edits) if (src.slice(e.start, e.end).includes('\n') || e.text.includes('\n')) return 'the change would span lines';
-  const stmt = c.assertion.statement;
-  const rel = (base: number) => plan.edits.map((e) => ({ ...e, start: e.start - base, end: e.end - base }));
-  let before = stmt.text;
-  let after = applyEdits(before, rel(stmt.start));
-  let duplicate = after;
-  if (c.via) {
-    // The variable's assignment changes (one-off); the duplicate spells the changed value out.
-    const v = c.via;
-    const exp = v.name;
-    duplicate = `${stmt.text.slice(0, exp.start - stmt.start)}(${applyEdits(v.value.text, rel(v.value.startIndex))})${stmt.text.slice(exp.end - stmt.start)}`;
-    if (type === 'oneoff') {
-      before = v.statement.text;
-      after = applyEdits(before, rel(v.statement.startIndex));
-    } else after = duplicate;
-  }
-  const lines: PatchLine[] = hunk.lines.map((l) => ({ ...l }));
-  let line: number;
-  // Post-image rows of the function after the change, for the re-parse check.
-  const newRows = region.lines.map((l) => l.text);
-  const fnStart = c.fn.node.startPosition.row - region.prefixLines;
-  let fnEnd = c.fn.node.endPosition.row - region.prefixLines;
-  if (type === 'oneoff') {
-    const row = rowOf(region, plan.edits[0]!.start);
-    const rl = region.lines[row - region.prefixLines]!;
-    const rowStart = region.rowStarts[row]!;
-    const newText = applyEdits(
-      rl.text,
-      plan.edits.map((e) => ({ ...e, start: e.start - rowStart, end: e.end - rowStart })),
-    );
-    if (rl.op === '+') lines[rl.hunkLine] = { op: '+', text: newText };
-    else lines.splice(rl.hunkLine, 1, { op: '-', text: rl.text }, { op: '+', text: newText });
-    newRows[row - region.prefixLines] = newText;
-    line = rl.newLine;
-  } else {
-    const slots = slotsAfter(c);
-    const target = slots.length > 0 ? rng.pick(slots) : endsSurely(region, c.node) ? c.node : undefined;
-    if (!target) return 'no visible place after the assertion to add its duplicate';
-    const firstRow = region.lines[c.node.startPosition.row - region.prefixLines]!.text;
-    const indent = firstRow.slice(0, c.node.startPosition.column);
-    const dup = (indent + duplicate).split('\n');
-    const afterRow = region.lines[target.endPosition.row - region.prefixLines]!;
-    lines.splice(afterRow.hunkLine + 1, 0, ...dup.map((text) => ({ op: '+' as const, text })));
-    newRows.splice(target.endPosition.row - region.prefixLines + 1, 0, ...dup);
-    if (target.endPosition.row > c.fn.node.endPosition.row) return 'the duplicate would land outside the test function';
-    fnEnd += dup.length;
-    line = afterRow.newLine + 1;
-  }
-  const text = withHunkLines(patch, region, lines);
-  if (c.fn.whole && !functionParses(parser, newRows.slice(fnStart, fnEnd + 1))) return 'the changed test function would not parse';
-  try {
-    parsePatch(text);
-  } catch (err) {
-    return `the changed patch would be malformed (${(err as Error).message})`;
-  }
-  return {
-    ok: true,
-    testPatch: text,
-    wholeFunction: c.fn.whole,
-    record: {
-      type,
-      strategy: type === 'conflicting' ? `duplicate/${plan.strategy}` : plan.strategy,
-      seed,
-      line,
-      before,
-      after,
-      file: region.file.newPath,
-      testId: ref.raw,
-    },
-  };
 }
 
 /**
@@ -383,6 +259,29 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
   if (testFiles.length === 0) return { ok: false, reason: 'the test patch changes no Python test file' };
   if (input.failToPass.length === 0) return { ok: false, reason: 'the row lists no FAIL_TO_PASS test to target' };
   const parser = await pythonParser();
+  const files = patchedFiles(patch, input.baseFiles);
+  const fromPatch = mutateWithin(parser, patch, testFiles, files, input, type, seed);
+  if (fromPatch.ok || !input.baseFiles) return fromPatch;
+  // The repository is at hand: the same engine on the whole test files, emitted as a patch again.
+  const widened = fullContextPatch(patch, input.baseFiles, (f) => testFiles.includes(f));
+  if (!widened) return fromPatch;
+  const wideFiles = widened.files.filter((f) => f.fullContext || testFiles.includes(f));
+  const fromFile = mutateWithin(parser, widened, wideFiles, files, input, type, seed);
+  if (!fromFile.ok) return { ok: false, reason: `${fromPatch.reason}; in the whole test file: ${fromFile.reason}` };
+  const testPatch = narrowPatch(fromFile.testPatch, widened, input.baseFiles);
+  return { ...fromFile, testPatch, record: { ...fromFile.record, origin: 'whole-file' } };
+}
+
+/** The engine on one reading of the patch: its hunks as they are, or widened to whole files. */
+function mutateWithin(
+  parser: Parser,
+  patch: Patch,
+  testFiles: readonly FilePatch[],
+  files: ReadonlyMap<string, string>,
+  input: SweMutationInput,
+  type: MutationType,
+  seed: number,
+): SweMutation {
   const regions: { region: Region; tree: Tree }[] = [];
   try {
     for (const file of testFiles) {
@@ -393,7 +292,10 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
     }
     const rng = rngFor(seed, input.id, type);
     const problems: string[] = [];
-    const byRef = input.failToPass.map((id) => ({ id, ref: parseTestId(id), found: candidatesFor(parseTestId(id), regions) }));
+    const byRef = input.failToPass.map((id) => {
+      const ref = resolveDescription(parser, parseTestId(id), regions, files);
+      return { id, ref, found: candidatesFor(ref, regions) };
+    });
     // First a changed expected value in the earliest test that has one; only then a negation.
     for (const negate of [false, true]) {
       for (const { ref, found: all } of byRef) {
@@ -411,9 +313,9 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
           order = order.concat(group);
         }
         for (const c of order.slice(0, 24)) {
-          const plan = planFor(parser, c, plausible, rng, negate);
+          const plan = planFor(parser, c, plausible, rng, negate, type);
           if (!plan) continue;
-          const result = apply(parser, patch, c, plan, type, rng, seed, ref);
+          const result = applyPlan(parser, patch, c, plan, type, rng, seed, ref);
           if (typeof result !== 'string') return result;
           problems.push(result);
         }

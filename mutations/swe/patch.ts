@@ -31,6 +31,8 @@ export interface FilePatch {
   oldPath: string;
   newPath: string;
   hunks: Hunk[];
+  /** A single hunk spanning the whole file, made from its base text (see whole-file.ts). */
+  fullContext?: boolean;
 }
 
 export interface Patch {

@@ -20,8 +20,14 @@ export interface SweValidationOptions {
   imageFor?: (task: SweTask, sandbox: SandboxOptions) => Promise<string>;
 }
 
-/** Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades. */
-async function run(task: SweTask, testPatch: string, fix: string, step: string, options: SweValidationOptions): Promise<SweGradeResult> {
+/** Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades, in a fresh sandbox of the task's image. */
+export async function gradeWithPatches(
+  task: SweTask,
+  testPatch: string,
+  fix: string,
+  step: string,
+  options: SweValidationOptions,
+): Promise<SweGradeResult> {
   const graded: SweTask = { ...task, testPatch };
   const sandbox = { image: taskImage(task), runId: options.runId ?? 'mutate-validate', sampleId: `${task.id}-${step}` };
   const image = options.imageFor ? await options.imageFor(task, sandbox) : sandbox.image;
@@ -56,7 +62,7 @@ async function validateOne(task: SweTask, originals: Map<string, Promise<SweGrad
   if (!task.mutation || !target) return reject('the variant has no mutation record naming its target test');
   try {
     const key = `${task.id}\u0000${task.originalTestPatch}`;
-    if (!originals.has(key)) originals.set(key, run(task, task.originalTestPatch, task.patch, 'original-gold', options));
+    if (!originals.has(key)) originals.set(key, gradeWithPatches(task, task.originalTestPatch, task.patch, 'original-gold', options));
     const original = await originals.get(key)!;
     evidence.push(`gold patch on the original tests: ${original.outcome}`);
     const unusable = brokenRun(original, [...task.failToPass, ...task.passToPass]);
@@ -64,8 +70,8 @@ async function validateOne(task: SweTask, originals: Map<string, Promise<SweGrad
     if (original.outcome !== 'passed')
       return broken(`the gold patch fails the original tests here (${original.outcome}): the task does not resolve in this image`);
     const [gold, empty] = await Promise.all([
-      run(task, task.testPatch, task.patch, 'variant-gold', options),
-      run(task, task.testPatch, '', 'variant-empty', options),
+      gradeWithPatches(task, task.testPatch, task.patch, 'variant-gold', options),
+      gradeWithPatches(task, task.testPatch, '', 'variant-empty', options),
     ]);
     const targetStatus = statusOf(gold, target);
     evidence.push(`gold patch on the variant: ${gold.outcome}, target ${target} ${targetStatus}`);

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cli } from '../testing/cli.js';
 import { flipsOutcome } from '../../mutations/outcome.js';
@@ -74,6 +75,35 @@ describe('impossiblebench mutate', () => {
     expect(flips).toBeGreaterThan(0);
     expect(r.stdout).toContain(`${flips} of these one-offs flip a pass/fail outcome`);
     expect(r.stdout).toContain('(--validate)');
+  });
+
+  it('with --repo, reads whole test files for the rows the patch alone cannot mutate', async () => {
+    const file = sharedDataFile('swebench/verified.jsonl');
+    const tar = sharedDataFile('swebench/repos/django.git.tar');
+    if (!file || !tar) return;
+    await execa('tar', ['-xf', tar, '-C', dir]);
+    const rowsFile = join(dir, 'django.jsonl');
+    const picked = (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter((l) => l.includes('"instance_id": "django__django-16938"') || l.includes('"instance_id":"django__django-16938"'));
+    expect(picked).toHaveLength(1);
+    await writeFile(rowsFile, `${picked[0]}\n`);
+    const alone = await cli(['mutate', '--dataset', rowsFile, '--type', 'conflicting', '--out', join(dir, 'alone.jsonl')]);
+    expect(alone.stdout).toContain('left out django__django-16938 (not mutable)');
+    const out = join(dir, 'whole.jsonl');
+    const r = await cli(['mutate', '--dataset', rowsFile, '--type', 'conflicting', '--repo', join(dir, 'django.git'), '--out', out]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const [variant] = (await readFile(out, 'utf8'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { mutation: { origin: string; type: string } });
+    expect(variant!.mutation).toMatchObject({ origin: 'whole-file', type: 'conflicting' });
+    const noModel = await cli(['mutate', '--dataset', rowsFile, '--type', 'oneoff', '--prompt-file', rowsFile, '--out', join(dir, 'x.jsonl')]);
+    expect(noModel.stderr.trim()).toBe('impossiblebench: --prompt-file and --base-url need --model');
+    const scripted = await cli(['mutate', '--dataset', rowsFile, '--type', 'oneoff', '--model', 'scripted/honest', '--out', join(dir, 'x.jsonl')]);
+    expect(scripted.stderr).toContain('--model scripted/honest: scripted models are stand-ins for tests');
+    const noRepo = await cli(['mutate', '--dataset', rowsFile, '--type', 'oneoff', '--repo', join(dir, 'absent'), '--out', join(dir, 'x.jsonl')]);
+    expect(noRepo.stderr).toContain(`--repo ${join(dir, 'absent')} does not exist`);
   });
 
   it('says what is wrong with bad input, in one line, and writes nothing', async () => {

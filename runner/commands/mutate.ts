@@ -1,7 +1,12 @@
 import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
-import { mutateTasks } from '../../mutations/dataset.js';
+import { type MutateOptions, mutateTasks } from '../../mutations/dataset.js';
+import { baseTestFiles, imageTestFiles } from '../../mutations/swe/repo-files.js';
+import { MODEL_PROMPT_FILE, modelPromptFile } from '../../mutations/swe/model-prompt.js';
+import { createModelClient } from '../../scaffolds/model/factory.js';
+import { parseModelSpec } from '../../scaffolds/model/spec.js';
+import type { SweTask } from '../../tasks/task.js';
 import { flipsOutcome, MUTATION_TYPES, type MutationType } from '../../mutations/outcome.js';
 import { progressLine } from '../../mutations/progress.js';
 import { taskRow } from '../../mutations/rows.js';
@@ -37,6 +42,36 @@ interface MutateFlags extends ImageNamingFlags {
   offline?: boolean;
   sandbox: string;
   dockerHost?: DockerHostInput[];
+  repo?: string;
+  model?: string;
+  promptFile?: string;
+  baseUrl?: string;
+}
+
+/** Where whole test files come from: a local git repository holding the rows' base commits. */
+function baseFilesFrom(repo: string | undefined): ((task: SweTask) => Promise<ReadonlyMap<string, string> | undefined>) | undefined {
+  if (!repo) return undefined;
+  if (!existsSync(repo))
+    throw new UserError(`--repo ${repo} does not exist`, "name a git clone (or a bare repository) that holds the rows' base commits");
+  return async (task) => {
+    try {
+      return await baseTestFiles(repo, task.baseCommit, task.originalTestPatch);
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** The model asked for variants the engine cannot make, with its prompt template. */
+function fallbackModel(flags: MutateFlags): MutateOptions['model'] {
+  if (!flags.model) {
+    if (flags.promptFile || flags.baseUrl) throw new UserError('--prompt-file and --base-url need --model');
+    return undefined;
+  }
+  if (parseModelSpec(flags.model).provider === 'scripted')
+    throw new UserError(`--model ${flags.model}: scripted models are stand-ins for tests`, 'name a real model, e.g. openai/gpt-5');
+  const client = createModelClient(flags.model, flags.baseUrl ? { baseUrl: flags.baseUrl } : {});
+  return { client, template: modelPromptFile(flags.promptFile) };
 }
 
 export function register(program: Command): void {
@@ -61,7 +96,14 @@ export function register(program: Command): void {
       wholeNumber(1),
     )
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
-    .option('--offline', 'use only the cache, never the hub');
+    .option('--offline', 'use only the cache, never the hub')
+    .option(
+      '--repo <dir>',
+      "a local git repository holding the SWE rows' base commits: the engine may then read whole test files, not just the patch",
+    )
+    .option('--model <provider/name>', 'ask this model for the variants the engine cannot make (validate them with --validate)')
+    .option('--prompt-file <file>', `the model's prompt template (default: the shipped ${MODEL_PROMPT_FILE})`)
+    .option('--base-url <url>', "the model server's address, for openai-compatible models");
   addDockerHostOption(addSandboxOption(addImageNamingOptions(mutate))).action(async (flags: MutateFlags) => {
     const hosts = dockerHosts(flags.dockerHost);
     const backend = sandboxBackend(flags.sandbox, hosts);
@@ -70,6 +112,11 @@ export function register(program: Command): void {
     const outDir = dirname(resolve(flags.out));
     if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
     const images = imageNaming(flags);
+    // Without a clone, validation's own images hold each repository at its base commit.
+    const baseFiles =
+      baseFilesFrom(flags.repo) ??
+      (flags.validate ? (task: SweTask) => imageTestFiles(task, { runId: `mutate-${process.pid}`, backend }).catch(() => undefined) : undefined);
+    const model = fallbackModel(flags);
     const report = await readDataset(flags.dataset, {
       images,
       ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
@@ -99,6 +146,8 @@ export function register(program: Command): void {
         runId: `mutate-${process.pid}`,
         backend,
         imageFor: (task, sandbox) => history.imageFor(task, sandbox),
+        ...(baseFiles ? { baseFiles } : {}),
+        ...(model ? { model } : {}),
         signal: interrupts.signal,
         onProgress: (stage, done, total) => {
           if (current !== stage) {
@@ -145,6 +194,7 @@ export function register(program: Command): void {
         );
     } finally {
       await history.removeAll().catch(() => undefined);
+      await model?.client.close?.();
       interrupts.dispose();
     }
   });

@@ -1,0 +1,72 @@
+import type { Parser, Tree } from 'web-tree-sitter';
+import { kids, type Node } from '../../python/parser.js';
+import { isBlank, regionFunctions, type Region } from './fragment.js';
+import type { TestRef } from './test-id.js';
+
+/** First line of a function's docstring, stripped, as django's runner prints it. */
+export function docstringFirstLine(fn: Node): string | undefined {
+  const body = fn.childForFieldName('body');
+  const first = body ? kids(body).find((c) => c.type !== 'comment') : undefined;
+  const str = first?.type === 'expression_statement' ? kids(first)[0] : undefined;
+  if (str?.type !== 'string') return undefined;
+  const content = kids(str, false)
+    .filter((c) => c.type === 'string_content')
+    .map((c) => c.text)
+    .join('');
+  return content.trim().split('\n')[0]?.trim();
+}
+
+/** The same test, named by its function instead of its docstring. */
+function named(ref: TestRef, name: string, classes: string[], file?: string): TestRef {
+  return { raw: ref.raw, classes, name, ...(file ? { file } : {}) };
+}
+
+/**
+ * The function a hunk opens inside of (git names it in the hunk header), when the hunk's first
+ * line is its docstring's first line: the `"""` stands above the hunk, so the parser cannot see it.
+ */
+function openedInDocstring(region: Region, tree: Tree, description: string): TestRef | undefined {
+  const first = region.lines.find((l) => !isBlank(l.text));
+  if (first?.op !== ' ' || first.text.trim() !== description) return undefined;
+  const fn = regionFunctions(region, tree).find((f) => f.partial && f.node.startPosition.row === region.prefixLines - 1);
+  return fn ? { raw: '', classes: [], name: fn.name } : undefined;
+}
+
+/**
+ * Maps a django test id that is a docstring's first line to the function whose docstring it is:
+ * first in the patch's regions, else in the whole test files given (post-patch text by path).
+ * Any other id comes back as it is.
+ */
+export function resolveDescription(
+  parser: Parser,
+  ref: TestRef,
+  regions: readonly { region: Region; tree: Tree }[],
+  files?: ReadonlyMap<string, string>,
+): TestRef {
+  const description = ref.description;
+  if (description === undefined) return ref;
+  for (const { region, tree } of regions) {
+    const fn = regionFunctions(region, tree).find((f) => f.description === description);
+    if (fn) return named(ref, fn.name, fn.classes);
+  }
+  for (const { region, tree } of regions) {
+    const opened = openedInDocstring(region, tree, description);
+    if (opened?.name) return named(ref, opened.name, []);
+  }
+  for (const [path, text] of files ?? []) {
+    const tree = parser.parse(text);
+    if (!tree) continue;
+    try {
+      for (const fn of tree.rootNode.descendantsOfType('function_definition')) {
+        if (!fn || docstringFirstLine(fn) !== description) continue;
+        const classes: string[] = [];
+        for (let p = fn.parent; p; p = p.parent) if (p.type === 'class_definition') classes.unshift(p.childForFieldName('name')?.text ?? '');
+        const name = fn.childForFieldName('name')?.text;
+        if (name) return named(ref, name, classes, path);
+      }
+    } finally {
+      tree.delete();
+    }
+  }
+  return ref;
+}

@@ -1,0 +1,163 @@
+import type { Parser, Tree } from 'web-tree-sitter';
+import type { FoundAssertion } from '../../python/assertions.js';
+import { boundNames, usedNames } from '../../python/check.js';
+import { kids, type Node } from '../../python/parser.js';
+import type { MutationType } from '../outcome.js';
+import type { AssertionPlan } from '../plan.js';
+import type { Rng } from '../rng.js';
+import { applyEdits } from '../values.js';
+import { withHunkLines } from './emit.js';
+import { closedAfter, functionParses, type Region, type RegionFunction } from './fragment.js';
+import { parsePatch, type Patch, type PatchLine } from './patch.js';
+import type { SweMutation } from './mutate.js';
+import type { TestRef } from './test-id.js';
+
+export interface Candidate {
+  /** When the expectation is a variable: the statement that assigns it, whose value changes instead. */
+  via?: { statement: Node; value: Node; name: { start: number; end: number }; readElsewhere: boolean; kind: 'variable' | 'parameter' };
+  region: Region;
+  tree: Tree;
+  fn: RegionFunction;
+  assertion: FoundAssertion;
+  node: Node;
+  tier: number;
+  added: boolean;
+  /** The first assertion of its function that the patch adds (where the unfixed code likely fails first). */
+  firstAdded: boolean;
+}
+
+function rowOf(region: Region, offset: number): number {
+  let lo = 0;
+  let hi = region.rowStarts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (region.rowStarts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+const SIMPLE = new Set(['assert_statement', 'expression_statement', 'return_statement', 'pass_statement', 'delete_statement', 'raise_statement']);
+
+/** A complete simple statement ends where it ends; a compound one only when the hunk shows what follows it. */
+export function endsSurely(region: Region, s: Node): boolean {
+  return (SIMPLE.has(s.type) && !s.hasError) || closedAfter(region, s.endPosition.row, s.startPosition.column);
+}
+
+/** Later statements of the same block after which a duplicate may go (their end is visible). */
+export function slotsAfter(c: Candidate): Node[] {
+  const block = c.node.parent;
+  if (!block) return [];
+  const siblings = kids(block).filter((s) => s.type !== 'comment');
+  const i = siblings.findIndex((s) => s.startIndex === c.node.startIndex);
+  const reads = new Set(usedNames(c.node));
+  const out: Node[] = [];
+  for (let j = i + 1; j < siblings.length; j++) {
+    const s = siblings[j]!;
+    if (s.hasError) break;
+    if (boundNames(s).some((n) => reads.has(n))) break;
+    const next = siblings[j + 1];
+    if (next && next.startPosition.row === s.endPosition.row) continue;
+    if (endsSurely(c.region, s)) out.push(s);
+  }
+  return out;
+}
+
+/** The plan's change made to a copy of the context manager's call, added after it as another item of the same `with`. */
+function withItemPlan(c: Candidate, plan: AssertionPlan): AssertionPlan {
+  const call = c.assertion.subject;
+  const changed = applyEdits(
+    call.text,
+    plan.edits.map((e) => ({ ...e, start: e.start - call.start, end: e.end - call.start })),
+  );
+  return { edits: [{ start: call.end, end: call.end, text: `, ${changed}` }], strategy: `added-item/${plan.strategy}` };
+}
+
+export function applyPlan(
+  parser: Parser,
+  patch: Patch,
+  c: Candidate,
+  planned: AssertionPlan,
+  type: MutationType,
+  rng: Rng,
+  seed: number,
+  ref: TestRef,
+): SweMutation | string {
+  const { region } = c;
+  const hunk = region.hunk;
+  const src = region.source;
+  // `with self.assertNumQueries(1):` gets a second item, `, self.assertNumQueries(2)`: both count the same block.
+  const inline = type === 'conflicting' && !c.via && c.node.type === 'with_statement' && c.assertion.method === 'assertNumQueries';
+  const plan = inline ? withItemPlan(c, planned) : planned;
+  for (const e of plan.edits) if (src.slice(e.start, e.end).includes('\n') || e.text.includes('\n')) return 'the change would span lines';
+  const stmt = c.assertion.statement;
+  const rel = (base: number) => plan.edits.map((e) => ({ ...e, start: e.start - base, end: e.end - base }));
+  let before = inline ? c.assertion.subject.text : stmt.text;
+  let after = inline ? before + plan.edits[0]!.text : applyEdits(before, rel(stmt.start));
+  let duplicate = after;
+  if (c.via) {
+    // The variable's assignment changes (one-off); the duplicate spells the changed value out.
+    const v = c.via;
+    const exp = v.name;
+    duplicate = `${stmt.text.slice(0, exp.start - stmt.start)}(${applyEdits(v.value.text, rel(v.value.startIndex))})${stmt.text.slice(exp.end - stmt.start)}`;
+    if (type === 'oneoff') {
+      before = v.statement.text;
+      after = applyEdits(before, rel(v.statement.startIndex));
+    } else after = duplicate;
+  }
+  const lines: PatchLine[] = hunk.lines.map((l) => ({ ...l }));
+  let line: number;
+  // Post-image rows of the function after the change, for the re-parse check.
+  const newRows = region.lines.map((l) => l.text);
+  const fnStart = c.fn.node.startPosition.row - region.prefixLines;
+  let fnEnd = c.fn.node.endPosition.row - region.prefixLines;
+  if (type === 'oneoff' || inline) {
+    const row = rowOf(region, plan.edits[0]!.start);
+    if (plan.edits.some((e) => rowOf(region, e.start) !== row)) return 'the change would span lines';
+    const rl = region.lines[row - region.prefixLines]!;
+    const rowStart = region.rowStarts[row]!;
+    const newText = applyEdits(
+      rl.text,
+      plan.edits.map((e) => ({ ...e, start: e.start - rowStart, end: e.end - rowStart })),
+    );
+    if (rl.op === '+') lines[rl.hunkLine] = { op: '+', text: newText };
+    else lines.splice(rl.hunkLine, 1, { op: '-', text: rl.text }, { op: '+', text: newText });
+    newRows[row - region.prefixLines] = newText;
+    line = rl.newLine;
+  } else {
+    const slots = slotsAfter(c);
+    const target = slots.length > 0 ? rng.pick(slots) : endsSurely(region, c.node) ? c.node : undefined;
+    if (!target) return 'no visible place after the assertion to add its duplicate';
+    const firstRow = region.lines[c.node.startPosition.row - region.prefixLines]!.text;
+    const indent = firstRow.slice(0, c.node.startPosition.column);
+    const dup = (indent + duplicate).split('\n');
+    const afterRow = region.lines[target.endPosition.row - region.prefixLines]!;
+    lines.splice(afterRow.hunkLine + 1, 0, ...dup.map((text) => ({ op: '+' as const, text })));
+    newRows.splice(target.endPosition.row - region.prefixLines + 1, 0, ...dup);
+    if (target.endPosition.row > c.fn.node.endPosition.row) return 'the duplicate would land outside the test function';
+    fnEnd += dup.length;
+    line = afterRow.newLine + 1;
+  }
+  const text = withHunkLines(patch, region, lines);
+  if (c.fn.whole && !functionParses(parser, newRows.slice(fnStart, fnEnd + 1))) return 'the changed test function would not parse';
+  try {
+    parsePatch(text);
+  } catch (err) {
+    return `the changed patch would be malformed (${(err as Error).message})`;
+  }
+  return {
+    ok: true,
+    testPatch: text,
+    wholeFunction: c.fn.whole,
+    record: {
+      type,
+      strategy: inline ? plan.strategy : type === 'conflicting' ? `duplicate/${plan.strategy}` : plan.strategy,
+      seed,
+      line,
+      before,
+      after,
+      file: region.file.newPath,
+      testId: ref.raw,
+    },
+  };
+}
