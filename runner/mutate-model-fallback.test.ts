@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../core/model.js';
-import { createModelClient } from '../../scaffolds/model/factory.js';
-import type { Policy } from '../../scaffolds/policies/types.js';
-import { useModelServer } from '../../scaffolds/testing/model-server.js';
-import { loadBuiltinSwe } from '../../tasks/index.js';
-import type { SweTask } from '../../tasks/task.js';
-import { validateSweVariants } from '../validate/swe.js';
-import { modelPromptFile } from './model-prompt.js';
-import { mutateWithModel, parseModelAnswer } from './model-fallback.js';
-import { mutateSweTestPatch } from './mutate.js';
+import type { ChatMessage } from '../core/model.js';
+import { createModelClient } from '../scaffolds/model/factory.js';
+import type { Policy } from '../scaffolds/policies/types.js';
+import { useModelServer } from '../scaffolds/testing/model-server.js';
+import { loadBuiltinSwe } from '../tasks/index.js';
+import type { SweTask } from '../tasks/task.js';
+import { validateSweVariants } from '../mutations/validate/swe.js';
+import { modelPromptFile } from '../mutations/swe/model-prompt.js';
+import { mutateWithModel, parseModelAnswer } from '../mutations/swe/model-fallback.js';
+import { mutateSweTestPatch } from '../mutations/swe/mutate.js';
 
 /** A test the engine cannot see: pytest collects it by its name, but no `def` in the patch carries that name. */
 const TABLE_FILE = [
