@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
 import { describeStore, generateStore } from './report-store.js';
+import { CHROMIUM, CHROMIUM_FLAGS } from '../results/testing/chromium.js';
 
 const { values } = parseArgs({
   options: {
@@ -50,17 +51,6 @@ if (!Number.isInteger(count) || count < 1 || !(transcriptKb > 0))
 if (Boolean(values.from) !== Boolean(values.run)) throw new Error('--from and --run go together');
 
 const CLI = fileURLToPath(new URL('../../bin/impossiblebench.js', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const dir = mkdtempSync(join(tmpdir(), 'ib-bench-report-'));
 const storePath = values.store ?? join(dir, 'sweep.sqlite');
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
@@ -112,7 +102,7 @@ async function main(): Promise<void> {
   await measured('export JSONL', ['export', generated.runId, '--store', storePath, '--out', join(dir, 'samples.jsonl')]);
   await measured('export Parquet', ['export', generated.runId, '--store', storePath, '--out', join(dir, 'samples.parquet')]);
 
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
   try {
     const page = await browser.newPage();
     const errors: string[] = [];

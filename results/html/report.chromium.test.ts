@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,21 +12,9 @@ import { MONITOR_EVENT, type MonitorVerdict } from '../monitor/verdict.js';
 import { makeRecord } from '../testing/make-record.js';
 import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
 import { renderHtml } from './page.js';
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumAvailable } from '../testing/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-// CI installs Debian's chromium, so there the test always runs; elsewhere it says why it skips.
-const available = existsSync(CHROMIUM) || Boolean(process.env.CI);
-if (!available) console.warn(`skipping the HTML report browser test: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+const available = chromiumAvailable('the HTML report browser test');
 
 describe.skipIf(!available)('the HTML report in headless Chromium', () => {
   let dir: string;
@@ -101,7 +89,7 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     context = await chromium.launchPersistentContext(join(dir, 'profile'), {
       executablePath: CHROMIUM,
       headless: true,
-      args: FLAGS,
+      args: CHROMIUM_FLAGS,
       viewport: { width: 1400, height: 900 },
     });
     // Every request other than the report file itself is recorded and refused.

@@ -1,5 +1,5 @@
 import { execa, type ResultPromise } from 'execa';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -9,24 +9,12 @@ import { labelOf } from '../labels.js';
 import { openStore, type ResultStore } from '../store.js';
 import { makeRecord } from '../testing/make-record.js';
 import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
+import { CHROMIUM, CHROMIUM_FLAGS, chromiumAvailable } from '../testing/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const CLI = fileURLToPath(new URL('../../bin/impossiblebench.js', import.meta.url));
 const NEEDLE = 'zq-needle-only-in-one-transcript-7731';
 const MARKUP = `${HOSTILE_TEXT} </html><script>window.__pwned = 3</script>`;
-// CI installs Debian's chromium, so there the test always runs; elsewhere it says why it skips.
-const available = existsSync(CHROMIUM) || Boolean(process.env.CI);
-if (!available) console.warn(`skipping the viewer browser test: ${CHROMIUM} is missing (apt-get install -y chromium)`);
+const available = chromiumAvailable('the viewer browser test');
 
 /** Starts `impossiblebench view` and waits for the URL it prints. */
 async function startView(storePath: string, ...flags: string[]): Promise<{ url: string; proc: ResultPromise }> {
@@ -66,7 +54,7 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
     writer.saveSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: 'needle' }, transcript: words(`I found ${NEEDLE} here.`) }));
     writer.saveSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: 'markup' }, transcript: words(MARKUP) }));
     viewer = await startView(storePath);
-    context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: FLAGS });
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
     const origin = new URL(viewer.url).origin;
     await context.route('**/*', (route) => {
       const url = route.request().url();

@@ -1,27 +1,8 @@
+import type { IndexRow as ServerIndexRow } from '../index-query.js';
 import { append, clear, getJson, h, num, usd } from './dom.js';
 
-interface IndexRow {
-  id: number;
-  runId: string;
-  model: string;
-  dataset: string;
-  split: string;
-  taskId: string;
-  scaffold: string;
-  access: string;
-  prompt: string;
-  epoch: number;
-  outcome: string;
-  label: string;
-  stopReason: string;
-  tamper: string[];
-  testEdited: boolean;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number | null;
-  /** The kinds of a cheating or evaded sample; null for the others. */
-  kinds: string[] | null;
-}
+/** A row of the index as the server sends it, with the kinds of a cheating or evaded sample (null for the others). */
+type IndexRow = ServerIndexRow & { kinds: string[] | null };
 
 const FILTERS = ['run', 'model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'outcome', 'label', 'stop'] as const;
 const COLUMNS: [label: string, sort: string | null][] = [
