@@ -1,14 +1,5 @@
+import type { RunListing } from '../index-query.js';
 import { clear, getJson, h, num } from './dom.js';
-
-interface RunListing {
-  id: string;
-  status: string;
-  startedAt: string;
-  endedAt: string | null;
-  samples: number;
-  passed: number;
-  cheating: number;
-}
 
 /** The runs in the store, each with its counts, its full report and its samples. */
 export async function renderRuns(host: HTMLElement): Promise<void> {
