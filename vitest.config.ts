@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
  */
 const UNIT = [
   'core/layers.test.ts',
+  'core/size.test.ts',
   'core/shipped.test.ts',
   'python/shipped-scripts.test.ts',
   'docker/boundary.test.ts',
