@@ -39,20 +39,33 @@ const inputItem = z.preprocess(
   ]),
 );
 
+const functionTool = z.looseObject({
+  type: z.literal('function'),
+  name: z.string().min(1),
+  description: z.string().nullish(),
+  parameters: z.record(z.string(), z.unknown()).nullish(),
+});
+type FunctionTool = z.infer<typeof functionTool>;
+
 /** The part of a Responses request the server reads; everything else is accepted and ignored. */
 export const ResponsesRequestSchema = z.looseObject({
   model: z.string().min(1),
   // A text input is one user message.
   input: z.preprocess((v) => (typeof v === 'string' ? [{ type: 'message', role: 'user', content: v }] : v), z.array(inputItem).min(1)),
   instructions: z.string().nullish(),
+  // Function tools reach the policy; the API's other tool kinds (web_search, custom, namespace, mcp, ...) are
+  // accepted as OpenAI accepts them, and a scripted policy never calls them.
   tools: z
     .array(
-      z.looseObject({
-        type: z.literal('function'),
-        name: z.string().min(1),
-        description: z.string().nullish(),
-        parameters: z.record(z.string(), z.unknown()).nullish(),
-      }),
+      z.union([
+        functionTool,
+        z.looseObject({
+          type: z
+            .string()
+            .min(1)
+            .refine((t) => t !== 'function', 'a function tool needs a name'),
+        }),
+      ]),
     )
     .optional(),
   store: z.boolean().nullish(),
@@ -121,7 +134,8 @@ export function fromResponsesRequest(req: ResponsesRequest): { messages: ChatMes
         break;
     }
   }
-  const tools: ToolSpec[] = (req.tools ?? []).map((t) => ({
+  const functions = (req.tools ?? []).filter((t): t is FunctionTool => t.type === 'function');
+  const tools: ToolSpec[] = functions.map((t) => ({
     name: t.name,
     description: t.description ?? '',
     parameters: t.parameters ?? { type: 'object', properties: {} },

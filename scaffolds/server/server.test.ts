@@ -94,6 +94,31 @@ describe('the local model server', () => {
     ]);
   });
 
+  it('accepts the Responses tool kinds agent programs send beside function tools, and still names a function tool without a name', async () => {
+    const server = await start();
+    const policy = echoPolicy();
+    const token = server.openSession(policy, CONTEXT);
+    const tools = [
+      { type: 'function', name: 'exec_command', parameters: BASH.parameters, strict: false },
+      { type: 'web_search', external_web_access: true },
+      { type: 'namespace', name: 'multi_agent_v1', description: 'Sub-agents.', tools: [{ type: 'function', name: 'close_agent', parameters: {} }] },
+      { type: 'custom', name: 'apply_patch', format: { type: 'grammar', syntax: 'lark', definition: 'start: /.+/' } },
+    ];
+    const answer = await post(
+      `${server.openaiBaseUrl}/responses`,
+      { model: 'gpt-5-codex', input: 'hi', tools, stream: false },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(answer.status).toBe(200);
+    expect(server.sessionStats(token)?.answered).toBe(1);
+    const unnamed = await post(
+      `${server.openaiBaseUrl}/responses`,
+      { model: 'gpt-5-codex', input: 'hi', tools: [{ type: 'function' }] },
+      { authorization: `Bearer ${token}` },
+    );
+    expect(unnamed.status).toBe(400);
+  });
+
   it('reports a failing policy as a 500 that is not worth retrying', async () => {
     const server = await start();
     const broken: Policy = {
