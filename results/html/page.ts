@@ -78,11 +78,14 @@ export function sampleForPage(data: Pick<FullReportData, 'kindsById' | 'verdicts
   };
 }
 
+/** A sample in the page's JSON. */
+export type PageSample = ReturnType<typeof sampleForPage>;
+
 /** What the page embeds besides the samples. */
 export type PageFrame = Pick<FullReportData, 'run' | 'rows' | 'monitors' | 'events'> & { cellCount: number };
 
 /** Everything in the page's JSON but the samples, keyed as the script reads it. */
-export function pageJsonFields(data: PageFrame): Record<string, unknown> {
+export function pageJsonFields(data: PageFrame) {
   const monitors = {
     threshold: data.monitors.threshold,
     list: data.monitors.monitors.map((m) => ({
@@ -105,6 +108,9 @@ export function pageJsonFields(data: PageFrame): Record<string, unknown> {
     monitors,
   };
 }
+
+/** The whole of the page's JSON, as its script reads it. */
+export type PageJson = ReturnType<typeof pageJsonFields> & { samples: PageSample[] };
 
 /**
  * The page around its JSON: `head` ends inside the data's script element, `tail` closes it. A
