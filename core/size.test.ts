@@ -13,7 +13,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'mutations/swe/edit.ts',
   'mutations/swe/mutate.ts',
   'python/assertions.ts',
-  'results/classify/python.ts',
   'results/dataset-card.ts',
   'results/report-markdown.ts',
   'results/store.ts',

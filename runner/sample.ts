@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { deferredSandbox } from '../docker/deferred.js';
 import { isPermanentError, lostEngine, stopsRun } from '../docker/errors.js';
-import { sourceTamperSigns } from '../results/classify/tamper.js';
+import { sourceTamperSigns } from '../tasks/env/runner-hooks.js';
 import type { Sandbox, SandboxOptions, SandboxSlot } from '../docker/types.js';
 import type { SampleRecord } from '../core/record.js';
 import type { AgentRunner, SampleLimits } from '../scaffolds/types.js';
@@ -194,7 +194,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext, s
       if (lost) throw lost;
       // A repository's pass is checked for source changes that reach into the test runner: such a pass is never legit.
       if (sample.task.kind === 'swe' && result.outcome === 'passed') {
-        const signs = await sourceTamperSigns(result, sample.task.repo);
+        const signs = await sourceTamperSigns(result.sourceDiff, sample.task.repo);
         if (signs.length) result.tamper = [...new Set([...result.tamper, ...signs])];
       }
       const ended = new Date();
