@@ -24,7 +24,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'runner/commands/run.ts',
   'runner/experiment.ts',
   'runner/sample.ts',
-  'scaffolds/env/swe.ts',
   'scaffolds/server/server.ts',
 ]);
 
