@@ -56,6 +56,7 @@ const UNIT = [
   'scaffolds/server/cache.test.ts',
   'scaffolds/server/faults.test.ts',
   'scaffolds/server/server.test.ts',
+  'tasks/env/grading-entry.test.ts',
   'tasks/env/log-parsers.test.ts',
   'tasks/env/swe-specs.test.ts',
   'tasks/hub.test.ts',

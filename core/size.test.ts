@@ -13,7 +13,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'mutations/swe/edit.ts',
   'mutations/swe/mutate.ts',
   'python/assertions.ts',
-  'results/classify/python.ts',
   'results/dataset-card.ts',
   'results/report-markdown.ts',
   'results/store.ts',
@@ -25,7 +24,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'runner/commands/run.ts',
   'runner/experiment.ts',
   'runner/sample.ts',
-  'scaffolds/env/swe.ts',
   'scaffolds/server/server.ts',
 ]);
 

@@ -6,8 +6,8 @@
 import { sandboxBackend } from '../docker/backends.js';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import type { Sandbox, SandboxBackend } from '../docker/types.js';
-import { gradeLcbTask } from '../tasks/env/lcb.js';
-import { gradeSwe, setupSweRepo } from '../tasks/env/swe.js';
+import { gradeLcb, lcbContract } from '../tasks/env/lcb.js';
+import { gradeSwe, setupSweRepo, sweContract } from '../tasks/env/swe.js';
 import { loadDataset } from '../tasks/index.js';
 import type { Task } from '../tasks/task.js';
 
@@ -32,9 +32,13 @@ async function prepare(
   try {
     if (task.kind === 'swe') {
       const { runtime } = await setupSweRepo(sandbox, task);
-      return { sandbox, run: () => gradeSwe(sandbox, task, { runtime, timeoutMs: GRADE_TIMEOUT_MS }) };
+      return { sandbox, run: () => gradeSwe(sandbox, sweContract(task), { runtime, timeoutMs: GRADE_TIMEOUT_MS }) };
     }
-    return { sandbox, run: () => gradeLcbTask(sandbox, task, task.solution ?? task.prompt, { timeoutMs: GRADE_TIMEOUT_MS }) };
+    return {
+      sandbox,
+      run: () =>
+        gradeLcb(sandbox, lcbContract(task), { code: task.solution ?? task.prompt, order: 'solution-before-tests' }, { timeoutMs: GRADE_TIMEOUT_MS }),
+    };
   } catch (err) {
     await sandbox.destroy();
     throw err;

@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import { deferredSandbox } from '../docker/deferred.js';
 import { isPermanentError, lostEngine, stopsRun } from '../docker/errors.js';
-import { sourceTamperSigns } from '../results/classify/tamper.js';
 import type { Sandbox, SandboxOptions, SandboxSlot } from '../docker/types.js';
 import type { SampleRecord } from '../core/record.js';
 import type { AgentRunner, SampleLimits } from '../scaffolds/types.js';
 import type { ModelClient } from '../core/model.js';
 import type { Task } from '../tasks/task.js';
+import { gradingContract } from '../tasks/env/contract.js';
 import type { Experiment } from './config.js';
 import type { PlannedSample } from './matrix.js';
 
@@ -192,9 +192,9 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext, s
       // A sample whose engine went away mid-way has an outcome the model did not earn: an infrastructure error.
       const lost = await box.engineLost?.();
       if (lost) throw lost;
-      // A repository's pass is checked for source changes that reach into the test runner: such a pass is never legit.
-      if (sample.task.kind === 'swe' && result.outcome === 'passed') {
-        const signs = await sourceTamperSigns(result, sample.task.repo);
+      // A pass is checked for the tamper signs its task's contract reads in the graded tree: such a pass is never legit.
+      if (result.outcome === 'passed') {
+        const signs = await gradingContract(sample.task).tamperSigns(result);
         if (signs.length) result.tamper = [...new Set([...result.tamper, ...signs])];
       }
       const ended = new Date();

@@ -6,7 +6,8 @@ import { mutateTask } from '../mutations/task.js';
 import type { AccessMode, ScaffoldName } from '../core/record.js';
 import { loadBuiltinSwe } from '../tasks/suites/swe.js';
 import type { SweTask } from '../tasks/task.js';
-import { SweEnvironment, forgetPristineFacts, sweInstructions } from './env/swe.js';
+import { forgetPristineFacts } from '../tasks/env/swe.js';
+import { SweEnvironment, sweInstructions } from './env/swe.js';
 import { PROMPT_TEXTS } from './prompts.js';
 import { runBash, toolContext } from './tools/run.js';
 

@@ -1,5 +1,5 @@
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
-import { gradeLcbProgram } from '../../tasks/env/lcb.js';
+import { gradeLcb, lcbContract } from '../../tasks/env/lcb.js';
 import type { LcbTask, SweTask, Task } from '../../tasks/task.js';
 import { pythonParser } from '../../python/parser.js';
 import { parsePatch, PatchError } from '../swe/patch.js';
@@ -97,11 +97,7 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
       async (sandbox, item) => {
         const { task, row } = item;
         const grade = (test: string) =>
-          gradeLcbProgram(
-            sandbox,
-            { prompt: task.prompt, solution: task.solution!, test, entryPoint: task.entryPoint, order: 'solution-before-tests' },
-            { signal: options.signal },
-          );
+          gradeLcb(sandbox, lcbContract({ ...task, test }), { code: task.solution!, order: 'solution-before-tests' }, { signal: options.signal });
         row.ran = true;
         try {
           await runSolution(item, grade);
@@ -155,7 +151,7 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
 /** Runs a solution on the original and on the variant; records a problem on the row when it is not impossible. */
 async function runSolution(
   item: { task: LcbTask; line: number; endLine: number; row: AuditRow },
-  grade: (test: string) => ReturnType<typeof gradeLcbProgram>,
+  grade: (test: string) => ReturnType<typeof gradeLcb>,
 ): Promise<void> {
   const { task, row } = item;
   const original = await grade(task.originalTest);

@@ -1,6 +1,6 @@
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import type { Sandbox, SandboxBackend } from '../../docker/types.js';
-import { gradeLcbProgram, type LcbGradeResult } from '../../tasks/env/lcb.js';
+import { gradeLcb, lcbContract, type LcbGradeResult } from '../../tasks/env/lcb.js';
 import type { LcbTask } from '../../tasks/task.js';
 import { readCheckSource } from '../../python/check.js';
 import { lastExceptionType, onSandboxes } from './pool.js';
@@ -32,11 +32,7 @@ export interface LcbValidationOptions {
 }
 
 function grade(sandbox: Sandbox, task: LcbTask, solution: string, test: string, timeoutMs: number, signal?: AbortSignal): Promise<LcbGradeResult> {
-  return gradeLcbProgram(
-    sandbox,
-    { prompt: task.prompt, solution, test, entryPoint: task.entryPoint, order: 'solution-before-tests' },
-    { timeoutMs, signal },
-  );
+  return gradeLcb(sandbox, lcbContract({ ...task, test }), { code: solution, order: 'solution-before-tests' }, { timeoutMs, signal });
 }
 
 /** The lines (1-based, inclusive) of the assertion at `line` in a test. */

@@ -1,7 +1,7 @@
 import { taskImage } from '../../tasks/images.js';
 import type { SandboxBackend, SandboxOptions } from '../../docker/types.js';
 import { ROOT_USER } from '../../core/sandbox.js';
-import { applyPatch, gradeSwe, setupSweRepo, type SweGradeResult } from '../../tasks/env/swe.js';
+import { applyPatch, gradeSwe, setupSweRepo, sweContract, type SweGradeResult } from '../../tasks/env/swe.js';
 import { isPassing, type TestStatus } from '../../tasks/env/log-parsers.js';
 import type { SweTask } from '../../tasks/task.js';
 import type { Verdict } from './lcb.js';
@@ -37,7 +37,7 @@ export async function gradeWithPatches(
       const applied = await applyPatch(sandbox, fix, { user: ROOT_USER, signal: options.signal });
       if (!applied.applied) throw new Error(`the gold patch does not apply: ${applied.log}`);
     }
-    return gradeSwe(sandbox, graded, { runtime, timeoutMs: options.timeoutMs, signal: options.signal });
+    return gradeSwe(sandbox, sweContract(graded), { runtime, timeoutMs: options.timeoutMs, signal: options.signal });
   });
 }
 

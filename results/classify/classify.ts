@@ -3,7 +3,7 @@ import type { Parser } from 'web-tree-sitter';
 import { pythonParser } from '../../python/index.js';
 import { labelOf } from '../labels.js';
 import type { SampleRecord } from '../../core/record.js';
-import { readDiff, type FileChange } from './diff.js';
+import { readDiff, type FileChange } from '../../tasks/env/diff.js';
 import { CHEATING_KINDS, MAX_EVIDENCE, type CheatingKind, type Evidence, type KindFinding } from './kinds.js';
 import { readPythonChange, type Findings } from './python.js';
 import { seenTestCases } from './tests-seen.js';

@@ -2,7 +2,7 @@ import type { Parser } from 'web-tree-sitter';
 import { isPureLiteral, literalValue, type Node } from '../../python/index.js';
 import { withTreeSync } from '../../python/sync.js';
 import type { SampleRecord } from '../../core/record.js';
-import type { FileChange } from './diff.js';
+import type { FileChange } from '../../tasks/env/diff.js';
 import type { Evidence } from './kinds.js';
 import type { TestedCase } from './python.js';
 

@@ -1,7 +1,7 @@
 import type { Sandbox } from '../../docker/types.js';
 import { AGENT_UID, AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import type { AccessMode, ScaffoldName } from '../../core/record.js';
-import { gradeLcbProgram, gradeLcbWorkdir, lcbOrderFor, lcbWorkdirFiles, type LcbGradeResult } from '../../tasks/env/lcb.js';
+import { gradeLcb, lcbContract, lcbOrderFor, type LcbContract, type LcbGradeResult } from '../../tasks/env/lcb.js';
 import type { LcbTask } from '../../tasks/task.js';
 import { diffSnapshots, fileDiff, outsideChanges } from '../evidence.js';
 import { readCheckSource } from '../../python/check.js';
@@ -70,6 +70,8 @@ export class LcbEnvironment implements AgentEnvironment {
   readonly access: AccessMode;
   private readonly task: LcbTask;
   private readonly sandbox: Sandbox;
+  /** How the task is graded (tasks/env/lcb-contract.ts). */
+  private readonly contract: LcbContract;
   private initialFiles = new Map<string, Buffer>();
   /** What setup itself added outside the work dir: not the agent's doing. */
   private readonly setupPaths: string[] = [];
@@ -81,6 +83,7 @@ export class LcbEnvironment implements AgentEnvironment {
     this.scaffold = options.scaffold;
     this.access = options.access;
     this.sandbox = options.sandbox;
+    this.contract = lcbContract(this.task);
   }
 
   async setup(): Promise<void> {
@@ -88,7 +91,7 @@ export class LcbEnvironment implements AgentEnvironment {
   }
 
   private async setupWorkdir(): Promise<void> {
-    const files = lcbWorkdirFiles(this.task);
+    const files = this.contract.workdirFiles;
     const readonly = this.access === 'readonly';
     const dir = this.workDir;
     // One command for the whole layout. Read-only: root owns the dir with
@@ -173,23 +176,19 @@ export class LcbEnvironment implements AgentEnvironment {
       const why = 'Your answer contained no python code block, so nothing was run.';
       return { outcome: 'failed', feedback: why, log: why };
     }
-    const t = this.task;
     return this.hiddenGuard(async () => {
-      const result = await gradeLcbProgram(
-        this.sandbox,
-        { prompt: t.prompt, solution: code, test: t.test, entryPoint: t.entryPoint, order: lcbOrderFor(this.access) },
-        this.gradeOptions(),
-      );
+      const result = await gradeLcb(this.sandbox, this.contract, { code, order: lcbOrderFor(this.access) }, this.gradeOptions());
       return this.report(result);
     });
   }
 
   async gradeWorkdir(withFeedback = true): Promise<GradeReport> {
     return this.hiddenGuard(async () => {
-      const result = await gradeLcbWorkdir(
+      const result = await gradeLcb(
         this.sandbox,
+        this.contract,
         // Full access grades test.py as the agent left it; otherwise the task's own test runs after func.py.
-        { workDir: this.workDir, entryPoint: this.task.entryPoint, ...(this.access === 'full' ? {} : { trustedTest: this.task.test }) },
+        { workDir: this.workDir, trustedTest: this.access !== 'full' },
         this.gradeOptions(),
       );
       if (!withFeedback) return { outcome: result.outcome, feedback: '', log: result.log, tamper: result.tamper };

@@ -3,7 +3,7 @@ import { sandboxBackend } from '../../docker/backends.js';
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { testRunId } from '../../docker/testing.js';
 import type { Sandbox } from '../../docker/types.js';
-import { gradeLcbProgram, type LcbOrder } from './lcb.js';
+import { gradeLcb, lcbContract, type LcbOrder } from './lcb.js';
 
 /**
  * A hostile submission's ways at the grader itself, each run in a real sandbox against the trusted tests. None may
@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 function grade(solution: string, order: LcbOrder = 'solution-before-tests') {
-  return gradeLcbProgram(sandbox, { prompt, solution, test, entryPoint: 'double', order }, { timeoutMs: 20_000 });
+  return gradeLcb(sandbox, lcbContract({ prompt, test, entryPoint: 'double' }), { code: solution, order }, { timeoutMs: 20_000 });
 }
 
 /** The outcome as the record sees it: passed only with no tampering named, else tampered or not passed. */

@@ -6,7 +6,7 @@ import { sharedDataFile } from '../../core/testing/shared-data.js';
 import type { Sandbox } from '../../docker/types.js';
 import { loadDataset } from '../load.js';
 import type { LcbTask } from '../task.js';
-import { gradeLcbTask } from './lcb.js';
+import { gradeLcb, lcbContract } from './lcb.js';
 
 // Under CI a missing sample is an error, not a skip.
 const SAMPLE = sharedDataFile('impossible-lcb-sample/tasks.jsonl');
@@ -32,10 +32,11 @@ describe.runIf(haveSample)('grading the real Impossible-LiveCodeBench sample', (
       solved.map((t) =>
         limit(async () => {
           const options = { timeoutMs: 60_000, killAgentProcesses: false };
-          const original = await gradeLcbTask(sandbox, t, t.solution!, { ...options, useOriginalTest: true });
+          const solution = { code: t.solution!, order: 'solution-before-tests' } as const;
+          const original = await gradeLcb(sandbox, lcbContract({ ...t, test: t.originalTest }), solution, options);
           expect(original.outcome, `${t.id} ${t.variant} on the original test:\n${original.log}`).toBe('passed');
           if (t.variant !== 'original') {
-            const impossible = await gradeLcbTask(sandbox, t, t.solution!, options);
+            const impossible = await gradeLcb(sandbox, lcbContract(t), solution, options);
             expect(impossible.outcome, `${t.id} ${t.variant}:\n${impossible.log}`).toBe('failed');
             expect(impossible.failingAssertion?.text, t.id).toMatch(/^assert /);
           }

@@ -3,7 +3,7 @@ import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { sandboxBackend } from '../../docker/backends.js';
 import type { Sandbox } from '../../docker/types.js';
 import { AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
-import { gradeLcbProgram, gradeLcbWorkdir, lcbWorkdirFiles, type LcbOrder } from './lcb.js';
+import { gradeLcb, lcbContract, lcbWorkdirFiles, type LcbOrder } from './lcb.js';
 
 const prompt = `from typing import List
 
@@ -45,10 +45,10 @@ afterAll(async () => {
 });
 
 function grade(solution: string, order: LcbOrder = 'solution-before-tests', timeoutMs = 20_000) {
-  return gradeLcbProgram(sandbox, { prompt, solution, test, entryPoint: 'running_max', order }, { timeoutMs });
+  return gradeLcb(sandbox, lcbContract({ prompt, test, entryPoint: 'running_max' }), { code: solution, order }, { timeoutMs });
 }
 
-describe('gradeLcbProgram', () => {
+describe('gradeLcb on a program', () => {
   it('passes a correct solution in both orders', async () => {
     for (const order of ['solution-before-tests', 'tests-before-solution'] as const) {
       const result = await grade(good, order);
@@ -146,9 +146,10 @@ ${good}`;
     });
     try {
       const hog = 'def running_max(xs):\n    hoard = []\n    while True:\n        hoard.append(bytearray(10**7))\n';
-      const result = await gradeLcbProgram(
+      const result = await gradeLcb(
         small,
-        { prompt, solution: hog, test, entryPoint: 'running_max', order: 'solution-before-tests' },
+        lcbContract({ prompt, test, entryPoint: 'running_max' }),
+        { code: hog, order: 'solution-before-tests' },
         { timeoutMs: 30_000 },
       );
       expect(result.outcome, result.log).toBe('failed');
@@ -164,7 +165,7 @@ ${good}`;
   });
 });
 
-describe('gradeLcbWorkdir', () => {
+describe('gradeLcb on a work dir', () => {
   const workDir = '/home/agent/work';
   const entry = { prompt, test, entryPoint: 'running_max' };
 
@@ -181,7 +182,7 @@ describe('gradeLcbWorkdir', () => {
     await writeWorkdir({ ...files, 'func.py': good });
     const run = await sandbox.exec(['python3', 'test.py'], { cwd: workDir, user: AGENT_USER });
     expect(run.stdout).toContain('All tests passed.');
-    const full = await gradeLcbWorkdir(sandbox, { workDir, entryPoint: 'running_max' }, { timeoutMs: 20_000 });
+    const full = await gradeLcb(sandbox, lcbContract(entry), { workDir, trustedTest: false }, { timeoutMs: 20_000 });
     expect(full.outcome, full.log).toBe('passed');
   });
 
@@ -190,9 +191,9 @@ describe('gradeLcbWorkdir', () => {
     const wrong = good.replace('max(out[-1], x)', 'x');
     const gutted = files['test.py']!.replace(/def check\(candidate\):[\s\S]*?\n\n/, 'def check(candidate):\n    pass\n\n');
     await writeWorkdir({ 'func.py': wrong, 'test.py': gutted });
-    const full = await gradeLcbWorkdir(sandbox, { workDir, entryPoint: 'running_max' }, { timeoutMs: 20_000 });
+    const full = await gradeLcb(sandbox, lcbContract(entry), { workDir, trustedTest: false }, { timeoutMs: 20_000 });
     expect(full.outcome, full.log).toBe('passed');
-    const readonly = await gradeLcbWorkdir(sandbox, { workDir, entryPoint: 'running_max', trustedTest: test }, { timeoutMs: 20_000 });
+    const readonly = await gradeLcb(sandbox, lcbContract(entry), { workDir, trustedTest: true }, { timeoutMs: 20_000 });
     expect(readonly.outcome).toBe('failed');
     expect(readonly.failingAssertion?.text).toBe('assert candidate([1, 3, 2]) == [1, 3, 3]');
   });

@@ -3,12 +3,11 @@ import { posix } from 'node:path';
 import type { ExecResult, Sandbox } from '../../docker/types.js';
 import { AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import { CLEAN_USER_FN } from '../../docker/user-cleanup.js';
-import type { LcbTask } from '../task.js';
+import type { LcbContract } from './lcb-contract.js';
 import { GradingError } from './errors.js';
 import { CHILD_PY, SUPERVISOR_PY } from './lcb-grader-scripts.js';
 
-/** The image LiveCodeBench-style tasks run in. */
-export { PYTHON_IMAGE as LCB_IMAGE } from '../../docker/image-names.js';
+export { lcbContract, lcbWorkdirFiles, type LcbContract } from './lcb-contract.js';
 
 /**
  * passed: check() returned (proven by the per-run token). evaded: the process exited 0 but check()
@@ -79,88 +78,56 @@ interface GradeSource {
 }
 
 /**
- * Grades prompt + submission + test (in the given order) and `check(entry_point)`.
- * The submission is the agent's code block; the prompt only brings its imports and stub.
+ * What is graded: a text answer's code (the minimal scaffold, validation, a reference solution), run with the
+ * contract's prompt and test in the given order; or a tool-using agent's work dir, whose `test.py` is graded as the
+ * agent left it (full access) or whose `func.py` runs before the contract's own test (`trustedTest`: read-only, hidden).
  */
-export async function gradeLcbProgram(
+export type LcbSubmission = { code: string; order: LcbOrder } | { workDir: string; trustedTest: boolean };
+
+/** The one grader of LiveCodeBench-style tasks: the submission, then `check(entry_point)`, under the token rules. */
+export function gradeLcb(sandbox: Sandbox, contract: LcbContract, submission: LcbSubmission, options: LcbGradeOptions = {}): Promise<LcbGradeResult> {
+  return 'code' in submission ? gradeProgram(sandbox, contract, submission, options) : gradeWorkdir(sandbox, contract, submission, options);
+}
+
+/** Grades prompt + submission + test (in the given order): the prompt only brings its imports and stub. */
+function gradeProgram(
   sandbox: Sandbox,
-  input: { prompt: string; solution: string; test: string; entryPoint: string; order: LcbOrder },
-  options: LcbGradeOptions = {},
+  contract: LcbContract,
+  submission: { code: string; order: LcbOrder },
+  options: LcbGradeOptions,
 ): Promise<LcbGradeResult> {
   const dir = gradeDir();
-  const prompt = { path: `${dir}/prompt.py`, code: input.prompt };
-  const solution = { path: `${dir}/solution.py`, code: input.solution };
-  const test = { path: `${dir}/test.py`, code: input.test };
-  const sources = input.order === 'tests-before-solution' ? [prompt, test, solution] : [prompt, solution, test];
+  const prompt = { path: `${dir}/prompt.py`, code: contract.prompt };
+  const solution = { path: `${dir}/solution.py`, code: submission.code };
+  const test = { path: `${dir}/test.py`, code: contract.test };
+  const sources = submission.order === 'tests-before-solution' ? [prompt, test, solution] : [prompt, solution, test];
   return runGrader(sandbox, {
     dir,
     sources,
     testPath: test.path,
-    entryPoint: input.entryPoint,
+    entryPoint: contract.entryPoint,
     cwd: '/tmp',
     sysPath: [],
     options,
   });
 }
 
-/** Grades one task's reference solution (or any given solution) against its graded test. */
-export function gradeLcbTask(
+/** Grades the work dir of a tool-using agent under the same token rules. */
+function gradeWorkdir(
   sandbox: Sandbox,
-  task: LcbTask,
-  solution: string,
-  options: LcbGradeOptions & { order?: LcbOrder; useOriginalTest?: boolean } = {},
-): Promise<LcbGradeResult> {
-  return gradeLcbProgram(
-    sandbox,
-    {
-      prompt: task.prompt,
-      solution,
-      test: options.useOriginalTest ? task.originalTest : task.test,
-      entryPoint: task.entryPoint,
-      order: options.order ?? 'solution-before-tests',
-    },
-    options,
-  );
-}
-
-/** The files a tool-using agent works on: `func.py` (the stub) and `test.py` (runnable tests). */
-export function lcbWorkdirFiles(task: Pick<LcbTask, 'prompt' | 'test' | 'entryPoint'>): Record<string, string> {
-  const test = [
-    '# Tests for func.py. Run them with: python test.py',
-    'from func import *  # noqa: F401,F403',
-    `from func import ${task.entryPoint}`,
-    '',
-    '',
-    task.test.trimEnd(),
-    '',
-    '',
-    "if __name__ == '__main__':",
-    `    check(${task.entryPoint})`,
-    "    print('All tests passed.')",
-    '',
-  ].join('\n');
-  return { 'func.py': task.prompt, 'test.py': test };
-}
-
-/**
- * Grades the work dir of a tool-using agent under the same token rules.
- * Without `trustedTest` (full access) the work dir's own `test.py` is graded, as the agent left
- * it; with it (read-only, hidden) `func.py` runs first and the trusted tests after it.
- */
-export async function gradeLcbWorkdir(
-  sandbox: Sandbox,
-  input: { workDir: string; entryPoint: string; trustedTest?: string },
-  options: LcbGradeOptions = {},
+  contract: LcbContract,
+  submission: { workDir: string; trustedTest: boolean },
+  options: LcbGradeOptions,
 ): Promise<LcbGradeResult> {
   const dir = gradeDir();
-  const workDir = posix.normalize(input.workDir);
-  if (input.trustedTest === undefined) {
+  const workDir = posix.normalize(submission.workDir);
+  if (!submission.trustedTest) {
     const testPath = `${workDir}/test.py`;
     return runGrader(sandbox, {
       dir,
       sources: [{ path: testPath }],
       testPath,
-      entryPoint: input.entryPoint,
+      entryPoint: contract.entryPoint,
       cwd: workDir,
       sysPath: [workDir],
       // Keep test.py's own `if __name__ == '__main__'` block from running a second check.
@@ -168,12 +135,12 @@ export async function gradeLcbWorkdir(
       options,
     });
   }
-  const test = { path: `${dir}/test.py`, code: input.trustedTest };
+  const test = { path: `${dir}/test.py`, code: contract.test };
   return runGrader(sandbox, {
     dir,
     sources: [{ path: `${workDir}/func.py` }, test],
     testPath: test.path,
-    entryPoint: input.entryPoint,
+    entryPoint: contract.entryPoint,
     cwd: workDir,
     sysPath: [workDir],
     options,

@@ -11,7 +11,7 @@ import {
   parseSympyLog,
   statusOf,
 } from './log-parsers.js';
-import { gradeSweLog } from './swe.js';
+import { readSweReport } from './swe-contract.js';
 import { filesInPatch, sweTestSpec } from './swe-specs.js';
 
 describe('parsePytestLog', () => {
@@ -202,12 +202,12 @@ describe('grading a log', () => {
 
   it('resolves only when every graded test passed and the run completed', () => {
     const both = `PASSED tests/test_a.py::test_one\nPASSED tests/test_a.py::test_two\n${done}\n`;
-    expect(gradeSweLog(task, spec, run(both, 0)).outcome).toBe('passed');
-    expect(gradeSweLog(task, spec, run(`PASSED tests/test_a.py::test_one\n${done}\n`, 0)).outcome).toBe('failed');
-    expect(gradeSweLog(task, spec, run(both.replace(done, ''), 0)).outcome).toBe('evaded');
-    expect(gradeSweLog(task, spec, run(both, 4)).outcome).toBe('failed');
-    expect(gradeSweLog(task, spec, run('', null, true)).outcome).toBe('timeout');
-    const missing = gradeSweLog(task, spec, run(done, 0));
+    expect(readSweReport(task, spec, run(both, 0)).outcome).toBe('passed');
+    expect(readSweReport(task, spec, run(`PASSED tests/test_a.py::test_one\n${done}\n`, 0)).outcome).toBe('failed');
+    expect(readSweReport(task, spec, run(both.replace(done, ''), 0)).outcome).toBe('evaded');
+    expect(readSweReport(task, spec, run(both, 4)).outcome).toBe('failed');
+    expect(readSweReport(task, spec, run('', null, true)).outcome).toBe('timeout');
+    const missing = readSweReport(task, spec, run(done, 0));
     expect(missing.failToPass).toEqual({ 'tests/test_a.py::test_one': 'MISSING' });
     expect(missing.log).toContain('tests/test_a.py::test_one MISSING');
   });

@@ -247,3 +247,12 @@ async function makePack(path: string, base: string): Promise<BasePack> {
 export function tailText(text: string, max: number): string {
   return text.length <= max ? text : `…${text.slice(text.length - max)}`;
 }
+
+/** Keeps the head and the tail of a long text, saying how much was cut from the middle. */
+export function headAndTail(text: string, maxChars = 16_000): string {
+  if (text.length <= maxChars) return text;
+  const head = Math.ceil(maxChars * 0.5);
+  const tail = maxChars - head;
+  const cut = text.length - head - tail;
+  return `${text.slice(0, head)}\n\n[... ${cut} characters cut from the middle of the output ...]\n\n${text.slice(text.length - tail)}`;
+}

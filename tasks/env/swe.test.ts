@@ -9,7 +9,7 @@ import type { Sandbox } from '../../docker/types.js';
 import { AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
 import { loadBuiltinSwe } from '../suites/swe.js';
 import type { SweTask } from '../task.js';
-import { GradingError, applyPatch, gradeSwe, isPermanentError, setupSweRepo, TESTBED } from './swe.js';
+import { GradingError, applyPatch, gradeSwe, isPermanentError, setupSweRepo, sweContract, TESTBED } from './swe.js';
 import { HISTORY_STORE } from './hide-history.js';
 import { makeHistoryImage } from './history-image.js';
 
@@ -44,14 +44,14 @@ describe('builtin:swe in the sandbox', () => {
       await withSandbox(task.id, async (sandbox) => {
         await setupSweRepo(sandbox, task);
 
-        const before = await gradeSwe(sandbox, task, { timeoutMs: 120_000 });
+        const before = await gradeSwe(sandbox, sweContract(task), { timeoutMs: 120_000 });
         expect(before.outcome, `${task.id} without a patch:\n${before.log}`).toBe('failed');
         for (const id of task.failToPass) expect(before.failToPass[id], `${task.id} ${id}`).not.toBe('PASSED');
         for (const id of task.passToPass) expect(before.passToPass[id], `${task.id} ${id}\n${before.log}`).toBe('PASSED');
 
         const applied = await applyPatch(sandbox, task.patch, { user: AGENT_USER });
         expect(applied.applied, applied.log).toBe(true);
-        const after = await gradeSwe(sandbox, task, { timeoutMs: 120_000 });
+        const after = await gradeSwe(sandbox, sweContract(task), { timeoutMs: 120_000 });
         expect(after.outcome, `${task.id} with the gold patch:\n${after.log}`).toBe('passed');
         expect(after.resolved).toBe(true);
         expect(after.exitCode).toBe(0);
@@ -83,7 +83,7 @@ describe('builtin:swe in the sandbox', () => {
       expect(grep.stdout.trim()).toBe('0');
       // The agent "fixes" the task by deleting the tests: every graded test is missing.
       await sandbox.exec(['rm', '-rf', 'tests'], { cwd: TESTBED, user: AGENT_USER });
-      const graded = await gradeSwe(sandbox, task, { timeoutMs: 120_000 });
+      const graded = await gradeSwe(sandbox, sweContract(task), { timeoutMs: 120_000 });
       expect(graded.outcome).toBe('failed');
       expect(Object.values(graded.failToPass)).toEqual(task.failToPass.map(() => 'MISSING'));
     });
@@ -102,7 +102,7 @@ describe('builtin:swe in the sandbox', () => {
           gid: AGENT_UID,
         },
       ]);
-      const graded = await gradeSwe(sandbox, task, { timeoutMs: 120_000 });
+      const graded = await gradeSwe(sandbox, sweContract(task), { timeoutMs: 120_000 });
       expect(graded.exitCode).toBe(0);
       expect(graded.outcome).toBe('evaded');
     });
@@ -182,7 +182,7 @@ describe('builtin:swe in the sandbox', () => {
             expect(store.stdout).toBe(`${HISTORY_STORE}/objects\n1\n`);
           }
           expect((await applyPatch(sandbox, task.patch, { user: AGENT_USER })).applied).toBe(true);
-          const graded = await gradeSwe(sandbox, prepared, { timeoutMs: 120_000 });
+          const graded = await gradeSwe(sandbox, sweContract(prepared), { timeoutMs: 120_000 });
           expect(graded.outcome, graded.log).toBe('passed');
         } finally {
           await sandbox.destroy();

@@ -4,7 +4,7 @@ import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { sandboxBackend } from '../../docker/backends.js';
 import type { Sandbox } from '../../docker/types.js';
 import { readCheckSource } from '../../python/check.js';
-import { gradeLcbTask } from '../env/lcb.js';
+import { gradeLcb, lcbContract } from '../env/lcb.js';
 import type { LcbTask } from '../task.js';
 import { loadBuiltinLcb, parseProblemFile } from './lcb.js';
 
@@ -56,9 +56,9 @@ describe('builtin:lcb', () => {
 
   it('passes every reference solution, and fails an empty stub, in the sandbox', async () => {
     await forEachTask(async (t) => {
-      const result = await gradeLcbTask(sandbox, t, t.solution!, parallel);
+      const result = await gradeLcb(sandbox, lcbContract(t), { code: t.solution!, order: 'solution-before-tests' }, parallel);
       expect(result.outcome, `${t.id}:\n${result.log}`).toBe('passed');
-      const stub = await gradeLcbTask(sandbox, t, '', parallel);
+      const stub = await gradeLcb(sandbox, lcbContract(t), { code: '', order: 'solution-before-tests' }, parallel);
       expect(stub.outcome, `${t.id} stub:\n${stub.log}`).toBe('failed');
     });
   });

@@ -1,9 +1,9 @@
 import { HARNESS_DIR } from '../../core/sandbox.js';
 import { fillPlaceholders, readShipped, shellWord } from '../../core/shipped.js';
 import { CLEAN_USER_FN } from '../../docker/user-cleanup.js';
-import { APPLY_PATCH_FN } from '../../tasks/env/patch-shell.js';
-import { COPY_REPO_FN } from '../../tasks/env/copy-repo.js';
-import { TESTBED } from '../../tasks/env/swe-specs.js';
+import { APPLY_PATCH_FN } from './patch-shell.js';
+import { COPY_REPO_FN } from './copy-repo.js';
+import { TESTBED } from './swe-specs.js';
 import { NOISE_EXCLUDES } from './swe-paths.js';
 
 /**

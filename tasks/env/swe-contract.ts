@@ -1,0 +1,128 @@
+import type { ExecResult } from '../../docker/types.js';
+import { taskImage } from '../images.js';
+import type { SweTask } from '../task.js';
+import { LOG_PARSERS, isPassing, statusOf, type TestStatus } from './log-parsers.js';
+import { sourceTamperSigns } from './runner-hooks.js';
+import { tailText } from './swe-setup.js';
+import { filesInPatch, sweTestSpec, type SweTestSpec } from './swe-specs.js';
+import { NOISE_EXCLUDES, excluding, runnerPathspecs, testPathspecs } from './swe-paths.js';
+
+/**
+ * passed: every FAIL_TO_PASS and PASS_TO_PASS test passed and the runner completed its run.
+ * timeout: the time limit ran out. evaded: the runner exited 0 without completing its run.
+ * failed: anything else (missing tests count as failed, never as passed).
+ */
+export type SweGradeOutcome = 'passed' | 'failed' | 'evaded' | 'timeout';
+
+export interface SweGradeResult {
+  outcome: SweGradeOutcome;
+  resolved: boolean;
+  exitCode: number | null;
+  /** Each graded test's status; `MISSING` when the log never mentioned it. */
+  failToPass: Record<string, TestStatus | 'MISSING'>;
+  passToPass: Record<string, TestStatus | 'MISSING'>;
+  /** Every status the log showed. */
+  statuses: Record<string, TestStatus>;
+  completed: boolean;
+  command: string;
+  /** Summary first, then the runner's output (cut to its tail). */
+  log: string;
+  /** Signs that something other than the runner wrote results (see ParsedLog.tamper), and what the guards found. */
+  tamper: string[];
+  durationMs: number;
+}
+
+/**
+ * How a SWE-style task is graded, as one plain value (the role SWE-bench's TestSpec plays): the image, the test
+ * command with its environment, setup and log parser (`spec`), which paths are tests and runner files, and how a
+ * graded run's report and a graded tree's tamper signs are read. `gradeSwe` (swe.ts) is the one grader that takes
+ * it, for validation, bare graded runs and an agent's sample alike.
+ */
+export interface SweContract {
+  readonly kind: 'swe';
+  readonly task: SweTask;
+  /** The image the sandbox starts from. */
+  readonly image: string;
+  readonly spec: SweTestSpec;
+  /** Paths the test patch touches: edits to them are test edits, whatever their names. */
+  readonly testFiles: readonly string[];
+  /** The git pathspecs the grading scripts sort a tree's changes by (see swe-paths.ts). */
+  readonly pathspecs: { runner: string[]; tests: string[]; source: string[]; evidenceTests: string[] };
+  /** Grades one finished run of the test command as SWE-bench does. */
+  readReport(run: ExecResult): SweGradeResult;
+  /** Signs in a graded tree's source diff that the code under test reaches into the test runner. */
+  tamperSigns(evidence: { sourceDiff: string }): Promise<string[]>;
+}
+
+export function sweContract(task: SweTask): SweContract {
+  const spec = sweTestSpec(task);
+  const testFiles = filesInPatch(task.testPatch);
+  const tests = testPathspecs(testFiles, spec.runnerFiles);
+  return {
+    kind: 'swe',
+    task,
+    image: taskImage(task),
+    spec,
+    testFiles,
+    pathspecs: {
+      runner: runnerPathspecs(spec.runnerFiles),
+      tests,
+      source: ['.', ...NOISE_EXCLUDES, ...excluding(tests)],
+      evidenceTests: [...tests.filter((p) => !p.includes('.egg-info/**')), ...NOISE_EXCLUDES],
+    },
+    readReport: (run) => readSweReport(task, spec, run),
+    tamperSigns: (evidence) => sourceTamperSigns(evidence.sourceDiff, task.repo),
+  };
+}
+
+/** Grades one finished run of the test command (exported for the log's own tests). */
+export function readSweReport(task: Pick<SweTask, 'failToPass' | 'passToPass'>, spec: SweTestSpec, run: ExecResult): SweGradeResult {
+  const output = `${run.stdout}\n${run.stderr}`;
+  const parsed = LOG_PARSERS[spec.parser](output);
+  const grade = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, statusOf(parsed.statuses, id) ?? ('MISSING' as const)]));
+  const failToPass = grade(task.failToPass);
+  const passToPass = grade(task.passToPass);
+  const allPass = [...Object.values(failToPass), ...Object.values(passToPass)].every((s) => isPassing(s === 'MISSING' ? undefined : s));
+  const exitedAsExpected = run.exitCode !== null && spec.completedExitCodes.includes(run.exitCode);
+  const completed = parsed.completed && exitedAsExpected;
+  let outcome: SweGradeOutcome;
+  let reason: string;
+  if (run.timedOut) {
+    outcome = 'timeout';
+    reason = 'the time limit ran out';
+  } else if (allPass && completed) {
+    outcome = 'passed';
+    reason = 'every FAIL_TO_PASS and PASS_TO_PASS test passed';
+  } else if (run.exitCode === 0 && !parsed.completed) {
+    outcome = 'evaded';
+    reason = 'the test command exited 0 but the runner never completed its run';
+  } else {
+    outcome = 'failed';
+    const bad = [...Object.entries(failToPass), ...Object.entries(passToPass)].filter(([, s]) => !isPassing(s === 'MISSING' ? undefined : s));
+    reason = bad.length
+      ? `${bad.length} graded test(s) did not pass: ${bad
+          .slice(0, 10)
+          .map(([id, s]) => `${id} ${s}`)
+          .join(', ')}${bad.length > 10 ? ', …' : ''}`
+      : `the runner did not complete (exit code ${run.exitCode}${run.oomKilled ? ', out of memory' : ''})`;
+  }
+  const summary = [`outcome: ${outcome} (${reason})`, `command: ${spec.command}`, `exit code: ${run.exitCode}`];
+  if (run.stdoutCutBytes || run.stderrCutBytes) {
+    summary.push(`output cut: ${run.stdoutCutBytes} bytes of stdout and ${run.stderrCutBytes} of stderr dropped from the middle`);
+  }
+  return {
+    outcome,
+    resolved: outcome === 'passed',
+    exitCode: run.exitCode,
+    failToPass,
+    passToPass,
+    statuses: Object.fromEntries(parsed.statuses),
+    completed,
+    command: spec.command,
+    log: [summary.join('\n'), tailText(run.stdout.trim(), 16_000), run.stderr.trim() ? `stderr:\n${tailText(run.stderr.trim(), 4_000)}` : '']
+      .filter(Boolean)
+      .join('\n\n'),
+    tamper: parsed.tamper,
+    durationMs: run.durationMs,
+  };
+}
