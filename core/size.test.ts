@@ -14,7 +14,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'mutations/swe/mutate.ts',
   'python/assertions.ts',
   'results/classify/python.ts',
-  'results/dataset-card.ts',
   'results/report-markdown.ts',
   'results/store.ts',
   'runner/commands/classify.ts',
