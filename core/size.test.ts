@@ -11,7 +11,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'docker/sandbox.ts',
   'mutations/audit/audit.ts',
   'mutations/swe/edit.ts',
-  'mutations/swe/mutate.ts',
   'python/assertions.ts',
   'results/classify/python.ts',
   'results/report-markdown.ts',
