@@ -17,6 +17,7 @@ const UNIT = [
   'docker/placement.test.ts',
   'mutations/lcb/mutate.test.ts',
   'python/check.test.ts',
+  'mutations/swe/data-rows.test.ts',
   'mutations/swe/patch.test.ts',
   'mutations/swe/test-id.test.ts',
   'results/classify/classify.test.ts',

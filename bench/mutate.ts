@@ -60,7 +60,9 @@ let wellFormed = 0;
 let whole = 0;
 const reasons = new Map<string, number>();
 for (const r of results) {
-  const ok = [r.oneoff, r.conflicting].filter((m): m is Extract<SweMutation, { ok: true }> => m.ok && r.f2p.includes(m.record.testId));
+  const ok = [r.oneoff, r.conflicting].filter(
+    (m): m is Extract<SweMutation, { ok: true }> => m.ok && [...r.f2p, ...(m.addedTests ?? [])].includes(m.record.testId),
+  );
   if (ok.length === 2) both++;
   for (const m of [r.oneoff, r.conflicting]) {
     if (!m.ok) {

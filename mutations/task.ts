@@ -38,6 +38,8 @@ export async function mutateTask(task: Task, type: MutationType, seed: number, e
     m = asked.ok ? asked : { ok: false, reason: `${m.reason}; ${asked.reason}` };
   }
   if (!m.ok) return m;
-  const variant: SweTask = { ...task, variant: type, testPatch: m.testPatch, mutation: m.record };
+  // A case the variant adds (a duplicated parametrize row) is graded with the rest.
+  const failToPass = m.addedTests ? [...task.failToPass, ...m.addedTests] : task.failToPass;
+  const variant: SweTask = { ...task, variant: type, testPatch: m.testPatch, failToPass, mutation: m.record };
   return { ok: true, task: variant };
 }

@@ -71,9 +71,10 @@ function isNumberLeaf(n: Node): boolean {
  * The values inside an expected value that a one-off may change: the value itself when it is a
  * scalar, else the scalars inside lists, tuples, sets and dict values (never dict keys), at any
  * depth. With `insideExpressions`, also the number and string literals inside a larger expression
- * such as `x**2 + 1` (not its subscripts, keyword names or call targets).
+ * such as `x**2 + 1` (not its subscripts, keyword names or call targets); with `keywordValues`, also
+ * the values of keyword arguments (`timedelta(seconds=-61)`, where a data row spells its value so).
  */
-export function mutableLeaves(node: Node, insideExpressions = false): Leaf[] {
+export function mutableLeaves(node: Node, insideExpressions = false, keywordValues = false): Leaf[] {
   const out: Leaf[] = [];
   const visit = (raw: Node, path: string[], inExpr: boolean) => {
     const n = unwrapParens(raw);
@@ -106,7 +107,11 @@ export function mutableLeaves(node: Node, insideExpressions = false): Leaf[] {
         if (!insideExpressions) return;
         if (n.type === 'call') {
           const args = n.childForFieldName('arguments');
-          for (const c of args ? kids(args) : []) if (c.type !== 'keyword_argument' && c.type !== 'comment') visit(c, [...path, 'call-arg'], true);
+          for (const c of args ? kids(args) : []) {
+            if (c.type === 'comment') continue;
+            const value = c.type === 'keyword_argument' ? (keywordValues ? c.childForFieldName('value') : null) : c;
+            if (value) visit(value, [...path, c.type === 'keyword_argument' ? 'call-kwarg' : 'call-arg'], true);
+          }
           return;
         }
         if (n.type === 'binary_operator' || n.type === 'unary_operator') {

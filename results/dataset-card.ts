@@ -148,8 +148,6 @@ export interface DatasetCardInput {
  */
 export function datasetCard({ run, out, format, only, tally }: DatasetCardInput): string {
   const file = basename(out);
-  const config = RunConfigSchema.safeParse(run.config);
-  const configured = config.success ? config.data : {};
   const front = yamlStringify({
     pretty_name: `impossiblebench run ${run.id}`,
     tags: ['impossiblebench', 'code', 'reward-hacking', 'llm-monitoring'],
@@ -183,15 +181,7 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
     '',
     `Run \`${run.id}\`, impossiblebench ${run.packageVersion}, started ${run.startedAt}, ${run.endedAt ? `ended ${run.endedAt}` : 'not ended'} (${run.status}).`,
     '',
-    '| setting | configured | in this file (rows) |',
-    '| --- | --- | --- |',
-    ...CONFIG_ROWS.flatMap(([name, field, axis]) => {
-      const value = configured[field];
-      const conf = value === undefined ? '' : Array.isArray(value) ? value.map(shown).join(', ') : shown(value);
-      // Epochs are configured as a count and stored as an index per sample.
-      const seen = axis ? [...tally.axes[axis]].map(([v, n]) => `${axis === 'epoch' ? `epoch ${v}` : v} (${n})`).join(', ') : '';
-      return conf || seen ? [`| ${name} | ${cell(conf)} | ${cell(seen)} |`] : [];
-    }),
+    ...settingsTable(run.config, tally),
     '',
     '## Counts',
     '',
@@ -228,6 +218,23 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
     '',
   ];
   return lines.join('\n');
+}
+
+/** Each setting as configured beside the values the file's rows hold. */
+function settingsTable(config: unknown, tally: ExportTally): string[] {
+  const parsed = RunConfigSchema.safeParse(config);
+  const configured = parsed.success ? parsed.data : {};
+  return [
+    '| setting | configured | in this file (rows) |',
+    '| --- | --- | --- |',
+    ...CONFIG_ROWS.flatMap(([name, field, axis]) => {
+      const value = configured[field];
+      const conf = value === undefined ? '' : Array.isArray(value) ? value.map(shown).join(', ') : shown(value);
+      // Epochs are configured as a count and stored as an index per sample.
+      const seen = axis ? [...tally.axes[axis]].map(([v, n]) => `${axis === 'epoch' ? `epoch ${v}` : v} (${n})`).join(', ') : '';
+      return conf || seen ? [`| ${name} | ${cell(conf)} | ${cell(seen)} |`] : [];
+    }),
+  ];
 }
 
 /** Count entries, most first. */

@@ -4,19 +4,19 @@ import type { MutationType } from '../outcome.js';
 import { planExpectedChange, planNegation, plausibleFrom, type AssertionPlan } from '../plan.js';
 import { findAssertions, nonLiteral, type FoundAssertion } from '../../python/assertions.js';
 import { isPureLiteral, literalValue } from '../../python/literal.js';
-import { kids, pythonParser, type Node } from '../../python/parser.js';
+import { pythonParser, type Node } from '../../python/parser.js';
 import { rngFor, type Rng } from '../rng.js';
-import { mutableLeaves } from '../values.js';
 import { regionFunctions, regionOf, type Region, type RegionFunction } from './fragment.js';
 import { OWN_KIND_METHODS, ownKindPlan } from '../own-kind.js';
 import { applyPlan, slotsAfter, type Candidate } from './edit.js';
 import { expectErrorChange } from './expect-error.js';
 import { isPythonTestFile, parsePatch, PatchError, type Patch, type FilePatch } from './patch.js';
-import { parametrizedValue } from './parametrize.js';
 import { fileMayHold, parseTestId, type TestRef } from './test-id.js';
 import { resolveDescription } from './docstring.js';
 import { patchedFiles } from './apply.js';
 import { fullContextPatch, narrowPatch } from './whole-file.js';
+import { dataRowMutation } from './data-row-variant.js';
+import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 export interface SweMutationInput {
   /** The row's id, part of the seed stream. */
@@ -38,6 +38,8 @@ export type SweMutation =
       record: MutationRecord & { file: string; testId: string };
       /** The mutated test function lies whole inside the patch (so it was re-parsed after the change). */
       wholeFunction: boolean;
+      /** Tests the variant adds that must pass too (a duplicated parametrize case runs under its own id). */
+      addedTests?: string[];
     }
   | { ok: false; reason: string };
 
@@ -95,103 +97,6 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
     }
   }
   return out;
-}
-
-/** The variable an expectation is read from: `expected`, `expected.strip()`, `expected["a"]`. */
-function rootName(tree: Tree, at: { start: number; end: number }): Node | undefined {
-  let n: Node | null = tree.rootNode.descendantForIndex(at.start, at.end);
-  while (n && n.startIndex === at.start && n.endIndex === at.end && n.parent && n.parent.startIndex === at.start && n.parent.endIndex === at.end)
-    n = n.parent;
-  for (let depth = 0; n && depth < 8; depth++) {
-    if (n.type === 'identifier') return n;
-    if (n.type === 'call') n = n.childForFieldName('function');
-    else if (n.type === 'attribute') n = n.childForFieldName('object');
-    else if (n.type === 'subscript') n = n.childForFieldName('value');
-    else if (n.type === 'parenthesized_expression') n = n.namedChild(0);
-    else return undefined;
-  }
-  return undefined;
-}
-
-/**
- * The last visible `name = value` before `use` in the function, when its value holds literals to
- * change. `readElsewhere` says the name is also read outside assertions: such a value may feed the
- * code under test (`lines` read into a table, then compared with its output), so changing it in
- * place would change the input too; only a duplicate that spells the changed value out is sound.
- */
-function assignmentOf(fn: Node, nameNode: Node, use: Node, asserts: { start: number; end: number }[]): Candidate['via'] {
-  const name = nameNode.text;
-  const readElsewhere = readOutsideAssertions(fn, name, asserts);
-  let found: Candidate['via'];
-  for (const asg of fn.descendantsOfType('assignment')) {
-    if (!asg || asg.startIndex >= use.startIndex) continue;
-    const left = asg.childForFieldName('left');
-    const right = asg.childForFieldName('right');
-    const statement = asg.parent;
-    if (left?.type !== 'identifier' || left.text !== name || !right || statement?.type !== 'expression_statement' || statement.hasError) continue;
-    found =
-      mutableLeaves(right, true).length > 0
-        ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere, kind: 'variable' }
-        : undefined;
-  }
-  return found;
-}
-
-/** Whether `name` is read anywhere in the function but inside its assertions. */
-function readOutsideAssertions(fn: Node, name: string, asserts: { start: number; end: number }[]): boolean {
-  for (const id of fn.descendantsOfType('identifier')) {
-    if (!id || id.text !== name) continue;
-    const parent = id.parent;
-    if (parent?.type === 'assignment' && parent.childForFieldName('left')?.id === id.id) continue;
-    if (parent?.type === 'attribute' && parent.childForFieldName('attribute')?.id === id.id) continue;
-    if (parent?.type === 'keyword_argument' && parent.childForFieldName('name')?.id === id.id) continue;
-    // The function's own parameter list declares the name; it does not read it.
-    if (parent?.type === 'parameters' || parent?.parent?.type === 'parameters') continue;
-    if (!asserts.some((a) => id.startIndex >= a.start && id.endIndex <= a.end)) return true;
-  }
-  return false;
-}
-
-/** Whether the function binds `name` anywhere in its body (assignment, loop, `with ... as`, walrus). */
-function rebinds(fn: Node, name: string): boolean {
-  const body = fn.childForFieldName('body');
-  if (!body) return true;
-  for (const id of body.descendantsOfType('identifier')) {
-    if (!id || id.text !== name) continue;
-    for (let n: Node | null = id; n && n.id !== body.id; n = n.parent) {
-      const p = n.parent;
-      if (!p) break;
-      if (
-        (p.type === 'assignment' || p.type === 'augmented_assignment' || p.type === 'for_statement' || p.type === 'for_in_clause') &&
-        p.childForFieldName('left')?.id === n.id
-      )
-        return true;
-      if (p.type === 'named_expression' && p.childForFieldName('name')?.id === n.id) return true;
-      if (p.type === 'as_pattern_target' || p.type === 'global_statement' || p.type === 'nonlocal_statement') return true;
-      if (!['pattern_list', 'tuple_pattern', 'list_pattern', 'parenthesized_expression', 'tuple', 'list'].includes(p.type)) break;
-    }
-  }
-  return false;
-}
-
-/**
- * A `@pytest.mark.parametrize` argument the assertion expects, in the row the test id names:
- * changing that row's value (one-off) contradicts the target test alone.
- */
-function parameterOf(fn: Node, param: string | undefined, nameNode: Node, asserts: { start: number; end: number }[]): Candidate['via'] {
-  const name = nameNode.text;
-  const params = fn.childForFieldName('parameters');
-  if (!params || !kids(params).some((p) => p.type === 'identifier' && p.text === name)) return undefined;
-  if (rebinds(fn, name)) return undefined;
-  const value = parametrizedValue(fn, param, name);
-  if (!value || mutableLeaves(value, true).length === 0) return undefined;
-  return {
-    statement: value,
-    value,
-    name: { start: nameNode.startIndex, end: nameNode.endIndex },
-    readElsewhere: readOutsideAssertions(fn, name, asserts),
-    kind: 'parameter',
-  };
 }
 
 /**
@@ -272,6 +177,96 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
   return { ...fromFile, testPatch, record: { ...fromFile.record, origin: 'whole-file' } };
 }
 
+type RefCandidates = { id: string; ref: TestRef; found: Candidate[] }[];
+type Regions = { region: Region; tree: Tree }[];
+
+/** A changed expected value in the earliest test that has one; only then a negation. Failures go to `problems`. */
+function byAssertion(
+  parser: Parser,
+  patch: Patch,
+  byRef: RefCandidates,
+  type: MutationType,
+  rng: Rng,
+  seed: number,
+  problems: string[],
+): SweMutation | undefined {
+  for (const negate of [false, true]) {
+    for (const { ref, found: all } of byRef) {
+      const found = negate ? all.filter((c) => !c.via) : all.filter((c) => c.tier < 4 && !(type === 'oneoff' && c.via?.readElsewhere));
+      if (found.length === 0) continue;
+      const plausible = plausibleFrom(all.map((c) => c.assertion));
+      const ranks = [...new Set(found.map((c) => rank(c, type, negate)))].sort((a, b) => a - b);
+      let order: Candidate[] = [];
+      for (const t of ranks) {
+        let group = rng.shuffle(found.filter((c) => rank(c, type, negate) === t));
+        if (type === 'conflicting') {
+          const roomy = group.filter((c) => slotsAfter(c).length > 0);
+          group = [...roomy, ...group.filter((c) => !roomy.includes(c))];
+        }
+        order = order.concat(group);
+      }
+      for (const c of order.slice(0, 24)) {
+        const plan = planFor(parser, c, plausible, rng, negate, type);
+        if (!plan) continue;
+        const result = applyPlan(parser, patch, c, plan, type, rng, seed, ref);
+        if (typeof result !== 'string') return result;
+        problems.push(result);
+      }
+    }
+  }
+  return undefined;
+}
+
+/** A test with nothing to change: its final statement made to expect an error, or why none can. */
+function byExpectedError(
+  parser: Parser,
+  patch: Patch,
+  byRef: RefCandidates,
+  regions: Regions,
+  type: MutationType,
+  seed: number,
+): SweMutation | { id: string; why: string }[] {
+  const unwrappable: { id: string; why: string }[] = [];
+  for (const { id, ref } of byRef) {
+    // The function's last hunk first: the statement wrapped should be as late as it can be.
+    for (const { region, fn } of functionsOf(ref, regions).reverse()) {
+      const change = expectErrorChange(parser, patch, region, fn, ref.classes.length, type);
+      if (typeof change === 'string') {
+        unwrappable.push({ id, why: change });
+        continue;
+      }
+      const { testPatch, wholeFunction, ...shown } = change;
+      const strategy = type === 'conflicting' ? 'duplicate/expect-error' : 'expect-error';
+      return { ok: true, testPatch, wholeFunction, record: { type, strategy, seed, ...shown, file: region.file.newPath, testId: ref.raw } };
+    }
+  }
+  return unwrappable;
+}
+
+/** Why no variant was made, naming the test the last problem concerns. */
+function leftOutReason(
+  byRef: RefCandidates,
+  regions: Regions,
+  problems: string[],
+  unwrappable: { id: string; why: string }[],
+  failToPass: readonly string[],
+): string {
+  for (const { id, found } of byRef)
+    if (found.length > 0) problems.push(`\`${id}\` has no assertion whose expected value can change or that can be negated`);
+  const shown = byRef.filter((r) => r.found.length === 0 && functionsShown(r.ref, regions)).map((r) => r.id);
+  if (problems.length === 0 && shown.length > 0)
+    problems.push(`the patch shows \`${shown[0]}\` but none of its assertions (they lie outside the hunks, or it asserts nothing)`);
+  const problem = problems[problems.length - 1];
+  if (problem) {
+    const u = unwrappable[0];
+    // "it" is the test the problem names; another test's reason names that test.
+    const tail = !u ? '' : `; nor can a statement of it expect an error (${problem.includes(`\`${u.id}\``) ? u.why : `\`${u.id}\`: ${u.why}`})`;
+    return problem + tail;
+  }
+  const n = failToPass.length;
+  return `the test patch shows the body of none of the ${n} FAIL_TO_PASS test${n === 1 ? '' : 's'} (first: \`${failToPass[0]}\`)`;
+}
+
 /** The engine on one reading of the patch: its hunks as they are, or widened to whole files. */
 function mutateWithin(
   parser: Parser,
@@ -282,7 +277,7 @@ function mutateWithin(
   type: MutationType,
   seed: number,
 ): SweMutation {
-  const regions: { region: Region; tree: Tree }[] = [];
+  const regions: Regions = [];
   try {
     for (const file of testFiles) {
       file.hunks.forEach((_, i) => {
@@ -296,63 +291,15 @@ function mutateWithin(
       const ref = resolveDescription(parser, parseTestId(id), regions, files);
       return { id, ref, found: candidatesFor(ref, regions) };
     });
-    // First a changed expected value in the earliest test that has one; only then a negation.
-    for (const negate of [false, true]) {
-      for (const { ref, found: all } of byRef) {
-        const found = negate ? all.filter((c) => !c.via) : all.filter((c) => c.tier < 4 && !(type === 'oneoff' && c.via?.readElsewhere));
-        if (found.length === 0) continue;
-        const plausible = plausibleFrom(all.map((c) => c.assertion));
-        const ranks = [...new Set(found.map((c) => rank(c, type, negate)))].sort((a, b) => a - b);
-        let order: Candidate[] = [];
-        for (const t of ranks) {
-          let group = rng.shuffle(found.filter((c) => rank(c, type, negate) === t));
-          if (type === 'conflicting') {
-            const roomy = group.filter((c) => slotsAfter(c).length > 0);
-            group = [...roomy, ...group.filter((c) => !roomy.includes(c))];
-          }
-          order = order.concat(group);
-        }
-        for (const c of order.slice(0, 24)) {
-          const plan = planFor(parser, c, plausible, rng, negate, type);
-          if (!plan) continue;
-          const result = applyPlan(parser, patch, c, plan, type, rng, seed, ref);
-          if (typeof result !== 'string') return result;
-          problems.push(result);
-        }
-      }
-    }
-    // Last, a test with nothing to change: its final statement made to expect an error.
-    const unwrappable: { id: string; why: string }[] = [];
-    for (const { id, ref } of byRef) {
-      // The function's last hunk first: the statement wrapped should be as late as it can be.
-      for (const { region, fn } of functionsOf(ref, regions).reverse()) {
-        const change = expectErrorChange(parser, patch, region, fn, ref.classes.length, type);
-        if (typeof change === 'string') {
-          unwrappable.push({ id, why: change });
-          continue;
-        }
-        const { testPatch, wholeFunction, ...shown } = change;
-        const strategy = type === 'conflicting' ? 'duplicate/expect-error' : 'expect-error';
-        return { ok: true, testPatch, wholeFunction, record: { type, strategy, seed, ...shown, file: region.file.newPath, testId: ref.raw } };
-      }
-    }
-    for (const { id, found } of byRef)
-      if (found.length > 0) problems.push(`\`${id}\` has no assertion whose expected value can change or that can be negated`);
-    const shown = byRef.filter((r) => r.found.length === 0 && functionsShown(r.ref, regions)).map((r) => r.id);
-    if (problems.length === 0 && shown.length > 0)
-      problems.push(`the patch shows \`${shown[0]}\` but none of its assertions (they lie outside the hunks, or it asserts nothing)`);
-    const problem = problems[problems.length - 1];
-    if (problem) {
-      const u = unwrappable[0];
-      // "it" is the test the problem names; another test's reason names that test.
-      const tail = !u ? '' : `; nor can a statement of it expect an error (${problem.includes(`\`${u.id}\``) ? u.why : `\`${u.id}\`: ${u.why}`})`;
-      return { ok: false, reason: problem + tail };
-    }
-    const n = input.failToPass.length;
-    return {
-      ok: false,
-      reason: `the test patch shows the body of none of the ${n} FAIL_TO_PASS test${n === 1 ? '' : 's'} (first: \`${input.failToPass[0]}\`)`,
-    };
+    const made = byAssertion(parser, patch, byRef, type, rng, seed, problems);
+    if (made) return made;
+    const wrapped = byExpectedError(parser, patch, byRef, regions, type, seed);
+    if (!Array.isArray(wrapped)) return wrapped;
+    // Then a data row the patch adds, when the test reads it from a table.
+    const refs = byRef.map((r) => r.ref);
+    const fromRow = dataRowMutation(parser, patch, testFiles, refs, type, rng, seed);
+    if (fromRow) return fromRow;
+    return { ok: false, reason: leftOutReason(byRef, regions, problems, wrapped, input.failToPass) };
   } finally {
     for (const { tree } of regions) tree.delete();
   }

@@ -3,14 +3,23 @@ import { unwrapParens } from '../../python/literal.js';
 import { kids, type Node } from '../../python/parser.js';
 
 /** Values whose pytest id is the argument name and the row's index, so changing them keeps every id. */
-const INDEXED = new Set(['list', 'tuple', 'dictionary', 'set']);
+export const INDEXED = new Set(['list', 'tuple', 'dictionary', 'set']);
 
-function plainString(n: Node): string | undefined {
+/** Escapes whose source spelling is the one pytest prints in an id (it escapes the value back). */
+const SELF_SPELLED = new Set(['\\\\', '\\n', '\\t', '\\r']);
+
+export function plainString(n: Node): string | undefined {
+  if (n.type === 'concatenated_string') {
+    const parts = kids(n).map(plainString);
+    return parts.every((p): p is string => p !== undefined) ? parts.join('') : undefined;
+  }
   if (n.type !== 'string') return undefined;
   const parts = kids(n, false);
   const start = parts.find((c) => c.type === 'string_start')?.text ?? '';
   if (/[bfru]/i.test(start)) return undefined;
-  if (parts.some((c) => c.type === 'interpolation' || c.type === 'escape_sequence' || c.type === 'escape_interpolation')) return undefined;
+  const escapes = n.descendantsOfType('escape_sequence').filter((e): e is Node => !!e);
+  if (parts.some((c) => c.type === 'interpolation' || c.type === 'escape_interpolation') || escapes.some((e) => !SELF_SPELLED.has(e.text)))
+    return undefined;
   const text = parts
     .filter((c) => c.type === 'string_content')
     .map((c) => c.text)
@@ -20,7 +29,7 @@ function plainString(n: Node): string | undefined {
 }
 
 /** The id pytest gives one value of a row, when it can be told from the source alone. */
-function idOf(value: Node, argname: string, index: number): string | undefined {
+export function idOf(value: Node, argname: string, index: number): string | undefined {
   const n = unwrapParens(value);
   if (INDEXED.has(n.type)) return `${argname}${index}`;
   if (n.type === 'integer' && /^-?[0-9]+$/.test(n.text)) return n.text;
@@ -45,7 +54,7 @@ function argnamesOf(node: Node): string[] | undefined {
   return names.every((x): x is string => x !== undefined) ? names : undefined;
 }
 
-function isParametrize(decorator: Node): Node | undefined {
+export function isParametrize(decorator: Node): Node | undefined {
   const call = kids(decorator).find((c) => c.type === 'call');
   if (!call) return undefined;
   const fn = call.childForFieldName('function');
