@@ -8,7 +8,6 @@ import { repoSources } from './testing/sources.js';
  */
 const KNOWN_OVERSIZE = new Set<string>([
   'docker/pool.ts',
-  'docker/sandbox.ts',
   'mutations/audit/audit.ts',
   'mutations/swe/edit.ts',
   'mutations/swe/mutate.ts',

@@ -8,7 +8,9 @@
  * - the contract: `types.ts`; choosing a backend by name: `backends.ts`; backend-neutral parts: `image-names.ts`,
  *   `deferred.ts`, `floor.ts`, `user-cleanup.ts`, `registry.ts` (layer sizes over HTTP), `errors.ts`, `testing.ts`.
  * - the Docker backend, the only one: `docker-backend.ts` (the interface over the rest); the engine connection
- *   (`engine.ts`) and the deadline of every call on it (`deadline.ts`); one container per sandbox (`sandbox.ts`, `launch.ts`, `kill.ts`, `output.ts`, `demux.ts`); its
+ *   (`engine.ts`) and the deadline of every call on it (`deadline.ts`); one container per sandbox (`sandbox.ts`, its lifecycle; `sandbox-container.ts`, what
+ *   its parts share; commands in `sandbox-exec.ts`, `launch.ts`, `output.ts`, `demux.ts`; killing them and out-of-memory
+ *   kills in `sandbox-kill.ts`, `kill.ts`; files in `sandbox-files.ts`; changes in `sandbox-changes.ts`); its
  *   command channel (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`);
  *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`, and those saved
  *   from sandboxes: `derived-images.ts`); several
@@ -26,7 +28,7 @@ export interface SandboxOptions {
   sampleId: string;
   /** Default false: no network at all. */
   network?: boolean;
-  /** Default 1 GiB. */
+  /** Default 1 GiB (the defaults are in `limits-defaults.ts`). */
   memoryBytes?: number;
   /** Default 1 CPU. */
   cpus?: number;
