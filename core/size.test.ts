@@ -7,7 +7,6 @@ import { repoSources } from './testing/sources.js';
  * still over a limit, so the list can only shrink; remove an entry when its file is fixed.
  */
 const KNOWN_OVERSIZE = new Set<string>([
-  'docker/pool.ts',
   'mutations/audit/audit.ts',
   'mutations/swe/edit.ts',
   'mutations/swe/mutate.ts',

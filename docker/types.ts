@@ -44,7 +44,7 @@ export interface SandboxOptions {
    * rather than one `docker exec` each. Images without Python 3 fall back to `docker exec` on their own.
    */
   commandChannel?: boolean;
-  /** A slot `reserve` took for this sandbox: used when it is on an engine that holds the image, else given back. */
+  /** A slot `placement.reserve` took for this sandbox: used when it is on an engine that holds the image, else given back. */
   slot?: SandboxSlot;
 }
 
@@ -194,14 +194,12 @@ export interface BackendCheck {
   details?: string[];
 }
 
-/** The images sandboxes start from: OCI image names, whichever backend runs them. */
-export interface SandboxImages {
+/** The images sandboxes start from, as every backend keeps them: OCI image names, whichever backend runs them. */
+export interface ImageStore {
   /** Whether an image is present, and whether an older recipe (`recipe`) made it. */
   status(name: string, recipe?: string): Promise<ImageStatus>;
-  /** Which of these images are missing. */
+  /** Which of these images are missing (on a pool: from every engine, since a sample goes where its image is). */
   missing(names: Iterable<string>): Promise<string[]>;
-  /** Where (which engine of a pool) each missing image is missing; only backends of several engines have it. */
-  missingWhere?(names: Iterable<string>): Promise<Array<{ where: string; missing: string[] }>>;
   /** Gets one image from its registry; resolves once the backend has it. A pool names the engine it goes to (`onEngine`). */
   pull(name: string, options?: { onProgress?: (p: PullProgress) => void; onEngine?: (engine: string) => void; signal?: AbortSignal }): Promise<void>;
   /** Makes the project's own image (PYTHON_IMAGE): present, else pulled and extended, else built offline. */
@@ -210,16 +208,23 @@ export interface SandboxImages {
   list(references: string[]): Promise<string[]>;
   /** Free bytes where the backend keeps images, when that is on this machine. */
   freeSpace(): Promise<{ path: string; bytes: number } | undefined>;
+}
+
+/** Images saved from sandboxes: only backends that can save a sandbox's filesystem implement it. */
+export interface ImageDerivation {
   /**
    * Saves a sandbox's filesystem as a new image, with the settings of the image it was made from, these labels and
-   * the sandbox's run, on the sandbox's engine (a pool then places the image's sandboxes there); only backends that can.
+   * the sandbox's run, on the sandbox's engine (a pool then places the image's sandboxes there).
    */
-  derive?(sandbox: Sandbox, name: string, labels: Record<string, string>): Promise<void>;
+  derive(sandbox: Sandbox, name: string, labels: Record<string, string>): Promise<void>;
   /** The images `derive` made, of every run. */
-  listDerived?(): Promise<DerivedImage[]>;
+  listDerived(): Promise<DerivedImage[]>;
   /** Removes images `derive` made; one already gone counts as removed. */
-  removeDerived?(names: string[]): Promise<void>;
+  removeDerived(names: string[]): Promise<void>;
 }
+
+/** A backend's images: the store every backend has, and derivation where it can. */
+export type SandboxImages = ImageStore & Partial<ImageDerivation>;
 
 /** An image made from a sandbox, and the run it was made for. */
 export interface DerivedImage {
@@ -227,23 +232,37 @@ export interface DerivedImage {
   runId: string;
 }
 
-/** Where sandboxes come from. Everything outside `docker/` reaches sandboxes through this alone. */
-export interface SandboxBackend {
-  readonly name: string;
-  create(options: SandboxOptions): Promise<Sandbox>;
+/**
+ * Where sandboxes go among several engines: only a backend of several (a pool, `pool.ts`) has it, and everything that
+ * uses it does without when a backend has none.
+ */
+export interface SandboxPlacement {
   /**
    * A slot for a sandbox of this image, taken now if an engine that holds it has one free (else undefined, as when
-   * whether one holds it is not known yet). Only backends that place sandboxes by image (a pool of engines): a run
-   * starts the first sample that gets one, so one engine's queue does not hold back the others.
+   * whether one holds it is not known yet): a run starts the first sample that gets one, so one engine's queue does
+   * not hold back the others.
    */
-  reserve?(image: string): SandboxSlot | undefined;
+  reserve(image: string): SandboxSlot | undefined;
+  /**
+   * What `list` finds on each engine that answers, and the engines that do not: for listing what is left while one
+   * engine is down (where `list` fails).
+   */
+  survey(filter?: { runId?: string }): Promise<{ sandboxes: SandboxInfo[]; unreachable: UnreachableEngine[] }>;
+  /** Where (which engine) each missing image is missing. */
+  missingWhere(names: Iterable<string>): Promise<Array<{ where: string; missing: string[] }>>;
+}
+
+/**
+ * Where sandboxes come from: their lifecycle (made, listed, removed), the backend's own (connect, probe, destroy all
+ * at exit), its images, and placement when it has several engines. Everything outside `docker/` reaches sandboxes
+ * through this alone; a sample uses only `create` and the `Sandbox` it returns.
+ */
+export interface SandboxBackend {
+  /** The name it is registered under (`backends.ts`). */
+  readonly name: string;
+  create(options: SandboxOptions): Promise<Sandbox>;
   /** Every sandbox of any run (running or not), or of one run; with each one's disk use when `diskUsage`. */
   list(filter?: { runId?: string; diskUsage?: boolean }): Promise<SandboxInfo[]>;
-  /**
-   * What `list` finds on each engine that answers, and the engines that do not (a pool of several): for listing what
-   * is left while one engine is down. Without it, `list` (which fails when any engine does not answer).
-   */
-  survey?(filter?: { runId?: string }): Promise<{ sandboxes: SandboxInfo[]; unreachable: UnreachableEngine[] }>;
   /** Force-removes these sandboxes (as `list` found them); one already gone counts as removed. */
   remove(sandboxes: SandboxInfo[]): Promise<RemoveResult>;
   /** Removes every sandbox of a run (or of every run), optionally only those created before a time. */
@@ -255,4 +274,6 @@ export interface SandboxBackend {
   /** Destroys every sandbox this process created and has not destroyed (at exit). */
   destroyAll(): Promise<void>;
   images: SandboxImages;
+  /** Only backends of several engines. */
+  placement?: SandboxPlacement;
 }

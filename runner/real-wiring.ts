@@ -98,7 +98,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   return {
     services: {
       createSandbox: async (o, task, log) => backend.create(task ? { ...o, image: await history.imageFor(task, o, log) } : o),
-      ...(backend.reserve ? { reserveSandbox: (task: Task) => backend.reserve?.(history.madeFor(task) ?? taskImage(task)) } : {}),
+      ...(backend.placement ? { reserveSandbox: (task: Task) => backend.placement?.reserve(history.madeFor(task) ?? taskImage(task)) } : {}),
       samplesPlanned: (tasks) => history.expect(tasks),
       sampleFinished: (task) => history.finished(task),
       sandboxFor: (task) => sandboxFor(task, experiment),
