@@ -1,22 +1,25 @@
 /**
- * The sandbox contract every other room codes against: a backend (`SandboxBackend`) creates, lists and removes
- * sandboxes and provides their images; a `Sandbox` runs commands and moves files. One sandbox per sample; root is for
- * setup and grading, `agent` for whatever the model runs. Commands run as a user named here, never a numeric id, so a
- * backend needs only the image's user database.
+ * The sandbox contract every other room codes against, in parts: a `Sandbox` runs commands and moves files (all a
+ * sample uses); a backend (`SandboxBackend`) makes, lists and removes sandboxes, keeps their images (`ImageStore`, and
+ * `ImageDerivation` where it can save a sandbox as an image) and, with several engines only, places sandboxes
+ * (`SandboxPlacement`). One sandbox per sample; root is for setup and grading, `agent` for whatever the model runs.
+ * Commands run as a user named here, never a numeric id, so a backend needs only the image's user database.
  *
  * What lives where in docker/:
- * - the contract: `types.ts`; choosing a backend by name: `backends.ts`; backend-neutral parts: `image-names.ts`,
- *   `deferred.ts`, `floor.ts`, `user-cleanup.ts`, `registry.ts` (layer sizes over HTTP), `errors.ts`, `testing.ts`.
- * - the Docker backend, the only one: `docker-backend.ts` (the interface over the rest); the engine connection
- *   (`engine.ts`) and the deadline of every call on it (`deadline.ts`); one container per sandbox (`sandbox.ts`, its lifecycle; `sandbox-container.ts`, what
- *   its parts share; commands in `sandbox-exec.ts`, `launch.ts`, `output.ts`, `demux.ts`; killing them and out-of-memory
- *   kills in `sandbox-kill.ts`, `kill.ts`; files in `sandbox-files.ts`; changes in `sandbox-changes.ts`); its
- *   command channel (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`);
- *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`, and those saved
- *   from sandboxes: `derived-images.ts`); several
- *   engines as one backend (`pool.ts`, which engine holds which image and the slots reserved on them in `placement.ts`,
- *   the engines' addresses and capacities in `hosts.ts`; a second engine for tests
- *   in `testing/second-engine.ts`).
+ * - the contract: `types.ts`; backends registered by name: `backends.ts`; backend-neutral parts: `image-names.ts`,
+ *   `limits-defaults.ts`, `deferred.ts`, `floor.ts`, `user-cleanup.ts`, `registry.ts` (layer sizes over HTTP),
+ *   `errors.ts`, `testing.ts`; several engines, each a backend, as one backend: `pool.ts` (its engines and their slots
+ *   in `pool-engines.ts`, its sandboxes and images in `pool-sandbox.ts` and `pool-images.ts`, which engine holds which
+ *   image in `placement.ts`).
+ * - the Docker backend: `docker-backend.ts` (the interface over the rest, on one engine); Docker engines as a pool
+ *   (`docker-pool.ts`, their addresses and capacities in `hosts.ts`, a second engine for tests in
+ *   `testing/second-engine.ts`); the engine connection (`engine.ts`) and the deadline of every call on it
+ *   (`deadline.ts`); one container per sandbox (`sandbox.ts`, its lifecycle; `sandbox-container.ts`, what its parts
+ *   share; commands in `sandbox-exec.ts`, `launch.ts`, `output.ts`, `demux.ts`; killing them and out-of-memory kills in
+ *   `sandbox-kill.ts`, `kill.ts`; files in `sandbox-files.ts`; changes in `sandbox-changes.ts`); its command channel
+ *   (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`); labels, listing and
+ *   removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`, and those saved from sandboxes:
+ *   `derived-images.ts`).
  * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
  */
 import type { Duplex } from 'node:stream';
