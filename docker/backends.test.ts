@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../core/errors.js';
-import { DEFAULT_SANDBOX, SANDBOX_BACKENDS, sandboxBackend } from './backends.js';
+import { DEFAULT_SANDBOX, SANDBOX_BACKENDS, registerSandboxBackend, sandboxBackend } from './backends.js';
+import { dockerBackend } from './docker-backend.js';
 import { PYTHON_IMAGE } from './image-names.js';
 import { testRunId } from './testing.js';
 
@@ -47,5 +48,48 @@ describe('sandbox backends by name', () => {
       await old.destroy().catch(() => undefined);
       await backend.cleanup({ runId });
     }
+  });
+});
+
+describe('the backend registry', () => {
+  it('gives a backend registered by name for that name, and lists it among the known ones until it is taken out', async () => {
+    const made: string[] = [];
+    const twin = { ...dockerBackend(), name: 'docker-twin' };
+    const unregister = registerSandboxBackend('docker-twin', () => {
+      made.push('twin');
+      return twin;
+    });
+    const runId = testRunId('registry');
+    try {
+      expect(SANDBOX_BACKENDS).toEqual(['docker', 'docker-twin']);
+      const backend = sandboxBackend('docker-twin');
+      expect(backend).toBe(twin);
+      expect(made).toEqual(['twin']);
+      const sandbox = await backend.create({ image: PYTHON_IMAGE, runId, sampleId: 'twin' });
+      try {
+        expect((await sandbox.exec(['echo', 'from the twin'])).stdout).toBe('from the twin\n');
+        expect((await sandboxBackend().list({ runId })).map((s) => s.id)).toEqual([sandbox.id]);
+      } finally {
+        await sandbox.destroy();
+      }
+      // Engines given by --docker-host are for backends that take them.
+      expect(() => sandboxBackend('docker-twin', [{ url: 'unix:///var/run/docker.sock', capacity: 1 }])).toThrow(
+        new UserError('--docker-host is for the docker backend, not "docker-twin"'),
+      );
+      expect(() => registerSandboxBackend('docker-twin', () => twin)).toThrow('registered already');
+    } finally {
+      unregister();
+      await sandboxBackend().cleanup({ runId });
+    }
+    expect(SANDBOX_BACKENDS).toEqual(['docker']);
+    const unknown = (() => {
+      try {
+        sandboxBackend('docker-twin');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(unknown).toBeInstanceOf(UserError);
+    expect(unknown).toMatchObject({ message: 'unknown sandbox backend "docker-twin"', fix: 'use one of: docker' });
   });
 });

@@ -12,6 +12,7 @@ import { importSpecifiers, repoSources } from '../core/testing/sources.js';
 const OPEN = new Set([
   'docker/types', // the contract
   'docker/backends', // choosing a backend by name
+  'docker/limits-defaults', // the limits a sandbox gets unless told otherwise
   'docker/hosts', // the engines of a pool as flags and the config give them (addresses and capacities, no client)
   'docker/image-names', // image names and recipes (OCI names, whichever backend runs them)
   'docker/registry', // layer sizes from a registry's HTTP API, not the engine

@@ -1,36 +1,44 @@
 import { statfs } from 'node:fs/promises';
-import { ensurePythonImage } from './build/python.js';
+import { type BuildOptions, ensurePythonImage } from './build/python.js';
 import { listSandboxContainers, removeContainers, removeSandboxContainers } from './cleanup.js';
 import { deriveImage, listDerivedImages, removeDerivedImages } from './derived-images.js';
-import { connectEngine, findEngine, getDocker, noEngineError } from './engine.js';
+import { connectEngine, type EngineEndpoint, findEngine, getDocker, noEngineError, withEngine } from './engine.js';
 import { imageStatus, listImages, missingImages } from './images.js';
 import { pullImage } from './pull.js';
 import { createSandbox, destroyAllSandboxes } from './sandbox.js';
 import type { BackendCheck, SandboxBackend } from './types.js';
 
-/** The Docker (or Podman, through its Docker API) backend: one container per sandbox, found by its labels. */
-export function dockerBackend(): SandboxBackend {
+/**
+ * The Docker (or Podman, through its Docker API) backend: one container per sandbox, found by its labels. On the
+ * engine found as usual, or on `endpoint` (one engine of a pool): every call is then made there. A sandbox keeps the
+ * engine it was created on.
+ */
+export function dockerBackend(endpoint?: EngineEndpoint): SandboxBackend {
+  const on =
+    <A extends unknown[], R>(fn: (...args: A) => R) =>
+    (...args: A): R =>
+      endpoint ? withEngine(endpoint, () => fn(...args)) : fn(...args);
   return {
     name: 'docker',
-    create: createSandbox,
-    list: (filter = {}) => listSandboxContainers(filter.runId, undefined, filter.diskUsage),
-    remove: (sandboxes) => removeContainers(sandboxes),
-    cleanup: (filter = {}) => removeSandboxContainers(filter),
-    connect: async () => {
+    create: on(createSandbox),
+    list: on((filter = {}) => listSandboxContainers(filter.runId, undefined, filter.diskUsage)),
+    remove: on((sandboxes) => removeContainers(sandboxes)),
+    cleanup: on((filter = {}) => removeSandboxContainers(filter)),
+    connect: on(async () => {
       await connectEngine();
-    },
-    probe: probeDocker,
+    }),
+    probe: on(probeDocker),
     destroyAll: destroyAllSandboxes,
     images: {
-      status: (name, recipe) => imageStatus(name, recipe),
-      missing: (names) => missingImages(names),
-      pull: (name, options = {}) => pullImage(name, options),
-      build: (options) => ensurePythonImage(options),
-      list: (references) => listImages(references),
-      freeSpace: engineFreeBytes,
-      derive: deriveImage,
-      listDerived: listDerivedImages,
-      removeDerived: removeDerivedImages,
+      status: on((name: string, recipe?: string) => imageStatus(name, recipe)),
+      missing: on((names: Iterable<string>) => missingImages(names)),
+      pull: on((name: string, options: Parameters<typeof pullImage>[1] = {}) => pullImage(name, options)),
+      build: on((options?: BuildOptions) => ensurePythonImage(options)),
+      list: on((references: string[]) => listImages(references)),
+      freeSpace: on(engineFreeBytes),
+      derive: on(deriveImage),
+      listDerived: on(listDerivedImages),
+      removeDerived: on(removeDerivedImages),
     },
   };
 }

@@ -1,20 +1,25 @@
 /**
- * The sandbox contract every other room codes against: a backend (`SandboxBackend`) creates, lists and removes
- * sandboxes and provides their images; a `Sandbox` runs commands and moves files. One sandbox per sample; root is for
- * setup and grading, `agent` for whatever the model runs. Commands run as a user named here, never a numeric id, so a
- * backend needs only the image's user database.
+ * The sandbox contract every other room codes against, in parts: a `Sandbox` runs commands and moves files (all a
+ * sample uses); a backend (`SandboxBackend`) makes, lists and removes sandboxes, keeps their images (`ImageStore`, and
+ * `ImageDerivation` where it can save a sandbox as an image) and, with several engines only, places sandboxes
+ * (`SandboxPlacement`). One sandbox per sample; root is for setup and grading, `agent` for whatever the model runs.
+ * Commands run as a user named here, never a numeric id, so a backend needs only the image's user database.
  *
  * What lives where in docker/:
- * - the contract: `types.ts`; choosing a backend by name: `backends.ts`; backend-neutral parts: `image-names.ts`,
- *   `deferred.ts`, `floor.ts`, `user-cleanup.ts`, `registry.ts` (layer sizes over HTTP), `errors.ts`, `testing.ts`.
- * - the Docker backend, the only one: `docker-backend.ts` (the interface over the rest); the engine connection
- *   (`engine.ts`) and the deadline of every call on it (`deadline.ts`); one container per sandbox (`sandbox.ts`, `launch.ts`, `kill.ts`, `output.ts`, `demux.ts`); its
- *   command channel (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`);
- *   labels, listing and removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`, and those saved
- *   from sandboxes: `derived-images.ts`); several
- *   engines as one backend (`pool.ts`, which engine holds which image and the slots reserved on them in `placement.ts`,
- *   the engines' addresses and capacities in `hosts.ts`; a second engine for tests
- *   in `testing/second-engine.ts`).
+ * - the contract: `types.ts`; backends registered by name: `backends.ts`; backend-neutral parts: `image-names.ts`,
+ *   `limits-defaults.ts`, `deferred.ts`, `floor.ts`, `user-cleanup.ts`, `registry.ts` (layer sizes over HTTP),
+ *   `errors.ts`, `testing.ts`; several engines, each a backend, as one backend: `pool.ts` (its engines and their slots
+ *   in `pool-engines.ts`, its sandboxes and images in `pool-sandbox.ts` and `pool-images.ts`, which engine holds which
+ *   image in `placement.ts`).
+ * - the Docker backend: `docker-backend.ts` (the interface over the rest, on one engine); Docker engines as a pool
+ *   (`docker-pool.ts`, their addresses and capacities in `hosts.ts`, a second engine for tests in
+ *   `testing/second-engine.ts`); the engine connection (`engine.ts`) and the deadline of every call on it
+ *   (`deadline.ts`); one container per sandbox (`sandbox.ts`, its lifecycle; `sandbox-container.ts`, what its parts
+ *   share; commands in `sandbox-exec.ts`, `launch.ts`, `output.ts`, `demux.ts`; killing them and out-of-memory kills in
+ *   `sandbox-kill.ts`, `kill.ts`; files in `sandbox-files.ts`; changes in `sandbox-changes.ts`); its command channel
+ *   (`channel*.ts`) and the changes walk it runs (`fs-changes.ts`); files as tar (`archive.ts`); labels, listing and
+ *   removal (`labels.ts`, `cleanup.ts`); images (`images.ts`, `pull.ts`, `build/`, and those saved from sandboxes:
+ *   `derived-images.ts`).
  * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
  */
 import type { Duplex } from 'node:stream';
@@ -26,7 +31,7 @@ export interface SandboxOptions {
   sampleId: string;
   /** Default false: no network at all. */
   network?: boolean;
-  /** Default 1 GiB. */
+  /** Default 1 GiB (the defaults are in `limits-defaults.ts`). */
   memoryBytes?: number;
   /** Default 1 CPU. */
   cpus?: number;
@@ -42,7 +47,7 @@ export interface SandboxOptions {
    * rather than one `docker exec` each. Images without Python 3 fall back to `docker exec` on their own.
    */
   commandChannel?: boolean;
-  /** A slot `reserve` took for this sandbox: used when it is on an engine that holds the image, else given back. */
+  /** A slot `placement.reserve` took for this sandbox: used when it is on an engine that holds the image, else given back. */
   slot?: SandboxSlot;
 }
 
@@ -192,14 +197,12 @@ export interface BackendCheck {
   details?: string[];
 }
 
-/** The images sandboxes start from: OCI image names, whichever backend runs them. */
-export interface SandboxImages {
+/** The images sandboxes start from, as every backend keeps them: OCI image names, whichever backend runs them. */
+export interface ImageStore {
   /** Whether an image is present, and whether an older recipe (`recipe`) made it. */
   status(name: string, recipe?: string): Promise<ImageStatus>;
-  /** Which of these images are missing. */
+  /** Which of these images are missing (on a pool: from every engine, since a sample goes where its image is). */
   missing(names: Iterable<string>): Promise<string[]>;
-  /** Where (which engine of a pool) each missing image is missing; only backends of several engines have it. */
-  missingWhere?(names: Iterable<string>): Promise<Array<{ where: string; missing: string[] }>>;
   /** Gets one image from its registry; resolves once the backend has it. A pool names the engine it goes to (`onEngine`). */
   pull(name: string, options?: { onProgress?: (p: PullProgress) => void; onEngine?: (engine: string) => void; signal?: AbortSignal }): Promise<void>;
   /** Makes the project's own image (PYTHON_IMAGE): present, else pulled and extended, else built offline. */
@@ -208,16 +211,23 @@ export interface SandboxImages {
   list(references: string[]): Promise<string[]>;
   /** Free bytes where the backend keeps images, when that is on this machine. */
   freeSpace(): Promise<{ path: string; bytes: number } | undefined>;
+}
+
+/** Images saved from sandboxes: only backends that can save a sandbox's filesystem implement it. */
+export interface ImageDerivation {
   /**
    * Saves a sandbox's filesystem as a new image, with the settings of the image it was made from, these labels and
-   * the sandbox's run, on the sandbox's engine (a pool then places the image's sandboxes there); only backends that can.
+   * the sandbox's run, on the sandbox's engine (a pool then places the image's sandboxes there).
    */
-  derive?(sandbox: Sandbox, name: string, labels: Record<string, string>): Promise<void>;
+  derive(sandbox: Sandbox, name: string, labels: Record<string, string>): Promise<void>;
   /** The images `derive` made, of every run. */
-  listDerived?(): Promise<DerivedImage[]>;
+  listDerived(): Promise<DerivedImage[]>;
   /** Removes images `derive` made; one already gone counts as removed. */
-  removeDerived?(names: string[]): Promise<void>;
+  removeDerived(names: string[]): Promise<void>;
 }
+
+/** A backend's images: the store every backend has, and derivation where it can. */
+export type SandboxImages = ImageStore & Partial<ImageDerivation>;
 
 /** An image made from a sandbox, and the run it was made for. */
 export interface DerivedImage {
@@ -225,23 +235,37 @@ export interface DerivedImage {
   runId: string;
 }
 
-/** Where sandboxes come from. Everything outside `docker/` reaches sandboxes through this alone. */
-export interface SandboxBackend {
-  readonly name: string;
-  create(options: SandboxOptions): Promise<Sandbox>;
+/**
+ * Where sandboxes go among several engines: only a backend of several (a pool, `pool.ts`) has it, and everything that
+ * uses it does without when a backend has none.
+ */
+export interface SandboxPlacement {
   /**
    * A slot for a sandbox of this image, taken now if an engine that holds it has one free (else undefined, as when
-   * whether one holds it is not known yet). Only backends that place sandboxes by image (a pool of engines): a run
-   * starts the first sample that gets one, so one engine's queue does not hold back the others.
+   * whether one holds it is not known yet): a run starts the first sample that gets one, so one engine's queue does
+   * not hold back the others.
    */
-  reserve?(image: string): SandboxSlot | undefined;
+  reserve(image: string): SandboxSlot | undefined;
+  /**
+   * What `list` finds on each engine that answers, and the engines that do not: for listing what is left while one
+   * engine is down (where `list` fails).
+   */
+  survey(filter?: { runId?: string }): Promise<{ sandboxes: SandboxInfo[]; unreachable: UnreachableEngine[] }>;
+  /** Where (which engine) each missing image is missing. */
+  missingWhere(names: Iterable<string>): Promise<Array<{ where: string; missing: string[] }>>;
+}
+
+/**
+ * Where sandboxes come from: their lifecycle (made, listed, removed), the backend's own (connect, probe, destroy all
+ * at exit), its images, and placement when it has several engines. Everything outside `docker/` reaches sandboxes
+ * through this alone; a sample uses only `create` and the `Sandbox` it returns.
+ */
+export interface SandboxBackend {
+  /** The name it is registered under (`backends.ts`). */
+  readonly name: string;
+  create(options: SandboxOptions): Promise<Sandbox>;
   /** Every sandbox of any run (running or not), or of one run; with each one's disk use when `diskUsage`. */
   list(filter?: { runId?: string; diskUsage?: boolean }): Promise<SandboxInfo[]>;
-  /**
-   * What `list` finds on each engine that answers, and the engines that do not (a pool of several): for listing what
-   * is left while one engine is down. Without it, `list` (which fails when any engine does not answer).
-   */
-  survey?(filter?: { runId?: string }): Promise<{ sandboxes: SandboxInfo[]; unreachable: UnreachableEngine[] }>;
   /** Force-removes these sandboxes (as `list` found them); one already gone counts as removed. */
   remove(sandboxes: SandboxInfo[]): Promise<RemoveResult>;
   /** Removes every sandbox of a run (or of every run), optionally only those created before a time. */
@@ -253,4 +277,6 @@ export interface SandboxBackend {
   /** Destroys every sandbox this process created and has not destroyed (at exit). */
   destroyAll(): Promise<void>;
   images: SandboxImages;
+  /** Only backends of several engines. */
+  placement?: SandboxPlacement;
 }

@@ -11,7 +11,7 @@ import { PYTHON_IMAGE } from '../docker/image-names.js';
 import {
   ENGINE_TIMEOUT_ENV,
   EngineLostError,
-  enginePool,
+  dockerEnginePool,
   firstEngineUrl,
   startSecondEngine,
   type SecondEngine,
@@ -57,10 +57,10 @@ const hosts = () => [DockerHostSchema.parse({ url: first, capacity: 2 }), Docker
 describe('several Docker engines as one pool', () => {
   it('places sandboxes only where their image is, then on both engines, least loaded first, and lists and removes them on both', async () => {
     expect(hasDocker0()).toBe(hadDocker0);
-    const held = enginePool(hosts());
+    const held = dockerEnginePool(hosts());
     await held.connect();
     // On one engine only: not missing for the pool, whose doctor warns where it lacks.
-    expect(await held.images.missingWhere!([PYTHON_IMAGE])).toEqual([{ where: second.url, missing: [PYTHON_IMAGE] }]);
+    expect(await held.placement!.missingWhere([PYTHON_IMAGE])).toEqual([{ where: second.url, missing: [PYTHON_IMAGE] }]);
     expect(await held.images.missing([PYTHON_IMAGE])).toEqual([]);
     assertBuilt();
     const doctor = await cli(['doctor', '--docker-host', first, '--docker-host', second.url]);
@@ -88,8 +88,8 @@ describe('several Docker engines as one pool', () => {
     for (const b of [two[1]!, box3]) await b.destroy();
 
     second.load(PYTHON_IMAGE);
-    const pool = enginePool(hosts());
-    expect(await pool.images.missingWhere!([PYTHON_IMAGE])).toEqual([]);
+    const pool = dockerEnginePool(hosts());
+    expect(await pool.placement!.missingWhere([PYTHON_IMAGE])).toEqual([]);
 
     const checks = await pool.probe();
     expect(checks.filter((c) => c.text.includes(second.url) && c.text.includes('container engine')).map((c) => c.mark)).toEqual(['ok']);
@@ -123,7 +123,7 @@ describe('several Docker engines as one pool', () => {
     const rows = join(await mkdtemp(join(tmpdir(), 'ib-engines-pull-')), 'rows.jsonl');
     await writeFile(rows, `${ids.map(minimalSweRow).join('\n')}\n`);
     const flags = ['--dataset', rows, '--image-namespace', namespace, '--docker-host', `${first}=2`, '--docker-host', `${second.url}=1`, '--plain'];
-    const pool = enginePool([DockerHostSchema.parse({ url: first, capacity: 2 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    const pool = dockerEnginePool([DockerHostSchema.parse({ url: first, capacity: 2 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
     try {
       const pull = await cli(['images', 'pull', ...flags, '--concurrency', '1']);
       expect(pull.exitCode, pull.stdout + pull.stderr).toBe(0);
@@ -131,7 +131,7 @@ describe('several Docker engines as one pool', () => {
       // Two onto the engine of capacity 2, one onto the other, in turn; each lacks what the other holds.
       const onto = (out: string) => images.map((image) => new RegExp(`pulled ${image.replaceAll('.', '\\.')} onto (\\S+) `).exec(out)?.[1]);
       expect(onto(pull.stderr)).toEqual([first, second.url, first]);
-      const lacking = new Map((await pool.images.missingWhere!(images)).map((w) => [w.where, w.missing]));
+      const lacking = new Map((await pool.placement!.missingWhere(images)).map((w) => [w.where, w.missing]));
       expect(lacking.get(first)).toEqual([images[1]]);
       expect(lacking.get(second.url)).toEqual([images[0], images[2]]);
       expect(await pool.images.missing(images)).toEqual([]);
@@ -180,7 +180,7 @@ describe('several Docker engines as one pool', () => {
 
 describe('a wedged engine', () => {
   it('fails each call it does not answer within the deadline, as an infrastructure error, and is taken out of the pool', async () => {
-    const pool = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 2 })]);
+    const pool = dockerEnginePool([DockerHostSchema.parse({ url: second.url, capacity: 2 })]);
     await pool.connect();
     if ((await pool.images.missing([PYTHON_IMAGE])).length > 0) second.load(PYTHON_IMAGE);
     const runId = `wedged-${Date.now()}`;
@@ -199,7 +199,7 @@ describe('a wedged engine', () => {
       );
       expect(ran).toBeInstanceOf(EngineLostError);
       // (A pool of its own: the one above has taken the engine out.)
-      const another = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+      const another = dockerEnginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
       const created = await another.create({ image: PYTHON_IMAGE, runId, sampleId: 'a' }).then(
         () => undefined,
         (err: unknown) => err,
@@ -214,7 +214,7 @@ describe('a wedged engine', () => {
     }
     // Thawed, it answers again (the next test runs on it), and may still carry out the create it took while frozen:
     // what this test left there goes, so the next test finds only its own sandboxes.
-    const thawed = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    const thawed = dockerEnginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
     await thawed.connect();
     await delay(1_000);
     await thawed.cleanup({ runId });
@@ -237,7 +237,7 @@ describe('history images on a pool', () => {
     second.load(image);
     const prepared: PreparedImageTask = { ...task, repoSource: { type: 'image', image } };
     const name = historyImageName(runId, prepared);
-    const pool = enginePool([DockerHostSchema.parse({ url: first, capacity: 1 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    const pool = dockerEnginePool([DockerHostSchema.parse({ url: first, capacity: 1 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
     const history = historyImages(pool);
     const before = process.env[ENGINE_TIMEOUT_ENV];
     let thaw = () => {};
@@ -246,7 +246,7 @@ describe('history images on a pool', () => {
       const blocker = await pool.create({ image, runId, sampleId: 'blocker' });
       expect(await history.imageFor(prepared, { image, runId, sampleId: 's1' })).toBe(name);
       await blocker.destroy();
-      expect(await pool.images.missingWhere!([name])).toEqual([{ where: first, missing: [name] }]);
+      expect(await pool.placement!.missingWhere([name])).toEqual([{ where: first, missing: [name] }]);
       // Its samples go where it is, though the first engine is free.
       const onSecond = await pool.create({ image: name, runId, sampleId: 's1' });
       expect((await pool.list({ runId })).map((s) => s.engine)).toEqual([second.url]);
@@ -272,7 +272,7 @@ describe('history images on a pool', () => {
       thaw();
       if (before === undefined) delete process.env[ENGINE_TIMEOUT_ENV];
       else process.env[ENGINE_TIMEOUT_ENV] = before;
-      const thawed = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+      const thawed = dockerEnginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
       await thawed.connect();
       await thawed.cleanup({ runId });
       spawnSync('docker', ['-H', second.url, 'rmi', '-f', name, image], { stdio: 'ignore' });
@@ -428,7 +428,7 @@ describe('an image on an engine that is gone', () => {
   it('is an infrastructure error while an engine cannot be asked, and missing only once every engine left says so', async () => {
     // The run above killed the second engine.
     expect(second.alive()).toBe(false);
-    const pool = enginePool(hosts());
+    const pool = dockerEnginePool(hosts());
     const runId = `pool-unasked-${Date.now()}`;
     const absent = 'impossiblebench/absent:nowhere';
     const failure = (image: string) =>
@@ -451,7 +451,7 @@ describe('an image on an engine that is gone', () => {
 
 describe('a pool whose engines are all gone', () => {
   it('fails the first sandbox as an infrastructure error, then stops the run; a run does not start on an engine that does not answer; cleanup lists and removes what the others hold', async () => {
-    const pool = enginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    const pool = dockerEnginePool([DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
     second.kill();
     const firstTry = await pool.create({ image: PYTHON_IMAGE, runId: 'gone', sampleId: 'a' }).then(
       () => undefined,
@@ -466,10 +466,10 @@ describe('a pool whose engines are all gone', () => {
     expect((next as Error).message).toContain(`every container engine of the pool is gone (${second.url}:`);
     await expect(pool.connect()).rejects.toThrow(`no container engine answers at ${second.url}`);
     // Cleanup still lists and cleans the engines that answer, and names the one that does not.
-    const both = enginePool([DockerHostSchema.parse({ url: first, capacity: 1 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
+    const both = dockerEnginePool([DockerHostSchema.parse({ url: first, capacity: 1 }), DockerHostSchema.parse({ url: second.url, capacity: 1 })]);
     const runId = `pool-gone-${Date.now()}`;
     const left = await both.create({ image: PYTHON_IMAGE, runId, sampleId: 'left' });
-    const surveyed = await both.survey!({ runId });
+    const surveyed = await both.placement!.survey({ runId });
     expect(surveyed.sandboxes.map((s) => [s.id, s.engine])).toEqual([[left.id, first]]);
     expect(surveyed.unreachable.map((u) => u.engine)).toEqual([second.url]);
     assertBuilt();

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { sandboxBackend } from '../docker/backends.js';
+import { DEFAULT_SANDBOX_LIMITS } from '../docker/limits-defaults.js';
 import type { SandboxOptions } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } from '../scaffolds/model/index.js';
@@ -32,7 +33,7 @@ export interface RealWiringOptions {
 
 /** The image and limits a task's sandbox gets: no file larger than what the agent may write in all. */
 export function sandboxFor(task: Task, experiment: Pick<Experiment, 'limits'>): Omit<SandboxOptions, 'runId' | 'sampleId'> {
-  return { image: taskImage(task), memoryBytes: 1024 ** 3, cpus: 1, pidsLimit: 256, maxFileBytes: experiment.limits.diskLimitMb * 1024 * 1024 };
+  return { image: taskImage(task), ...DEFAULT_SANDBOX_LIMITS, maxFileBytes: experiment.limits.diskLimitMb * 1024 * 1024 };
 }
 
 /** Checks every model spec (and its API key) before anything runs, so a typo costs nothing. */
@@ -97,7 +98,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   return {
     services: {
       createSandbox: async (o, task, log) => backend.create(task ? { ...o, image: await history.imageFor(task, o, log) } : o),
-      ...(backend.reserve ? { reserveSandbox: (task: Task) => backend.reserve?.(history.madeFor(task) ?? taskImage(task)) } : {}),
+      ...(backend.placement ? { reserveSandbox: (task: Task) => backend.placement?.reserve(history.madeFor(task) ?? taskImage(task)) } : {}),
       samplesPlanned: (tasks) => history.expect(tasks),
       sampleFinished: (task) => history.finished(task),
       sandboxFor: (task) => sandboxFor(task, experiment),

@@ -15,7 +15,7 @@ export interface SampleServices {
   /** The sandbox of a sample of `task` (which may choose the image it starts from, as a history image does). */
   createSandbox(options: SandboxOptions, task?: Task, log?: Logger): Promise<Sandbox>;
   /**
-   * A sandbox slot for a sample of `task`, taken now if one is free where its image is (see `SandboxBackend.reserve`);
+   * A sandbox slot for a sample of `task`, taken now if one is free where its image is (see `SandboxPlacement.reserve`);
    * only where the backend places sandboxes by image.
    */
   reserveSandbox?(task: Task): SandboxSlot | undefined;

@@ -11,7 +11,8 @@ import { RUN_LABEL } from '../labels.js';
 
 /** The pool itself, for tests that drive it below the backend registry (its placement, its engine-loss errors). */
 export { ENGINE_TIMEOUT_ENV } from '../deadline.js';
-export { EngineLostError, enginePool } from '../pool.js';
+export { dockerEnginePool } from '../docker-pool.js';
+export { EngineLostError } from '../pool.js';
 
 /**
  * A second Docker engine on this machine for tests of engine pools: its own data root, exec root, pid file and socket

@@ -23,8 +23,8 @@ export function register(program: Command): void {
     const backend = sandboxBackend(options.sandbox, dockerHosts(options.dockerHost));
     const scope = options.run ? ` of run ${options.run}` : '';
     if (options.dryRun) {
-      const { sandboxes: found, unreachable } = backend.survey
-        ? await backend.survey({ runId: options.run })
+      const { sandboxes: found, unreachable } = backend.placement
+        ? await backend.placement.survey({ runId: options.run })
         : { sandboxes: await backend.list({ runId: options.run }), unreachable: [] };
       for (const c of found) console.log(`${c.id.slice(0, 12)}  ${c.engine ? `${c.engine}  ` : ''}run ${c.runId}  sample ${c.sampleId}  ${c.state}`);
       console.log(`${found.length} sandbox container${found.length === 1 ? '' : 's'}${scope} would be removed`);

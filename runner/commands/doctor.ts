@@ -31,7 +31,7 @@ export async function doctor(backend: SandboxBackend): Promise<boolean> {
   for (const spec of SANDBOX_IMAGES) {
     const s = await backend.images.status(spec.name, spec.recipe);
     // A pool: the engines that lack it, so the fix goes where it is needed.
-    const lacking = s.state === 'stale' ? [] : ((await backend.images.missingWhere?.([spec.name])) ?? []).map((w) => w.where);
+    const lacking = s.state === 'stale' ? [] : ((await backend.placement?.missingWhere([spec.name])) ?? []).map((w) => w.where);
     const build = `impossiblebench images build${lacking.length ? ', with the same --docker-host flags' : ''}`;
     if (s.state === 'present') {
       const size = s.sizeBytes ? ` (${Math.round(s.sizeBytes / 1e6)} MB)` : '';
