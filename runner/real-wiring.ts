@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { sandboxBackend } from '../docker/backends.js';
+import { DEFAULT_CPUS, DEFAULT_MEMORY_BYTES, DEFAULT_PIDS_LIMIT } from '../docker/sandbox.js';
 import type { SandboxOptions } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } from '../scaffolds/model/index.js';
@@ -32,7 +33,13 @@ export interface RealWiringOptions {
 
 /** The image and limits a task's sandbox gets: no file larger than what the agent may write in all. */
 export function sandboxFor(task: Task, experiment: Pick<Experiment, 'limits'>): Omit<SandboxOptions, 'runId' | 'sampleId'> {
-  return { image: taskImage(task), memoryBytes: 1024 ** 3, cpus: 1, pidsLimit: 256, maxFileBytes: experiment.limits.diskLimitMb * 1024 * 1024 };
+  return {
+    image: taskImage(task),
+    memoryBytes: DEFAULT_MEMORY_BYTES,
+    cpus: DEFAULT_CPUS,
+    pidsLimit: DEFAULT_PIDS_LIMIT,
+    maxFileBytes: experiment.limits.diskLimitMb * 1024 * 1024,
+  };
 }
 
 /** Checks every model spec (and its API key) before anything runs, so a typo costs nothing. */

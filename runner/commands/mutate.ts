@@ -17,7 +17,7 @@ import { sandboxBackend } from '../../docker/backends.js';
 import { historyImages } from '../history-images.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
-import { shellArg } from '../summary.js';
+import { shellArg } from '../shell-arg.js';
 import {
   addDockerHostOption,
   addImageNamingOptions,
