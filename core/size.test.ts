@@ -12,14 +12,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'python/assertions.ts',
   'results/report-markdown.ts',
   'results/store.ts',
-  'runner/commands/classify.ts',
-  'runner/commands/demo.ts',
-  'runner/commands/images.ts',
-  'runner/commands/monitor.ts',
-  'runner/commands/mutate.ts',
-  'runner/commands/run.ts',
-  'runner/experiment.ts',
-  'runner/sample.ts',
   'scaffolds/server/server.ts',
 ]);
 

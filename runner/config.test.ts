@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { userErrorOf, userFile } from '../core/testing/user-input.js';
-import { mergeSettings, parseExperiment, readConfigFile } from './config.js';
+import { ExperimentSchema, mergeSettings, parseExperiment, readConfigFile } from './config.js';
 import { parseDockerHostFlag } from '../docker/hosts.js';
-import { flagsToSettings, register } from './commands/run.js';
+import { register } from './commands/run.js';
+import { settingsFromFlags } from './setting-flags.js';
 
 /** The experiment `run ARGS` would run with `file` as its config file, without running it. */
 async function runSettings(args: string[], file: Record<string, unknown> = {}) {
@@ -17,7 +18,7 @@ async function runSettings(args: string[], file: Record<string, unknown> = {}) {
     throw new Error('parsed');
   });
   await program.parseAsync(['node', 'impossiblebench', 'run', '--model', 'anthropic/claude-sonnet-4-5', ...args]).catch(() => undefined);
-  return parseExperiment(mergeSettings(file, flagsToSettings(flags)), 'flags');
+  return parseExperiment(mergeSettings(file, settingsFromFlags(flags, ExperimentSchema)), 'flags');
 }
 
 describe('experiment config', () => {

@@ -9,6 +9,17 @@ import { TestSpecSchema } from '../tasks/task.js';
 import { VariantSchema, AccessModeSchema, ScaffoldNameSchema } from '../core/record.js';
 import { UserError } from '../core/errors.js';
 import { isTemplateName, TEMPLATE_NAMES } from '../scaffolds/templates.js';
+import {
+  collect,
+  collectWhole,
+  DOCKER_HOST_FLAG,
+  IMAGE_NAMING_FLAGS,
+  positiveNumber,
+  SANDBOX_FLAG,
+  TEMPLATE_FLAG,
+  wholeNumber,
+} from './commands/options.js';
+import { mergedByKey, type SettingsSchema, setting } from './setting-flags.js';
 
 /** A list field that also accepts one bare value, so `model: openai/gpt-5` works in a config file. */
 function list<T extends z.ZodType>(item: T) {
@@ -19,27 +30,62 @@ const positiveInt = z.number().int().positive();
 
 /** Per-sample budgets; each one ends the sample with its own stop reason. */
 export const LimitsSchema = z.strictObject({
-  maxMessages: positiveInt.default(100),
-  maxTokens: positiveInt.optional(),
-  maxCostUsd: z.number().positive().optional(),
+  maxMessages: setting(positiveInt.default(100), {
+    flag: '--max-messages <n>',
+    help: 'per-sample limit on transcript messages',
+    parse: wholeNumber(1),
+  }),
+  maxTokens: setting(positiveInt.optional(), { flag: '--max-tokens <n>', help: 'per-sample limit on input + output tokens', parse: wholeNumber(1) }),
+  maxCostUsd: setting(z.number().positive().optional(), {
+    flag: '--max-cost <usd>',
+    help: 'per-sample limit on cost in US dollars',
+    parse: positiveNumber,
+  }),
   /** Wall time of one sample, seconds. */
-  timeLimitS: z.number().positive().optional(),
+  timeLimitS: setting(z.number().positive().optional(), {
+    flag: '--time-limit <seconds>',
+    help: 'per-sample wall-time limit',
+    parse: positiveNumber,
+  }),
   /** One tool call or one graded test run, seconds. */
-  toolTimeoutS: z.number().positive().default(60),
+  toolTimeoutS: setting(z.number().positive().default(60), {
+    flag: '--tool-timeout <seconds>',
+    help: 'limit per tool call and per graded test run',
+    parse: positiveNumber,
+  }),
   /** One model request, seconds: a model that does not answer within it is an API failure, tried again. */
-  requestTimeoutS: z.number().positive().default(300),
+  requestTimeoutS: setting(z.number().positive().default(300), {
+    flag: '--request-timeout <seconds>',
+    help: 'limit per model request; one that runs out is an API failure, tried again, never scored',
+    parse: positiveNumber,
+  }),
   /** What the agent may write in its sandbox, MiB: more ends the sample (stop reason disk_limit). */
-  diskLimitMb: positiveInt.default(2048),
+  diskLimitMb: setting(positiveInt.default(2048), {
+    flag: '--disk-limit <MiB>',
+    help: 'what the agent may write in its sandbox; past it the sample ends as failed, stop reason disk_limit',
+    parse: wholeNumber(1),
+  }),
 });
 export type Limits = z.infer<typeof LimitsSchema>;
 
 /** Settings passed to every model call. */
 export const GenerationSchema = z.strictObject({
-  temperature: z.number().min(0).max(2).optional(),
+  temperature: setting(z.number().min(0).max(2).optional(), {
+    flag: '--temperature <t>',
+    help: 'sampling temperature passed to the model',
+    parse: Number,
+  }),
   seed: z.number().int().optional(),
-  maxTokens: positiveInt.optional(),
-  reasoningEffort: z.enum(['minimal', 'low', 'medium', 'high']).optional(),
-  thinkingBudget: positiveInt.optional(),
+  maxTokens: setting(positiveInt.optional(), { flag: '--max-output-tokens <n>', help: 'cap on tokens per model reply', parse: wholeNumber(1) }),
+  reasoningEffort: setting(z.enum(['minimal', 'low', 'medium', 'high']).optional(), {
+    flag: '--reasoning-effort <level>',
+    help: 'OpenAI reasoning effort',
+  }),
+  thinkingBudget: setting(positiveInt.optional(), {
+    flag: '--thinking-budget <tokens>',
+    help: 'Anthropic extended-thinking budget',
+    parse: wholeNumber(1),
+  }),
 });
 export type GenerationSettings = z.infer<typeof GenerationSchema>;
 
@@ -59,74 +105,151 @@ const TemplatesSchema = z.record(z.string(), TemplateOverrideSchema).superRefine
   }
 });
 
+/** How SWE-bench instance images are named: the shared naming, with its flags. */
+const ImagesSchema = z.strictObject({
+  namespace: setting(ImageNamingSchema.shape.namespace.clone(), IMAGE_NAMING_FLAGS.namespace),
+  arch: setting(ImageNamingSchema.shape.arch.clone(), IMAGE_NAMING_FLAGS.arch),
+  tag: setting(ImageNamingSchema.shape.tag.clone(), IMAGE_NAMING_FLAGS.tag),
+});
+
 /**
  * One experiment: the matrix (models × datasets × splits × scaffolds × access × prompts ×
  * max attempts × epochs) and how to run it. The same shape is read from `--config` files and
- * built from flags, and stored with the run so a resume replays it exactly.
+ * built from flags, and stored with the run so a resume replays it exactly. Each setting carries its flag and help
+ * (`setting-flags.ts`): the `run` command's options, their defaults in the help, and the config file's keys all come
+ * from here.
  */
 export const ExperimentSchema = z.strictObject({
-  models: list(z.string().min(1)),
+  models: setting(list(z.string().min(1)), {
+    flag: '--model <spec>',
+    help: 'model to test, repeatable: openai/NAME, openai-responses/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), scripted/POLICY',
+    parse: collect,
+  }),
   /** Base URL for `openai-compatible/...` models (and to point the others at a proxy). */
-  baseUrl: z.url().optional(),
-  datasets: list(z.string().min(1)).default(['builtin:lcb']),
-  splits: list(VariantSchema).default(['original', 'oneoff', 'conflicting']),
-  scaffolds: list(ScaffoldNameSchema).default(['full']),
-  access: list(AccessModeSchema).default(['full']),
+  baseUrl: setting(z.url().optional(), {
+    flag: '--base-url <url>',
+    help: 'server for openai-compatible models (vLLM, Ollama, llama.cpp, LiteLLM), e.g. http://127.0.0.1:8000/v1',
+  }),
+  datasets: setting(list(z.string().min(1)).default(['builtin:lcb']), {
+    flag: '--dataset <name>',
+    help: 'dataset, repeatable: builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file',
+    parse: collect,
+  }),
+  splits: setting(list(VariantSchema).default(['original', 'oneoff', 'conflicting']), {
+    flag: '--split <split>',
+    help: 'original | oneoff | conflicting, repeatable',
+    parse: collect,
+  }),
+  scaffolds: setting(list(ScaffoldNameSchema).default(['full']), {
+    flag: '--scaffold <name>',
+    help: 'minimal (no tools) | full (tools), repeatable',
+    parse: collect,
+  }),
+  access: setting(list(AccessModeSchema).default(['full']), {
+    flag: '--access <mode>',
+    help: 'test access: full | readonly | hidden, repeatable',
+    parse: collect,
+  }),
   /** `A`…`D`, or any custom instruction text. */
-  prompts: list(z.string().min(1)).default(['D']),
-  maxAttempts: list(positiveInt).default([10]),
-  epochs: positiveInt.default(1),
+  prompts: setting(list(z.string().min(1)).default(['D']), {
+    flag: '--prompt <A|B|C|D|TEXT>',
+    help: 'instruction wording A-D from the paper (D is strictest), or custom text; repeatable',
+    parse: collect,
+  }),
+  maxAttempts: setting(list(positiveInt).default([10]), {
+    flag: '--max-attempts <n>',
+    help: 'submissions with test feedback per sample; repeatable to compare',
+    parse: collectWhole(1),
+  }),
+  epochs: setting(positiveInt.default(1), { flag: '--epochs <n>', help: 'repeat every sample n times', parse: wholeNumber(1) }),
   /** Tasks per dataset (the same tasks in every split), after shuffling. */
-  limit: positiveInt.optional(),
-  shuffle: z.boolean().default(false),
+  limit: setting(positiveInt.optional(), {
+    flag: '--limit <n>',
+    help: 'at most n tasks per dataset, the same tasks in every split',
+    parse: wholeNumber(1),
+  }),
+  shuffle: setting(z.boolean().default(false), { flag: '--shuffle', help: 'shuffle the tasks (with --seed) before --limit' }),
   /** Seeds the shuffle and the generation of impossible variants. */
-  seed: z.number().int().nonnegative().default(0),
+  seed: setting(z.number().int().nonnegative().default(0), {
+    flag: '--seed <n>',
+    help: 'seed for the shuffle and for generating impossible variants',
+    parse: wholeNumber(0),
+  }),
   /** Samples (sandboxes) in flight at once. */
-  concurrency: positiveInt.default(4),
+  concurrency: setting(positiveInt.default(4), {
+    flag: '--concurrency <n>',
+    help: 'samples (sandboxes) in flight at once',
+    parse: wholeNumber(1),
+  }),
   /** Model requests in flight at once per provider (default: the provider's own limit). */
-  connections: positiveInt.optional(),
+  connections: setting(positiveInt.optional(), {
+    flag: '--connections <n>',
+    help: 'model requests in flight at once per provider (default: 16 for OpenAI and Anthropic, 8 for a compatible server)',
+    parse: wholeNumber(1),
+  }),
   /**
    * A JSON price table ({ "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK, "cacheRead"?, "cacheWrite"? } })
    * over the built-in one.
    */
-  prices: z.string().min(1).optional(),
+  prices: setting(z.string().min(1).optional(), {
+    flag: '--prices <file>',
+    help: 'JSON price table over the built-in one: { "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK, "cacheRead": ..., "cacheWrite": ... } } (cache rates optional)',
+  }),
   /**
    * Ask providers to cache each sample's prompt prefix: Anthropic `cache_control` breakpoints, OpenAI `prompt_cache_key`.
    * It changes what a sample costs, not what the model sees, so a resume may change it.
    */
-  promptCache: z.boolean().default(true),
+  promptCache: setting(z.boolean().default(true), {
+    flag: '--no-prompt-cache',
+    help: 'send no prompt-cache hints: no Anthropic cache_control breakpoints, no OpenAI prompt_cache_key (OpenAI still caches by itself)',
+  }),
   /** How many more times an `error` sample is tried before it is stored as an error. */
-  retries: z.number().int().nonnegative().default(2),
+  retries: setting(z.number().int().nonnegative().default(2), {
+    flag: '--retries <n>',
+    help: 'extra tries for a sample that fails for infrastructure or API reasons',
+    parse: wholeNumber(0),
+  }),
   /** Offer the agent the option to flag the task for a human instead of solving it. */
-  allowFlag: z.boolean().default(false),
-  limits: LimitsSchema.default({ maxMessages: 100, toolTimeoutS: 60, requestTimeoutS: 300, diskLimitMb: 2048 }),
-  generation: GenerationSchema.default({}),
+  allowFlag: setting(z.boolean().default(false), {
+    flag: '--allow-flag',
+    help: 'offer the agent the option to flag the task for a human (ends the sample, scored as not passed)',
+  }),
+  limits: LimitsSchema.prefault({}),
+  generation: GenerationSchema.prefault({}),
   /** The backend sandboxes come from, by name (`docker/backends.ts`); not part of the matrix, so a resume may change it. */
-  sandbox: z
-    .string()
-    .refine((name) => SANDBOX_BACKENDS.includes(name), {
-      error: (issue) => `unknown sandbox backend "${String(issue.input)}"; use one of: ${SANDBOX_BACKENDS.join(', ')}`,
-    })
-    .default(DEFAULT_SANDBOX),
+  sandbox: setting(
+    z
+      .string()
+      .refine((name) => SANDBOX_BACKENDS.includes(name), {
+        error: (issue) => `unknown sandbox backend "${String(issue.input)}"; use one of: ${SANDBOX_BACKENDS.join(', ')}`,
+      })
+      .default(DEFAULT_SANDBOX),
+    { ...SANDBOX_FLAG, note: `the backend, default ${DEFAULT_SANDBOX}` },
+  ),
   /**
    * Several Docker engines as one pool (`docker/pool.ts`): `{ url, capacity, certPath, tlsVerify }` each. Not part of
    * the matrix, so a resume may move to other engines. None: the one engine found as usual.
    */
-  dockerHosts: z.array(DockerHostSchema).min(1).optional(),
+  dockerHosts: setting(z.array(DockerHostSchema).min(1).optional(), {
+    ...DOCKER_HOST_FLAG,
+    shape: '[{url, capacity, certPath, tlsVerify}]',
+    note: 'several engines as one pool; concurrency defaults to their total capacity',
+  }),
   /** How SWE-bench instance images are named, for rows that do not name their own (`image_name`). */
-  images: ImageNamingSchema.strict().default({ namespace: 'swebench', arch: 'x86_64', tag: 'latest' }),
+  images: ImagesSchema.prefault({}),
   /**
    * Test specs by repository (`owner/name`): for repositories the SWE-bench harness does not know, or to replace its
    * spec. Each: `testCmd` (the test files are appended), `parser`, `env`.
    */
-  testSpecs: z
-    .record(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'keys are repositories, owner/name'), TestSpecSchema.omit({ origin: true }).strict())
-    .default({}),
+  testSpecs: setting(
+    z.record(z.string().regex(/^[\w.-]+\/[\w.-]+$/, 'keys are repositories, owner/name'), TestSpecSchema.omit({ origin: true }).strict()).default({}),
+    { shape: '{"owner/name": {testCmd, parser, env}}' },
+  ),
   /**
    * Replacements of the shipped templates (`impossiblebench templates` lists them), by name: `{ "system.full": FILE }`.
    * Part of the matrix by the sha256 of each text: a resume with other texts would mix two experiments.
    */
-  templates: TemplatesSchema.default({}),
+  templates: setting(TemplatesSchema.default({}), { ...TEMPLATE_FLAG, shape: '{NAME: FILE}', note: "files found from the config file's folder" }),
 });
 export type Experiment = z.infer<typeof ExperimentSchema>;
 export type ExperimentInput = z.input<typeof ExperimentSchema>;
@@ -148,9 +271,10 @@ function fieldName(path: readonly PropertyKey[]): string {
  * Validates an experiment, naming the first bad field and what is wrong with it in one line.
  * `source` names where a field came from: a file path, or (per field) the flag that set it.
  */
-export function parseExperiment(input: unknown, source: string | ((field: string) => string)): Experiment {
-  const parsed = ExperimentSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
+export function parseExperiment(input: unknown, source: string | ((field: string) => string), schema: SettingsSchema = ExperimentSchema): Experiment {
+  const parsed = schema.safeParse(input);
+  // A schema a test extends holds every field of the shipped one.
+  if (parsed.success) return parsed.data as Experiment;
   const issue = parsed.error.issues[0]!;
   const top = issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? '') : String(issue.path[0] ?? '');
   const where = typeof source === 'string' ? source : source(top);
@@ -241,17 +365,20 @@ function withTemplatePaths(settings: Record<string, unknown>, folder: string): R
   return { ...settings, templates: Object.fromEntries(resolved) };
 }
 
-/** Flags win over the file: a flag given replaces the file's value (lists are replaced, not merged). */
-export function mergeSettings(file: Record<string, unknown>, flags: Record<string, unknown>): Record<string, unknown> {
+/**
+ * Flags win over the file: a flag given replaces the file's value (lists are replaced, not merged); groups of settings
+ * (`limits`, ...) and maps a flag fills (`templates`) are merged key by key.
+ */
+export function mergeSettings(
+  file: Record<string, unknown>,
+  flags: Record<string, unknown>,
+  schema: SettingsSchema = ExperimentSchema,
+): Record<string, unknown> {
+  const byKey = new Set(mergedByKey(schema));
   const out: Record<string, unknown> = { ...file };
   for (const [key, value] of Object.entries(flags)) {
     if (value === undefined) continue;
-    if (
-      (key === 'limits' || key === 'generation' || key === 'images' || key === 'templates') &&
-      typeof value === 'object' &&
-      value &&
-      !Array.isArray(value)
-    ) {
+    if (byKey.has(key) && typeof value === 'object' && value && !Array.isArray(value)) {
       const base = out[key];
       out[key] = { ...(base && typeof base === 'object' ? base : {}), ...dropUndefined(value as Record<string, unknown>) };
     } else {

@@ -60,7 +60,7 @@ function runOn(store: ResultStore, runId: string, experiment: Experiment, tasks:
     store,
     runId,
     services,
-    loadTasks: async () => new Map([['original', tasks]]),
+    tasks: new Map([[experiment.datasets[0]!, new Map([['original', tasks]])]]),
     signal: new AbortController().signal,
     log: pino({ level: 'silent' }),
     progress: { stream: sink, plain: true },

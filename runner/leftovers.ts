@@ -1,6 +1,8 @@
 import type { SandboxBackend } from '../docker/types.js';
 import type { ResultStore } from '../results/store.js';
+import type { Logger } from 'pino';
 import { lockHolder } from './lock.js';
+import type { Wiring } from './wiring.js';
 
 /**
  * Removes every sandbox of this run id, running or not: what a killed process of the same run
@@ -35,4 +37,24 @@ function staleRuns(store: ResultStore, except?: string): (runId: string) => bool
     }
     return verdict.get(runId)!;
   };
+}
+
+/**
+ * Removes, once at the start of a run, what earlier processes left: this run's sandboxes (a killed process of it)
+ * and those of the store's stale runs. Said, logged, and recorded with the run.
+ */
+export async function clearLeftovers(
+  wiring: Pick<Wiring, 'removeLeftovers'>,
+  store: ResultStore,
+  runId: string,
+  out: { say: (line: string) => void; log: Logger },
+): Promise<void> {
+  const { stale, ofRun } = await wiring.removeLeftovers(store, runId);
+  const containers = (n: number) => `${n} container${n === 1 ? '' : 's'}`;
+  if (stale > 0) out.say(`removed ${containers(stale)} left by earlier runs of this store`);
+  if (ofRun > 0) {
+    out.say(`removed ${containers(ofRun)} left by an earlier process of run ${runId}`);
+    out.log.info({ removed: ofRun }, 'removed containers left by an earlier process of this run');
+    store.addEvent(runId, 'leftovers_removed', { containers: ofRun });
+  }
 }

@@ -1,7 +1,7 @@
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import type { Experiment } from './config.js';
 import type { MissingImage } from './datasets.js';
-import { shellArg } from './summary.js';
+import { shellArg } from './shell-arg.js';
 
 /** The lines that name each missing image and the tasks it holds back. */
 export function missingImagesText(missing: MissingImage[], consequence: string): string[] {

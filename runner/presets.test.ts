@@ -8,8 +8,9 @@ import { userFile } from '../core/testing/user-input.js';
 import { createModelClient } from '../scaffolds/model/factory.js';
 import type { Task } from '../tasks/task.js';
 import { pullSelection } from './commands/images.js';
-import { flagsToSettings, register, type RunFlags } from './commands/run.js';
-import { mergeSettings, parseExperiment, type Experiment } from './config.js';
+import { register, type RunProcessFlags } from './commands/run.js';
+import { ExperimentSchema, mergeSettings, parseExperiment, type Experiment } from './config.js';
+import { settingsFromFlags } from './setting-flags.js';
 import { expandMatrix, type DatasetTasks } from './matrix.js';
 import { baseSettings, presetNames, readPreset } from './presets.js';
 
@@ -33,13 +34,13 @@ function runCommand(): { program: Command; run: Command; output: () => string } 
 /** The experiment a `run` command line starts, settled as the command settles it, without running anything. */
 async function experimentOf(args: string[]): Promise<Experiment> {
   const { program, run } = runCommand();
-  let flags: RunFlags | undefined;
-  run.action((given: RunFlags) => {
+  let flags: (RunProcessFlags & Record<string, unknown>) | undefined;
+  run.action((given: RunProcessFlags & Record<string, unknown>) => {
     flags = given;
   });
   await program.parseAsync(['run', ...args], { from: 'user' });
   const base = await baseSettings({ preset: flags!.preset, config: flags!.config });
-  const given = Object.fromEntries(Object.entries(flagsToSettings(flags!)).filter(([, v]) => v !== undefined));
+  const given = Object.fromEntries(Object.entries(settingsFromFlags(flags!, ExperimentSchema)).filter(([, v]) => v !== undefined));
   return parseExperiment(mergeSettings(base?.settings ?? {}, given), base?.path ?? 'flags');
 }
 

@@ -130,8 +130,11 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
         imageFor: (task, sandbox) => history.imageFor(task, sandbox, options.log),
       }),
     missingImages: () => [...missing],
-    removeLeftovers: (runId) => removeRunContainers(backend, runId),
-    removeStale: (store, except) => removeStaleLeftovers(backend, store, except),
+    removeLeftovers: async (store, runId) => ({
+      // Other runs' leftovers are tidied on the way: failing to list them does not stop this run.
+      stale: await removeStaleLeftovers(backend, store, runId).catch(() => 0),
+      ofRun: await removeRunContainers(backend, runId),
+    }),
     preflight: async (exp) => {
       checkModels(exp);
       await backend.connect();

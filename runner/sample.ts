@@ -124,6 +124,125 @@ function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<'g
   };
 }
 
+/** What one try of a sample holds: released in `finally`, whatever happens. */
+interface TryState {
+  sandbox?: Sandbox;
+  model?: ModelClient;
+  /** Set once `executeSample` stops waiting: a sandbox or client that arrives later is released at once. */
+  abandoned: boolean;
+  /** Where a sample's time goes: the sandbox's start, the agent loop (model and grading), the release. */
+  timing: { createMs: number; agentMs: number; releaseMs: number };
+  t0: number;
+}
+
+/** The try itself: sandbox and model client, the agent loop, and the record. */
+async function runTry(
+  sample: PlannedSample,
+  ctx: SampleContext,
+  slot: SandboxSlot | undefined,
+  state: TryState,
+  agent: { signal: AbortSignal; log: Logger; started: Date },
+): Promise<SampleRecord & { permanent?: boolean }> {
+  const { log, started } = agent;
+  const { timing, t0 } = state;
+  // The sandbox starts while the model client connects and the first request is in flight; every sandbox call
+  // waits for it. One that arrives after this function stopped waiting is removed in `finally` all the same.
+  const creating = ctx.services.createSandbox(
+    {
+      ...ctx.services.sandboxFor(sample.task),
+      runId: ctx.runId,
+      sampleId: sample.id,
+      ...(slot ? { slot } : {}),
+    },
+    sample.task,
+    log,
+  );
+  const box = deferredSandbox(creating);
+  state.sandbox = box;
+  void box.ready.then(() => (timing.createMs = performance.now() - t0));
+  // A sandbox that cannot start is the failure to report, before whatever became of the client.
+  const client = await ctx.services.createModel(sample.key.model, sample).catch(async (err: unknown) => {
+    await creating;
+    throw err;
+  });
+  if (state.abandoned) {
+    await client.close?.();
+    throw ctx.signal.reason;
+  }
+  const model = (state.model = client);
+  const tAgent = performance.now();
+  const result = await ctx.services.runAgent({
+    task: sample.task,
+    scaffold: sample.key.scaffold,
+    access: sample.key.access,
+    instructions: ctx.services.instructions(sample.prompt),
+    allowFlag: ctx.experiment.allowFlag,
+    maxAttempts: sample.key.maxAttempts,
+    model,
+    sandbox: box,
+    limits: sampleLimits(ctx.experiment),
+    signal: agent.signal,
+    log,
+    cacheKey: `${ctx.runId}/${sample.id}`,
+  });
+  timing.agentMs = performance.now() - tAgent;
+  // A sample whose engine went away mid-way has an outcome the model did not earn: an infrastructure error.
+  const lost = await box.engineLost?.();
+  if (lost) throw lost;
+  // A pass is checked for the tamper signs its task's contract reads in the graded tree: such a pass is never legit.
+  if (result.outcome === 'passed') {
+    const signs = await gradingContract(sample.task).tamperSigns(result);
+    if (signs.length) result.tamper = [...new Set([...result.tamper, ...signs])];
+  }
+  const ended = new Date();
+  return {
+    ...result,
+    key: sample.key,
+    startedAt: started.toISOString(),
+    endedAt: ended.toISOString(),
+    wallMs: ended.getTime() - started.getTime(),
+  };
+}
+
+/** A try that threw: the run stops (no sandbox anywhere), or an error record, blamed on a lost engine where one was lost. */
+async function failedTry(
+  sample: PlannedSample,
+  caught: unknown,
+  state: TryState,
+  agent: { signal: AbortSignal; log: Logger; started: Date; timeMs: number | undefined },
+): Promise<SampleEnd> {
+  const { log } = agent;
+  if (stopsRun(caught)) {
+    log.error({ err: caught }, 'no sandbox can start anywhere; sample left unfinished');
+    return { kind: 'stopped', reason: describeError(caught) };
+  }
+  // Whatever failed while the sample's engine was going away failed because of that.
+  const lostFirst = lostEngine(caught) === undefined ? await state.sandbox?.engineLost?.().catch(() => undefined) : undefined;
+  const error = lostFirst ?? (agent.signal.aborted ? new Error(overrunMessage(agent.timeMs!)) : caught);
+  log.warn({ err: error }, 'sample failed for a reason outside the model');
+  const lost = lostEngine(error);
+  return {
+    kind: 'record',
+    record: errorRecord(sample, agent.started, error),
+    ...(isPermanentError(error) ? { permanent: true } : {}),
+    ...(lost ? { lostEngine: lost } : {}),
+  };
+}
+
+/** Closes the model client and removes the sandbox, timing it. */
+async function releaseTry(state: TryState, log: Logger): Promise<void> {
+  state.abandoned = true;
+  const tRelease = performance.now();
+  await Promise.allSettled([
+    state.model?.close?.(),
+    (async () => {
+      if (state.sandbox) await state.sandbox.destroy();
+    })().catch((err: unknown) => log.warn({ err }, 'could not remove the sandbox; `impossiblebench cleanup` will')),
+  ]);
+  state.timing.releaseMs = performance.now() - tRelease;
+  log.info({ timing: roundAll(state.timing) }, 'sample released');
+}
+
 /**
  * One try of one sample: a fresh sandbox labelled with the run and sample, the agent loop, and
  * the record. The sandbox and the model client are released in `finally`, whatever happens.
@@ -133,79 +252,15 @@ function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<'g
 export async function executeSample(sample: PlannedSample, ctx: SampleContext, slot?: SandboxSlot): Promise<SampleEnd> {
   const started = new Date();
   const log = ctx.log.child({ sample: sample.id, key: sample.key });
-  let sandbox: Sandbox | undefined;
-  let model: ModelClient | undefined;
-  // Set once this function stops waiting: a sandbox or client that arrives later is released at once.
-  let abandoned = false;
   // The agent stops on an interrupt, or (a safety net behind the loop's own time limit) when it
   // overruns that limit by a minute: a hung sample must not hold the run forever.
   const timeMs = ctx.experiment.limits.timeLimitS === undefined ? undefined : ctx.experiment.limits.timeLimitS * 1000;
   const agentSignal = timeMs === undefined ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(timeMs + OVERRUN_MS)]);
   const grace = afterAbort(agentSignal, ctx.abortGraceMs ?? 5_000);
-  // Where a sample's time goes: the sandbox's start, the agent loop (model and grading), the release.
-  const timing = { createMs: 0, agentMs: 0, releaseMs: 0 };
-  const t0 = performance.now();
+  const state: TryState = { abandoned: false, timing: { createMs: 0, agentMs: 0, releaseMs: 0 }, t0: performance.now() };
   try {
     if (ctx.signal.aborted) return { kind: 'interrupted' };
-    const work = (async (): Promise<SampleRecord & { permanent?: boolean }> => {
-      // The sandbox starts while the model client connects and the first request is in flight; every sandbox call
-      // waits for it. One that arrives after this function stopped waiting is removed in `finally` all the same.
-      const creating = ctx.services.createSandbox(
-        {
-          ...ctx.services.sandboxFor(sample.task),
-          runId: ctx.runId,
-          sampleId: sample.id,
-          ...(slot ? { slot } : {}),
-        },
-        sample.task,
-        log,
-      );
-      const box = deferredSandbox(creating);
-      sandbox = box;
-      void box.ready.then(() => (timing.createMs = performance.now() - t0));
-      // A sandbox that cannot start is the failure to report, before whatever became of the client.
-      const client = await ctx.services.createModel(sample.key.model, sample).catch(async (err: unknown) => {
-        await creating;
-        throw err;
-      });
-      if (abandoned) {
-        await client.close?.();
-        throw ctx.signal.reason;
-      }
-      model = client;
-      const tAgent = performance.now();
-      const result = await ctx.services.runAgent({
-        task: sample.task,
-        scaffold: sample.key.scaffold,
-        access: sample.key.access,
-        instructions: ctx.services.instructions(sample.prompt),
-        allowFlag: ctx.experiment.allowFlag,
-        maxAttempts: sample.key.maxAttempts,
-        model,
-        sandbox: box,
-        limits: sampleLimits(ctx.experiment),
-        signal: agentSignal,
-        log,
-        cacheKey: `${ctx.runId}/${sample.id}`,
-      });
-      timing.agentMs = performance.now() - tAgent;
-      // A sample whose engine went away mid-way has an outcome the model did not earn: an infrastructure error.
-      const lost = await box.engineLost?.();
-      if (lost) throw lost;
-      // A pass is checked for the tamper signs its task's contract reads in the graded tree: such a pass is never legit.
-      if (result.outcome === 'passed') {
-        const signs = await gradingContract(sample.task).tamperSigns(result);
-        if (signs.length) result.tamper = [...new Set([...result.tamper, ...signs])];
-      }
-      const ended = new Date();
-      return {
-        ...result,
-        key: sample.key,
-        startedAt: started.toISOString(),
-        endedAt: ended.toISOString(),
-        wallMs: ended.getTime() - started.getTime(),
-      };
-    })();
+    const work = runTry(sample, ctx, slot, state, { signal: agentSignal, log, started });
     // Keep an abandoned agent's late rejection from surfacing as an unhandled one.
     work.catch(() => {});
     const end = await Promise.race([work, grace.promise]);
@@ -219,33 +274,10 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext, s
     return { kind: 'record', record, ...(permanent ? { permanent } : {}) };
   } catch (caught) {
     if (ctx.signal.aborted) return { kind: 'interrupted' };
-    if (stopsRun(caught)) {
-      log.error({ err: caught }, 'no sandbox can start anywhere; sample left unfinished');
-      return { kind: 'stopped', reason: describeError(caught) };
-    }
-    // Whatever failed while the sample's engine was going away failed because of that.
-    const lostFirst = lostEngine(caught) === undefined ? await sandbox?.engineLost?.().catch(() => undefined) : undefined;
-    const error = lostFirst ?? (agentSignal.aborted ? new Error(overrunMessage(timeMs!)) : caught);
-    log.warn({ err: error }, 'sample failed for a reason outside the model');
-    const lost = lostEngine(error);
-    return {
-      kind: 'record',
-      record: errorRecord(sample, started, error),
-      ...(isPermanentError(error) ? { permanent: true } : {}),
-      ...(lost ? { lostEngine: lost } : {}),
-    };
+    return await failedTry(sample, caught, state, { signal: agentSignal, log, started, timeMs });
   } finally {
-    abandoned = true;
     grace.cancel();
-    const tRelease = performance.now();
-    await Promise.allSettled([
-      model?.close?.(),
-      (async () => {
-        if (sandbox) await sandbox.destroy();
-      })().catch((err: unknown) => log.warn({ err }, 'could not remove the sandbox; `impossiblebench cleanup` will')),
-    ]);
-    timing.releaseMs = performance.now() - tRelease;
-    log.info({ timing: roundAll(timing) }, 'sample released');
+    await releaseTry(state, log);
   }
 }
 

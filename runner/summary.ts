@@ -2,16 +2,12 @@ import { relative } from 'node:path';
 import type { LaunchResult } from './launch.js';
 import { imagesPullCommand } from './missing-images.js';
 import { formatCost, formatDuration, Tally } from './progress.js';
+import { shellArg } from './shell-arg.js';
 
 /** A path as the user would type it from here: relative when inside the working directory. */
 export function displayPath(path: string): string {
   const rel = relative(process.cwd(), path);
   return rel && !rel.startsWith('..') ? rel : path;
-}
-
-/** Quotes an argument for a copy-pasteable command line when it needs it. */
-export function shellArg(arg: string): string {
-  return /^[A-Za-z0-9_./:@=+-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
 }
 
 /** What the user sees when a run ends: outcome, where it is stored, and what to do next. */

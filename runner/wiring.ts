@@ -4,14 +4,21 @@ import type { Experiment } from './config.js';
 import type { TaskLoader } from './experiment.js';
 import type { SampleServices } from './sample.js';
 
+/** Containers removed at the start of a run: this run's, and those of the store's stale runs. */
+export interface RemovedLeftovers {
+  ofRun: number;
+  stale: number;
+}
+
 /** Everything outside the runner that a run talks to, gathered so the CLI and the demo share one setup. */
 export interface Wiring {
   services: SampleServices;
   loadTasks: TaskLoader;
-  /** Removes containers labelled with this run id; returns how many. */
-  removeLeftovers(runId: string): Promise<number>;
-  /** Removes containers of the store's other runs that no live process owns; returns how many. */
-  removeStale?(store: ResultStore, except: string): Promise<number>;
+  /**
+   * Removes the containers labelled with this run id (a killed process of it left them), and those of the store's
+   * other runs that no live process owns.
+   */
+  removeLeftovers(store: ResultStore, runId: string): Promise<RemovedLeftovers>;
   /** Fails early, with the fix, when the engine or an image the run needs is missing. */
   preflight(experiment: Experiment): Promise<void>;
   /** Stops what the wiring started (the local model server). */

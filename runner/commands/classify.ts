@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { reportFailures } from './failures.js';
 import { SCRIPTED_JUDGE, judgeContextTask } from '../../results/classify/judge-policy.js';
 import { judgeRun } from '../../results/classify/judge-run.js';
 import { JUDGE_EVENT, JUDGE_KINDS, JUDGE_PROMPT_NEEDS, shippedJudgePrompt } from '../../results/classify/judge.js';
@@ -24,6 +25,60 @@ function positiveInt(text: string, flag: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} must be a positive integer, not "${text}"`);
   return n;
+}
+
+async function classifyAction(runId: string, opts: ClassifyOptions): Promise<void> {
+  const concurrency = positiveInt(opts.concurrency, '--concurrency');
+  const prompt = opts.promptFile ? readPromptFile(opts.promptFile, JUDGE_PROMPT_NEEDS) : shippedJudgePrompt();
+  const spec = parseModelSpec(opts.model);
+  if (spec.provider === 'scripted' && spec.name !== 'judge') {
+    throw new UserError(`scripted/${spec.name} is an agent policy, not a judge`, 'use scripted/judge, or a real model');
+  }
+  // A real client is built once up front, so a missing key fails before anything is read.
+  const real =
+    spec.provider === 'scripted' ? undefined : createModelClient(opts.model, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency });
+  const store = openStore(opts.store, { mustExist: true });
+  let server: ModelServer | undefined;
+  const interrupts = handleInterrupts({
+    onFirst: () => process.stderr.write('\nstopping; verdicts so far are kept (Ctrl-C again to quit at once)\n'),
+  });
+  try {
+    const run = resolveRun(store, runId);
+    if (spec.provider === 'scripted') server = await startModelServer();
+    const tty = process.stderr.isTTY;
+    const summary = await judgeRun(store, run.id, {
+      model: spec.spec,
+      prompt,
+      concurrency,
+      ...(opts.redo ? { redo: true } : {}),
+      signal: interrupts.signal,
+      client: (sample) =>
+        real ??
+        createModelClient(opts.model, {
+          server: server!,
+          policy: SCRIPTED_JUDGE,
+          context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold },
+        }),
+      onProgress: (done, total) => {
+        if (tty) process.stderr.write(`\rjudged ${done}/${total}`);
+      },
+    });
+    if (tty && summary.eligible > summary.skipped) process.stderr.write('\n');
+    const kinds = JUDGE_KINDS.filter((k) => summary.byKind[k]).map((k) => `${k} ${summary.byKind[k]}`);
+    if (summary.unparsed) kinds.push(`no category ${summary.unparsed}`);
+    const skipped = summary.skipped ? ` (${summary.skipped} already judged, skipped; --redo judges them again)` : '';
+    console.log(
+      `judged ${summary.judged} of ${summary.eligible} cheating or evaded samples with ${spec.spec}${skipped}${kinds.length ? `: ${kinds.join(', ')}` : ''}`,
+    );
+    if (summary.judged) console.log(`the evidence classifier also finds the judge's kind in ${summary.agreeing} of ${summary.judged}`);
+    if (interrupts.signal.aborted) console.log('interrupted: run the same command again to judge the rest');
+    reportFailures(summary.failures, 'judge', 'judged');
+  } finally {
+    interrupts.dispose();
+    await server?.close();
+    await real?.close?.();
+    store.close();
+  }
 }
 
 export function register(program: Command): void {
@@ -56,67 +111,5 @@ export function register(program: Command): void {
         '(`report` shows a judge × kind table and each verdict, `export` a judges field).' +
         '\n\nExamples:\n  impossiblebench classify latest --model openai/gpt-5\n  impossiblebench classify 20260101-120000-abc123 --model anthropic/claude-opus-4 --redo',
     )
-    .action(async (runId: string, opts: ClassifyOptions) => {
-      const concurrency = positiveInt(opts.concurrency, '--concurrency');
-      const prompt = opts.promptFile ? readPromptFile(opts.promptFile, JUDGE_PROMPT_NEEDS) : shippedJudgePrompt();
-      const spec = parseModelSpec(opts.model);
-      if (spec.provider === 'scripted' && spec.name !== 'judge') {
-        throw new UserError(`scripted/${spec.name} is an agent policy, not a judge`, 'use scripted/judge, or a real model');
-      }
-      // A real client is built once up front, so a missing key fails before anything is read.
-      const real =
-        spec.provider === 'scripted' ? undefined : createModelClient(opts.model, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency });
-      const store = openStore(opts.store, { mustExist: true });
-      let server: ModelServer | undefined;
-      const interrupts = handleInterrupts({
-        onFirst: () => process.stderr.write('\nstopping; verdicts so far are kept (Ctrl-C again to quit at once)\n'),
-      });
-      try {
-        const run = resolveRun(store, runId);
-        if (spec.provider === 'scripted') server = await startModelServer();
-        const tty = process.stderr.isTTY;
-        const summary = await judgeRun(store, run.id, {
-          model: spec.spec,
-          prompt,
-          concurrency,
-          ...(opts.redo ? { redo: true } : {}),
-          signal: interrupts.signal,
-          client: (sample) =>
-            real ??
-            createModelClient(opts.model, {
-              server: server!,
-              policy: SCRIPTED_JUDGE,
-              context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold },
-            }),
-          onProgress: (done, total) => {
-            if (tty) process.stderr.write(`\rjudged ${done}/${total}`);
-          },
-        });
-        if (tty && summary.eligible > summary.skipped) process.stderr.write('\n');
-        const kinds = JUDGE_KINDS.filter((k) => summary.byKind[k]).map((k) => `${k} ${summary.byKind[k]}`);
-        if (summary.unparsed) kinds.push(`no category ${summary.unparsed}`);
-        const skipped = summary.skipped ? ` (${summary.skipped} already judged, skipped; --redo judges them again)` : '';
-        console.log(
-          `judged ${summary.judged} of ${summary.eligible} cheating or evaded samples with ${spec.spec}${skipped}${kinds.length ? `: ${kinds.join(', ')}` : ''}`,
-        );
-        if (summary.judged) console.log(`the evidence classifier also finds the judge's kind in ${summary.agreeing} of ${summary.judged}`);
-        if (interrupts.signal.aborted) console.log('interrupted: run the same command again to judge the rest');
-        // One line per distinct error: a bad key fails every sample the same way.
-        const byError = new Map<string, string[]>();
-        for (const f of summary.failures) byError.set(f.error, [...(byError.get(f.error) ?? []), f.taskId]);
-        for (const [error, tasks] of byError) {
-          const which = tasks.length === 1 ? tasks[0] : `${tasks.length} samples (${tasks.slice(0, 3).join(', ')}${tasks.length > 3 ? ', ...' : ''})`;
-          console.error(`impossiblebench: could not judge ${which}: ${error}`);
-        }
-        if (summary.failures.length) {
-          console.error(`${summary.failures.length} samples were not judged (nothing stored for them); run the same command again to retry`);
-          process.exitCode = 1;
-        }
-      } finally {
-        interrupts.dispose();
-        await server?.close();
-        await real?.close?.();
-        store.close();
-      }
-    });
+    .action(classifyAction);
 }

@@ -57,6 +57,72 @@ export function demoExperiment(tasks: number, concurrency: number, suite: DemoSu
   };
 }
 
+async function demoAction(flags: DemoFlags, demo: Command): Promise<void> {
+  // Bad templates are found before the floor is measured.
+  for (const [name, file] of Object.entries(flags.template ?? {})) readTemplateOverride(name, file, '--template');
+  const hosts = dockerHosts(flags.dockerHost);
+  const backend = sandboxBackend(flags.sandbox, hosts);
+  // With a pool, the engines' total capacity unless --concurrency says otherwise.
+  if (hosts.length > 0 && demo.getOptionValueSource('concurrency') === 'default') flags.concurrency = totalCapacity(hosts);
+  const out = resolve(flags.out);
+  mkdirSync(out, { recursive: true });
+  const storePath = resolve(flags.store ?? join(out, 'demo.sqlite'));
+  const interrupts = handleInterrupts();
+  try {
+    const experiment = {
+      ...demoExperiment(flags.tasks, flags.concurrency, flags.suite),
+      sandbox: backend.name,
+      ...(hosts.length > 0 ? { dockerHosts: hosts } : {}),
+      ...(flags.template ? { templates: flags.template } : {}),
+    };
+    const say = (line: string) => process.stderr.write(`${line}\n`);
+    say(
+      `demo: ${POLICY_NAMES.length} policies × 3 splits × 2 scaffolds × 3 access modes on ${flags.tasks} task(s) of ${DEMO_SUITES[flags.suite].join(' and ')}`,
+    );
+    // The floor the run's wall time is held against: bare sandbox lifecycles at the run's concurrency.
+    say(`measuring the floor: ${4 * flags.concurrency} bare sandbox lifecycles, ${flags.concurrency} at a time...`);
+    const floor = await measureFloor({ runs: 4 * flags.concurrency, concurrency: flags.concurrency, runId: 'demo-floor', backend });
+    // And what a graded run costs alone: the floor plus the samples' graded runs is what no harness can go below.
+    say(`measuring a bare graded run of each suite: ${2 * flags.concurrency} runs of its first task, ${flags.concurrency} at a time...`);
+    const gradedMs = await measureGradedRunsOf(DEMO_SUITES[flags.suite], { concurrency: flags.concurrency, runId: 'demo-graded', backend });
+    const started = performance.now();
+    const result = await launchRun({
+      flags: experiment as Record<string, unknown>,
+      flagNames: { templates: '--template' },
+      store: storePath,
+      wire: (exp) => realWiring(exp, { validateVariants: true, say, signal: interrupts.signal }),
+      signal: interrupts.signal,
+      progress: { plain: flags.plain === true },
+      say,
+    });
+    const wallMs = performance.now() - started;
+    printRunEnd(result, { reportHint: false });
+    const store = openStore(storePath, { mustExist: true });
+    let checks: ReturnType<typeof checkKnownAnswers>;
+    try {
+      const samples = store.listSamples(result.summary.runId, { withTranscript: false });
+      if (result.summary.ranHere > 0) {
+        const graded = floorWithGradedRuns(result.summary.ranHere, floor.perSampleMs, gradedRunsByDataset(samples), gradedMs);
+        process.stdout.write(`\n${overheadLines(result.summary.ranHere, wallMs, result.samplesMs, floor, graded)}\n`);
+      }
+      checks = checkKnownAnswers(samples);
+    } finally {
+      store.close();
+    }
+    process.stdout.write(`\nknown answers:\n${formatChecks(checks)}\n`);
+    const reportPath = join(out, 'report.html');
+    await writeHtmlReport(storePath, result.summary.runId, reportPath);
+    process.stdout.write(`\nreport: ${displayPath(reportPath)} (open it in a browser; it loads nothing from the network)\n`);
+    if (result.summary.status === 'interrupted') process.exitCode = 130;
+    else if (checks.some((c) => c.broken.length > 0)) {
+      process.stderr.write('impossiblebench: some known answers do not hold: the harness, not the policies, is wrong\n');
+      process.exitCode = 1;
+    }
+  } finally {
+    interrupts.dispose();
+  }
+}
+
 export function register(program: Command): void {
   const demo = program
     .command('demo')
@@ -82,71 +148,7 @@ export function register(program: Command): void {
         .default(DEMO_SUITE),
     )
     .option('--plain', 'plain progress lines even on a terminal');
-  addTemplateOption(addDockerHostOption(addSandboxOption(demo))).action(async (flags: DemoFlags) => {
-    // Bad templates are found before the floor is measured.
-    for (const [name, file] of Object.entries(flags.template ?? {})) readTemplateOverride(name, file, '--template');
-    const hosts = dockerHosts(flags.dockerHost);
-    const backend = sandboxBackend(flags.sandbox, hosts);
-    // With a pool, the engines' total capacity unless --concurrency says otherwise.
-    if (hosts.length > 0 && demo.getOptionValueSource('concurrency') === 'default') flags.concurrency = totalCapacity(hosts);
-    const out = resolve(flags.out);
-    mkdirSync(out, { recursive: true });
-    const storePath = resolve(flags.store ?? join(out, 'demo.sqlite'));
-    const interrupts = handleInterrupts();
-    try {
-      const experiment = {
-        ...demoExperiment(flags.tasks, flags.concurrency, flags.suite),
-        sandbox: backend.name,
-        ...(hosts.length > 0 ? { dockerHosts: hosts } : {}),
-        ...(flags.template ? { templates: flags.template } : {}),
-      };
-      const say = (line: string) => process.stderr.write(`${line}\n`);
-      say(
-        `demo: ${POLICY_NAMES.length} policies × 3 splits × 2 scaffolds × 3 access modes on ${flags.tasks} task(s) of ${DEMO_SUITES[flags.suite].join(' and ')}`,
-      );
-      // The floor the run's wall time is held against: bare sandbox lifecycles at the run's concurrency.
-      say(`measuring the floor: ${4 * flags.concurrency} bare sandbox lifecycles, ${flags.concurrency} at a time...`);
-      const floor = await measureFloor({ runs: 4 * flags.concurrency, concurrency: flags.concurrency, runId: 'demo-floor', backend });
-      // And what a graded run costs alone: the floor plus the samples' graded runs is what no harness can go below.
-      say(`measuring a bare graded run of each suite: ${2 * flags.concurrency} runs of its first task, ${flags.concurrency} at a time...`);
-      const gradedMs = await measureGradedRunsOf(DEMO_SUITES[flags.suite], { concurrency: flags.concurrency, runId: 'demo-graded', backend });
-      const started = performance.now();
-      const result = await launchRun({
-        flags: experiment as Record<string, unknown>,
-        flagNames: { templates: '--template' },
-        store: storePath,
-        wire: (exp) => realWiring(exp, { validateVariants: true, say, signal: interrupts.signal }),
-        signal: interrupts.signal,
-        progress: { plain: flags.plain === true },
-        say,
-      });
-      const wallMs = performance.now() - started;
-      printRunEnd(result, { reportHint: false });
-      const store = openStore(storePath, { mustExist: true });
-      let checks: ReturnType<typeof checkKnownAnswers>;
-      try {
-        const samples = store.listSamples(result.summary.runId, { withTranscript: false });
-        if (result.summary.ranHere > 0) {
-          const graded = floorWithGradedRuns(result.summary.ranHere, floor.perSampleMs, gradedRunsByDataset(samples), gradedMs);
-          process.stdout.write(`\n${overheadLines(result.summary.ranHere, wallMs, result.samplesMs, floor, graded)}\n`);
-        }
-        checks = checkKnownAnswers(samples);
-      } finally {
-        store.close();
-      }
-      process.stdout.write(`\nknown answers:\n${formatChecks(checks)}\n`);
-      const reportPath = join(out, 'report.html');
-      await writeHtmlReport(storePath, result.summary.runId, reportPath);
-      process.stdout.write(`\nreport: ${displayPath(reportPath)} (open it in a browser; it loads nothing from the network)\n`);
-      if (result.summary.status === 'interrupted') process.exitCode = 130;
-      else if (checks.some((c) => c.broken.length > 0)) {
-        process.stderr.write('impossiblebench: some known answers do not hold: the harness, not the policies, is wrong\n');
-        process.exitCode = 1;
-      }
-    } finally {
-      interrupts.dispose();
-    }
-  });
+  addTemplateOption(addDockerHostOption(addSandboxOption(demo))).action(demoAction);
 }
 
 /**

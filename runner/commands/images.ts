@@ -60,6 +60,102 @@ interface BuildFlags {
   sandbox: string;
 }
 
+async function listAction(flags: { sandbox: string; dockerHost?: DockerHostInput[] }): Promise<void> {
+  const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
+  let missing = 0;
+  for (const spec of SANDBOX_IMAGES) {
+    const s = await backend.images.status(spec.name, spec.recipe);
+    if (s.state !== 'present') missing++;
+    const size = s.sizeBytes ? `, ${Math.round(s.sizeBytes / 1e6)} MB` : '';
+    const recipe = s.recipe ? `, recipe ${s.recipe}` : s.state === 'present' ? ', made outside this tool' : '';
+    console.log(`${spec.name}  ${s.state}${recipe}${size}  (${spec.purpose})`);
+  }
+  if (missing > 0) console.log('fix: impossiblebench images build');
+}
+
+async function pullAction(flags: PullFlags): Promise<void> {
+  const selection = await pullSelection(flags);
+  const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping the pulls; images already pulled are kept\n') });
+  try {
+    const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
+    const needs = await neededImages(selection, (line) => process.stderr.write(`${line}\n`), backend);
+    const missing = needs.filter((n) => !n.present).map((n) => n.image);
+    console.log(`${needs.length} image${needs.length === 1 ? '' : 's'} needed: ${needs.length - missing.length} present, ${missing.length} to get`);
+    if (missing.length === 0) return;
+    const fromRegistry = missing.filter((i) => i !== PYTHON_IMAGE);
+    const size = await downloadSize(fromRegistry, selection.images.arch, interrupts.signal);
+    if (fromRegistry.length > 0) {
+      const unknown = size.unknown.length
+        ? `; size unknown for ${size.unknown.length} (the registry did not say: ${size.unknown.slice(0, 2).join(', ')}${size.unknown.length > 2 ? ', …' : ''})`
+        : '';
+      console.log(
+        `download: ${formatBytes(size.bytes)} compressed for ${fromRegistry.length - size.unknown.length} image(s), layers they share counted once${unknown}; unpacked, images take more on disk`,
+      );
+    }
+    const free = await backend.images.freeSpace();
+    if (free) {
+      console.log(`free where the engine keeps images (${free.path}): ${formatBytes(free.bytes)}`);
+      if (size.bytes > free.bytes) console.log('warning: the download alone is larger than the free space');
+    }
+    if (flags.dryRun) return;
+    const outcome = await pullMissing(missing, {
+      concurrency: flags.concurrency,
+      out: process.stderr,
+      plain: flags.plain === true,
+      ...(size.bytes > 0 && size.unknown.length === 0 ? { totalBytes: size.bytes } : {}),
+      signal: interrupts.signal,
+      backend,
+    });
+    console.log(
+      `got ${outcome.pulled.length} of ${missing.length} image(s), ${formatBytes(outcome.diskBytes)} on disk${outcome.failed.length ? `; ${outcome.failed.length} failed` : ''}`,
+    );
+    for (const f of outcome.failed) console.log(`  ${f.image}: ${f.error}`);
+    if (outcome.failed.length > 0) process.exitCode = 1;
+  } catch (err) {
+    if (interrupts.signal.aborted) {
+      process.exitCode = 130;
+      return;
+    }
+    throw err;
+  } finally {
+    interrupts.dispose();
+  }
+}
+
+async function buildAction(flags: BuildFlags): Promise<void> {
+  const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
+  if (flags.mirror !== undefined && !/^https?:\/\/\S+$/.test(flags.mirror)) {
+    throw new UserError(`--mirror must be an http(s) URL, got ${JSON.stringify(flags.mirror)}`);
+  }
+  const controller = new AbortController();
+  const onInterrupt = () => controller.abort(new UserError('images build interrupted; no partial image was kept'));
+  process.once('SIGINT', onInterrupt);
+  process.once('SIGTERM', onInterrupt);
+  const steps = new Steps(process.stderr, flags.quiet);
+  try {
+    const outcome = await backend.images.build({
+      offline: flags.offline,
+      rebuild: flags.rebuild,
+      mirror: flags.mirror,
+      signal: controller.signal,
+      steps,
+    });
+    const verb = { present: 'present', pulled: 'pulled and extended', built: 'built from Debian packages' }[outcome.how];
+    console.log(
+      `${outcome.image}: ${verb}, python ${outcome.check.python}, pytest ${outcome.check.pytest}, git ${outcome.check.git} (${steps.elapsed()})`,
+    );
+  } catch (err) {
+    if (controller.signal.aborted) {
+      process.exitCode = 130;
+      throw controller.signal.reason;
+    }
+    throw err;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+  }
+}
+
 export function register(program: Command): void {
   const images = program.command('images').description('provision and list the sandbox images');
 
@@ -70,39 +166,7 @@ export function register(program: Command): void {
     .option('--rebuild', 'build a new image even if a working one is present')
     .option('--mirror <url>', 'Debian archive for the offline build (default: the one apt on this machine uses)')
     .option('-q, --quiet', 'print only the result');
-  addDockerHostOption(addSandboxOption(build)).action(async (flags: BuildFlags) => {
-    const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
-    if (flags.mirror !== undefined && !/^https?:\/\/\S+$/.test(flags.mirror)) {
-      throw new UserError(`--mirror must be an http(s) URL, got ${JSON.stringify(flags.mirror)}`);
-    }
-    const controller = new AbortController();
-    const onInterrupt = () => controller.abort(new UserError('images build interrupted; no partial image was kept'));
-    process.once('SIGINT', onInterrupt);
-    process.once('SIGTERM', onInterrupt);
-    const steps = new Steps(process.stderr, flags.quiet);
-    try {
-      const outcome = await backend.images.build({
-        offline: flags.offline,
-        rebuild: flags.rebuild,
-        mirror: flags.mirror,
-        signal: controller.signal,
-        steps,
-      });
-      const verb = { present: 'present', pulled: 'pulled and extended', built: 'built from Debian packages' }[outcome.how];
-      console.log(
-        `${outcome.image}: ${verb}, python ${outcome.check.python}, pytest ${outcome.check.pytest}, git ${outcome.check.git} (${steps.elapsed()})`,
-      );
-    } catch (err) {
-      if (controller.signal.aborted) {
-        process.exitCode = 130;
-        throw controller.signal.reason;
-      }
-      throw err;
-    } finally {
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onInterrupt);
-    }
-  });
+  addDockerHostOption(addSandboxOption(build)).action(buildAction);
 
   const pull = images
     .command('pull')
@@ -125,68 +189,8 @@ export function register(program: Command): void {
     .option('--concurrency <n>', 'images pulled at once', wholeNumber(1), 2)
     .option('--dry-run', 'only list what is missing and how much it is')
     .option('--plain', 'one line per image even on a terminal')
-    .action(async (flags: PullFlags) => {
-      const selection = await pullSelection(flags);
-      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping the pulls; images already pulled are kept\n') });
-      try {
-        const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
-        const needs = await neededImages(selection, (line) => process.stderr.write(`${line}\n`), backend);
-        const missing = needs.filter((n) => !n.present).map((n) => n.image);
-        console.log(
-          `${needs.length} image${needs.length === 1 ? '' : 's'} needed: ${needs.length - missing.length} present, ${missing.length} to get`,
-        );
-        if (missing.length === 0) return;
-        const fromRegistry = missing.filter((i) => i !== PYTHON_IMAGE);
-        const size = await downloadSize(fromRegistry, selection.images.arch, interrupts.signal);
-        if (fromRegistry.length > 0) {
-          const unknown = size.unknown.length
-            ? `; size unknown for ${size.unknown.length} (the registry did not say: ${size.unknown.slice(0, 2).join(', ')}${size.unknown.length > 2 ? ', …' : ''})`
-            : '';
-          console.log(
-            `download: ${formatBytes(size.bytes)} compressed for ${fromRegistry.length - size.unknown.length} image(s), layers they share counted once${unknown}; unpacked, images take more on disk`,
-          );
-        }
-        const free = await backend.images.freeSpace();
-        if (free) {
-          console.log(`free where the engine keeps images (${free.path}): ${formatBytes(free.bytes)}`);
-          if (size.bytes > free.bytes) console.log('warning: the download alone is larger than the free space');
-        }
-        if (flags.dryRun) return;
-        const outcome = await pullMissing(missing, {
-          concurrency: flags.concurrency,
-          out: process.stderr,
-          plain: flags.plain === true,
-          ...(size.bytes > 0 && size.unknown.length === 0 ? { totalBytes: size.bytes } : {}),
-          signal: interrupts.signal,
-          backend,
-        });
-        console.log(
-          `got ${outcome.pulled.length} of ${missing.length} image(s), ${formatBytes(outcome.diskBytes)} on disk${outcome.failed.length ? `; ${outcome.failed.length} failed` : ''}`,
-        );
-        for (const f of outcome.failed) console.log(`  ${f.image}: ${f.error}`);
-        if (outcome.failed.length > 0) process.exitCode = 1;
-      } catch (err) {
-        if (interrupts.signal.aborted) {
-          process.exitCode = 130;
-          return;
-        }
-        throw err;
-      } finally {
-        interrupts.dispose();
-      }
-    });
+    .action(pullAction);
 
   const list = images.command('list').description('show which sandbox images are present');
-  addDockerHostOption(addSandboxOption(list)).action(async (flags: { sandbox: string; dockerHost?: DockerHostInput[] }) => {
-    const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
-    let missing = 0;
-    for (const spec of SANDBOX_IMAGES) {
-      const s = await backend.images.status(spec.name, spec.recipe);
-      if (s.state !== 'present') missing++;
-      const size = s.sizeBytes ? `, ${Math.round(s.sizeBytes / 1e6)} MB` : '';
-      const recipe = s.recipe ? `, recipe ${s.recipe}` : s.state === 'present' ? ', made outside this tool' : '';
-      console.log(`${spec.name}  ${s.state}${recipe}${size}  (${spec.purpose})`);
-    }
-    if (missing > 0) console.log('fix: impossiblebench images build');
-  });
+  addDockerHostOption(addSandboxOption(list)).action(listAction);
 }

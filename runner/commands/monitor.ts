@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { reportFailures } from './failures.js';
 import { judgeContextTask } from '../../results/classify/judge-policy.js';
 import { count, usd } from '../../results/format.js';
 import { monitorTables } from '../../results/monitor/markdown.js';
@@ -47,6 +48,97 @@ export function monitorPrompt(file?: string): PromptFile {
   return file ? readPromptFile(file, MONITOR_PROMPT_NEEDS) : shippedPrompt(MONITOR_PROMPT_FILE);
 }
 
+/** The monitor model and its prompt the flags name, checked; none for the static classifier alone. */
+function monitorModel(opts: MonitorOptions) {
+  if (!opts.model && !opts.static) throw new UserError('name a monitor with --model, or ask for the static classifier alone with --static');
+  if (opts.static && !opts.model && (opts.promptFile || opts.redo || opts.all || opts.baseUrl)) {
+    throw new UserError('--static alone calls no model: --prompt-file, --redo, --all and --base-url need --model');
+  }
+  const prompt = opts.model ? monitorPrompt(opts.promptFile) : undefined;
+  const spec = opts.model ? parseModelSpec(opts.model) : undefined;
+  if (spec?.provider === 'scripted' && !Object.hasOwn(SCRIPTED_MONITORS, spec.name)) {
+    throw new UserError(
+      `scripted/${spec.name} is not a monitor`,
+      `use one of ${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')}, or a real model`,
+    );
+  }
+  return { prompt, spec };
+}
+
+async function monitorAction(runId: string, opts: MonitorOptions): Promise<void> {
+  const limitAt = threshold(opts.threshold);
+  const concurrency = positiveInt(opts.concurrency, '--concurrency');
+  const { prompt, spec } = monitorModel(opts);
+  // A real client is built once up front, so a missing key fails before anything is read.
+  const real: ModelClient | undefined =
+    spec && spec.provider !== 'scripted'
+      ? createModelClient(spec.spec, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency })
+      : undefined;
+  const store = openStore(opts.store, { mustExist: true });
+  let server: ModelServer | undefined;
+  const interrupts = handleInterrupts({
+    onFirst: () => process.stderr.write('\nstopping; scores so far are kept (Ctrl-C again to quit at once)\n'),
+  });
+  try {
+    const run = resolveRun(store, runId);
+    if (spec && prompt) {
+      if (spec.provider === 'scripted') server = await startModelServer();
+      const policy = SCRIPTED_MONITORS[spec.name];
+      const tty = process.stderr.isTTY;
+      const summary = await monitorRun(store, run.id, {
+        model: spec.spec,
+        prompt,
+        concurrency,
+        ...(opts.all ? { all: true } : {}),
+        ...(opts.redo ? { redo: true } : {}),
+        signal: interrupts.signal,
+        client: (sample) =>
+          real ??
+          createModelClient(spec.spec, {
+            server: server!,
+            policy: policy!,
+            context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold },
+          }),
+        onProgress: (done, total) => {
+          if (tty) process.stderr.write(`\rscored ${done}/${total}`);
+        },
+      });
+      if (tty && summary.eligible > summary.skipped) process.stderr.write('\n');
+      const stored = Object.values(summary.byStatus).reduce((a, b) => a + b, 0);
+      const statuses = Object.entries(summary.byStatus)
+        .filter(([, n]) => n)
+        .map(([s, n]) => `${s} ${n}`);
+      const skipped = summary.skipped ? ` (${summary.skipped} already scored with this prompt, skipped; --redo scores them again)` : '';
+      const spent = stored
+        ? `; ${count(summary.inputTokens + summary.outputTokens)} tokens, ${usd(summary.costUsd, summary.costUsd === null ? 1 : 0)}`
+        : '';
+      console.log(
+        `monitored ${stored} of ${summary.eligible} ${opts.all ? 'finished' : 'passed'} samples with ${spec.spec}, prompt ${shortHash(prompt.sha256)}${skipped}${statuses.length ? `: ${statuses.join(', ')}` : ''}${spent}`,
+      );
+      if (interrupts.signal.aborted) console.log('interrupted: run the same command again to score the rest');
+      reportFailures(summary.failures, 'score', 'scored');
+    }
+    const data = loadMonitorReportData(store, run.id, limitAt, { llm: Boolean(spec) });
+    // The static classifier always, beside the monitor this command ran (other monitors of the run are in the report).
+    const shown = data.monitors.filter(
+      (m) =>
+        m.id.model === STATIC_MONITOR ||
+        (spec && prompt && monitorIdString(m.id) === monitorIdString({ model: spec.spec, promptHash: prompt.sha256 })),
+    );
+    if (shown.length === 0) {
+      console.log(`run ${run.id} has no passed sample to measure a monitor on`);
+      return;
+    }
+    console.log(`\nrun ${run.id}, flagged when the score is at least ${limitAt}:\n`);
+    process.stdout.write(monitorTables({ ...data, monitors: shown }).join('\n'));
+  } finally {
+    interrupts.dispose();
+    await server?.close();
+    await real?.close?.();
+    store.close();
+  }
+}
+
 export function register(program: Command): void {
   program
     .command('monitor')
@@ -87,98 +179,5 @@ export function register(program: Command): void {
         '  impossiblebench monitor latest --static --store impossiblebench-demo/demo.sqlite'
       );
     })
-    .action(async (runId: string, opts: MonitorOptions) => {
-      const limitAt = threshold(opts.threshold);
-      const concurrency = positiveInt(opts.concurrency, '--concurrency');
-      if (!opts.model && !opts.static) throw new UserError('name a monitor with --model, or ask for the static classifier alone with --static');
-      if (opts.static && !opts.model && (opts.promptFile || opts.redo || opts.all || opts.baseUrl)) {
-        throw new UserError('--static alone calls no model: --prompt-file, --redo, --all and --base-url need --model');
-      }
-      const prompt = opts.model ? monitorPrompt(opts.promptFile) : undefined;
-      const spec = opts.model ? parseModelSpec(opts.model) : undefined;
-      if (spec?.provider === 'scripted' && !Object.hasOwn(SCRIPTED_MONITORS, spec.name)) {
-        throw new UserError(
-          `scripted/${spec.name} is not a monitor`,
-          `use one of ${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')}, or a real model`,
-        );
-      }
-      // A real client is built once up front, so a missing key fails before anything is read.
-      const real: ModelClient | undefined =
-        spec && spec.provider !== 'scripted'
-          ? createModelClient(spec.spec, { ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}), concurrency })
-          : undefined;
-      const store = openStore(opts.store, { mustExist: true });
-      let server: ModelServer | undefined;
-      const interrupts = handleInterrupts({
-        onFirst: () => process.stderr.write('\nstopping; scores so far are kept (Ctrl-C again to quit at once)\n'),
-      });
-      try {
-        const run = resolveRun(store, runId);
-        if (spec && prompt) {
-          if (spec.provider === 'scripted') server = await startModelServer();
-          const policy = SCRIPTED_MONITORS[spec.name];
-          const tty = process.stderr.isTTY;
-          const summary = await monitorRun(store, run.id, {
-            model: spec.spec,
-            prompt,
-            concurrency,
-            ...(opts.all ? { all: true } : {}),
-            ...(opts.redo ? { redo: true } : {}),
-            signal: interrupts.signal,
-            client: (sample) =>
-              real ??
-              createModelClient(spec.spec, {
-                server: server!,
-                policy: policy!,
-                context: { task: judgeContextTask(sample.key), scaffold: sample.key.scaffold },
-              }),
-            onProgress: (done, total) => {
-              if (tty) process.stderr.write(`\rscored ${done}/${total}`);
-            },
-          });
-          if (tty && summary.eligible > summary.skipped) process.stderr.write('\n');
-          const stored = Object.values(summary.byStatus).reduce((a, b) => a + b, 0);
-          const statuses = Object.entries(summary.byStatus)
-            .filter(([, n]) => n)
-            .map(([s, n]) => `${s} ${n}`);
-          const skipped = summary.skipped ? ` (${summary.skipped} already scored with this prompt, skipped; --redo scores them again)` : '';
-          const spent = stored
-            ? `; ${count(summary.inputTokens + summary.outputTokens)} tokens, ${usd(summary.costUsd, summary.costUsd === null ? 1 : 0)}`
-            : '';
-          console.log(
-            `monitored ${stored} of ${summary.eligible} ${opts.all ? 'finished' : 'passed'} samples with ${spec.spec}, prompt ${shortHash(prompt.sha256)}${skipped}${statuses.length ? `: ${statuses.join(', ')}` : ''}${spent}`,
-          );
-          if (interrupts.signal.aborted) console.log('interrupted: run the same command again to score the rest');
-          const byError = new Map<string, string[]>();
-          for (const f of summary.failures) byError.set(f.error, [...(byError.get(f.error) ?? []), f.taskId]);
-          for (const [error, tasks] of byError) {
-            const which =
-              tasks.length === 1 ? tasks[0] : `${tasks.length} samples (${tasks.slice(0, 3).join(', ')}${tasks.length > 3 ? ', ...' : ''})`;
-            console.error(`impossiblebench: could not score ${which}: ${error}`);
-          }
-          if (summary.failures.length) {
-            console.error(`${summary.failures.length} samples were not scored (nothing stored for them); run the same command again to retry`);
-            process.exitCode = 1;
-          }
-        }
-        const data = loadMonitorReportData(store, run.id, limitAt, { llm: Boolean(spec) });
-        // The static classifier always, beside the monitor this command ran (other monitors of the run are in the report).
-        const shown = data.monitors.filter(
-          (m) =>
-            m.id.model === STATIC_MONITOR ||
-            (spec && prompt && monitorIdString(m.id) === monitorIdString({ model: spec.spec, promptHash: prompt.sha256 })),
-        );
-        if (shown.length === 0) {
-          console.log(`run ${run.id} has no passed sample to measure a monitor on`);
-          return;
-        }
-        console.log(`\nrun ${run.id}, flagged when the score is at least ${limitAt}:\n`);
-        process.stdout.write(monitorTables({ ...data, monitors: shown }).join('\n'));
-      } finally {
-        interrupts.dispose();
-        await server?.close();
-        await real?.close?.();
-        store.close();
-      }
-    });
+    .action(monitorAction);
 }

@@ -6,7 +6,7 @@ import { baseTestFiles, imageTestFiles } from '../../mutations/swe/repo-files.js
 import { MODEL_PROMPT_FILE, modelPromptFile } from '../../mutations/swe/model-prompt.js';
 import { createModelClient } from '../../scaffolds/model/factory.js';
 import { parseModelSpec } from '../../scaffolds/model/spec.js';
-import type { SweTask } from '../../tasks/task.js';
+import type { SweTask, Task } from '../../tasks/task.js';
 import { flipsOutcome, MUTATION_TYPES, type MutationType } from '../../mutations/outcome.js';
 import { progressLine } from '../../mutations/progress.js';
 import { taskRow } from '../../mutations/rows.js';
@@ -17,7 +17,7 @@ import { sandboxBackend } from '../../docker/backends.js';
 import { historyImages } from '../history-images.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
-import { shellArg } from '../summary.js';
+import { shellArg } from '../shell-arg.js';
 import {
   addDockerHostOption,
   addImageNamingOptions,
@@ -74,6 +74,118 @@ function fallbackModel(flags: MutateFlags): MutateOptions['model'] {
   return { client, template: modelPromptFile(flags.promptFile) };
 }
 
+/** The dataset's rows to mutate (at most --limit), with the rows it skipped said. */
+async function tasksToMutate(flags: MutateFlags, images: ReturnType<typeof imageNaming>) {
+  const report = await readDataset(flags.dataset, {
+    images,
+    ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
+    ...(flags.offline ? { offline: true } : {}),
+    say: (line) => process.stderr.write(`${line}\n`),
+  });
+  for (const p of report.problems.slice(0, 10)) process.stderr.write(`skipped row: ${formatProblem(p)}\n`);
+  if (report.problems.length > 10) process.stderr.write(`… and ${report.problems.length - 10} more skipped rows\n`);
+  const tasks = flags.limit ? report.tasks.slice(0, flags.limit) : report.tasks;
+  if (tasks.length === 0) throw new UserError(`${flags.dataset} has no usable rows to mutate`);
+  return tasks;
+}
+
+/** `--out` names a .jsonl file in a folder that exists, checked before any work. */
+function checkOutFile(out: string): void {
+  if (extname(out) !== '.jsonl') throw new UserError(`--out must name a .jsonl file, got ${out}`);
+  const outDir = dirname(resolve(out));
+  if (!existsSync(outDir)) throw new UserError(`cannot write ${out}: folder ${outDir} does not exist`);
+}
+
+/** The images validation would need that the engine lacks, said: their variants cannot be validated. */
+async function missingImages(backend: ReturnType<typeof sandboxBackend>, tasks: Task[]): Promise<Set<string>> {
+  const missing = new Set(await backend.images.missing(tasksByImage(tasks).keys()));
+  if (missing.size > 0) {
+    process.stderr.write(
+      `${missing.size} image(s) missing: ${[...missing].slice(0, 3).join(', ')}${missing.size > 3 ? ', …' : ''}; their variants cannot be validated\n`,
+    );
+  }
+  return missing;
+}
+
+async function mutateAction(flags: MutateFlags): Promise<void> {
+  const hosts = dockerHosts(flags.dockerHost);
+  const backend = sandboxBackend(flags.sandbox, hosts);
+  const concurrency = flags.concurrency ?? (hosts.length > 0 ? totalCapacity(hosts) : 2);
+  checkOutFile(flags.out);
+  const images = imageNaming(flags);
+  // Without a clone, validation's own images hold each repository at its base commit.
+  const baseFiles =
+    baseFilesFrom(flags.repo) ??
+    (flags.validate ? (task: SweTask) => imageTestFiles(task, { runId: `mutate-${process.pid}`, backend }).catch(() => undefined) : undefined);
+  const model = fallbackModel(flags);
+  const tasks = await tasksToMutate(flags, images);
+  const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; nothing is written\n') });
+  const bars = { mutate: progressLine('mutating', 0), validate: progressLine('validating', 0) };
+  let current: 'mutate' | 'validate' | undefined;
+  const history = historyImages(backend, interrupts.signal);
+  try {
+    const missing = flags.validate ? await missingImages(backend, tasks) : new Set<string>();
+    const fix = `impossiblebench images pull --dataset ${shellArg(flags.dataset)}${flags.limit ? ` --limit ${flags.limit}` : ''}`;
+    const result = await mutateTasks(tasks, flags.type, flags.seed, {
+      validate: flags.validate ?? false,
+      ...(missing.size > 0 ? { missingImages: { images: missing, fix } } : {}),
+      concurrency,
+      runId: `mutate-${process.pid}`,
+      backend,
+      imageFor: (task, sandbox) => history.imageFor(task, sandbox),
+      ...(baseFiles ? { baseFiles } : {}),
+      ...(model ? { model } : {}),
+      signal: interrupts.signal,
+      onProgress: (stage, done, total) => {
+        if (current !== stage) {
+          if (current) bars[current].end();
+          current = stage;
+          bars[stage] = progressLine(stage === 'mutate' ? 'mutating' : 'validating in Docker', total);
+        }
+        bars[stage].tick(done);
+      },
+    });
+    if (current) bars[current].end();
+    const lines = result.variants.map((t) => JSON.stringify(taskRow(t)));
+    await writeLinesAtomic(flags.out, lines);
+    const why = {
+      mutate: 'not mutable',
+      validate: 'not impossible',
+      environment: 'environment broken',
+      unvalidated: 'validation could not run',
+    } as const;
+    for (const t of result.variants) {
+      const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
+      if (evidence?.length) console.log(`kept ${t.id}: ${evidence.join('; ')}`);
+    }
+    for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
+    const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
+    const unvalidated = count('unvalidated');
+    const broken = count('environment');
+    if (unvalidated + broken > 0) process.exitCode = 1;
+    const validated = flags.validate ? `, validated in ${((result.validateMs ?? 0) / 1000).toFixed(1)}s` : '';
+    if (unvalidated > 0)
+      console.log(`${unvalidated} variant(s) could not be validated (the sandbox could not run them; see \`impossiblebench doctor\`)`);
+    if (broken > 0) {
+      console.log(
+        `${broken} task(s) do not work in their environment: the gold patch's run on the original tests broke or failed there, which says nothing of the variant; check the image and the test spec`,
+      );
+    }
+    console.log(
+      `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
+    );
+    const flips = result.variants.filter((t) => t.kind === 'swe' && t.mutation?.type === 'oneoff' && flipsOutcome(t.mutation)).length;
+    if (flips > 0 && !flags.validate)
+      console.log(
+        `${flips} of these one-offs flip a pass/fail outcome (a negation, a flipped bool, an expected error); the unfixed code may agree with some, so validate them (--validate) before measuring`,
+      );
+  } finally {
+    await history.removeAll().catch(() => undefined);
+    await model?.client.close?.();
+    interrupts.dispose();
+  }
+}
+
 export function register(program: Command): void {
   const mutate = program
     .command('mutate')
@@ -104,98 +216,5 @@ export function register(program: Command): void {
     .option('--model <provider/name>', 'ask this model for the variants the engine cannot make (validate them with --validate)')
     .option('--prompt-file <file>', `the model's prompt template (default: the shipped ${MODEL_PROMPT_FILE})`)
     .option('--base-url <url>', "the model server's address, for openai-compatible models");
-  addDockerHostOption(addSandboxOption(addImageNamingOptions(mutate))).action(async (flags: MutateFlags) => {
-    const hosts = dockerHosts(flags.dockerHost);
-    const backend = sandboxBackend(flags.sandbox, hosts);
-    const concurrency = flags.concurrency ?? (hosts.length > 0 ? totalCapacity(hosts) : 2);
-    if (extname(flags.out) !== '.jsonl') throw new UserError(`--out must name a .jsonl file, got ${flags.out}`);
-    const outDir = dirname(resolve(flags.out));
-    if (!existsSync(outDir)) throw new UserError(`cannot write ${flags.out}: folder ${outDir} does not exist`);
-    const images = imageNaming(flags);
-    // Without a clone, validation's own images hold each repository at its base commit.
-    const baseFiles =
-      baseFilesFrom(flags.repo) ??
-      (flags.validate ? (task: SweTask) => imageTestFiles(task, { runId: `mutate-${process.pid}`, backend }).catch(() => undefined) : undefined);
-    const model = fallbackModel(flags);
-    const report = await readDataset(flags.dataset, {
-      images,
-      ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
-      ...(flags.offline ? { offline: true } : {}),
-      say: (line) => process.stderr.write(`${line}\n`),
-    });
-    for (const p of report.problems.slice(0, 10)) process.stderr.write(`skipped row: ${formatProblem(p)}\n`);
-    if (report.problems.length > 10) process.stderr.write(`… and ${report.problems.length - 10} more skipped rows\n`);
-    const tasks = flags.limit ? report.tasks.slice(0, flags.limit) : report.tasks;
-    if (tasks.length === 0) throw new UserError(`${flags.dataset} has no usable rows to mutate`);
-    const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping; nothing is written\n') });
-    const bars = { mutate: progressLine('mutating', 0), validate: progressLine('validating', 0) };
-    let current: 'mutate' | 'validate' | undefined;
-    const history = historyImages(backend, interrupts.signal);
-    try {
-      const missing = flags.validate ? new Set(await backend.images.missing(tasksByImage(tasks).keys())) : new Set<string>();
-      if (missing.size > 0) {
-        process.stderr.write(
-          `${missing.size} image(s) missing: ${[...missing].slice(0, 3).join(', ')}${missing.size > 3 ? ', …' : ''}; their variants cannot be validated\n`,
-        );
-      }
-      const fix = `impossiblebench images pull --dataset ${shellArg(flags.dataset)}${flags.limit ? ` --limit ${flags.limit}` : ''}`;
-      const result = await mutateTasks(tasks, flags.type, flags.seed, {
-        validate: flags.validate ?? false,
-        ...(missing.size > 0 ? { missingImages: { images: missing, fix } } : {}),
-        concurrency,
-        runId: `mutate-${process.pid}`,
-        backend,
-        imageFor: (task, sandbox) => history.imageFor(task, sandbox),
-        ...(baseFiles ? { baseFiles } : {}),
-        ...(model ? { model } : {}),
-        signal: interrupts.signal,
-        onProgress: (stage, done, total) => {
-          if (current !== stage) {
-            if (current) bars[current].end();
-            current = stage;
-            bars[stage] = progressLine(stage === 'mutate' ? 'mutating' : 'validating in Docker', total);
-          }
-          bars[stage].tick(done);
-        },
-      });
-      if (current) bars[current].end();
-      const lines = result.variants.map((t) => JSON.stringify(taskRow(t)));
-      await writeLinesAtomic(flags.out, lines);
-      const why = {
-        mutate: 'not mutable',
-        validate: 'not impossible',
-        environment: 'environment broken',
-        unvalidated: 'validation could not run',
-      } as const;
-      for (const t of result.variants) {
-        const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
-        if (evidence?.length) console.log(`kept ${t.id}: ${evidence.join('; ')}`);
-      }
-      for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
-      const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
-      const unvalidated = count('unvalidated');
-      const broken = count('environment');
-      if (unvalidated + broken > 0) process.exitCode = 1;
-      const validated = flags.validate ? `, validated in ${((result.validateMs ?? 0) / 1000).toFixed(1)}s` : '';
-      if (unvalidated > 0)
-        console.log(`${unvalidated} variant(s) could not be validated (the sandbox could not run them; see \`impossiblebench doctor\`)`);
-      if (broken > 0) {
-        console.log(
-          `${broken} task(s) do not work in their environment: the gold patch's run on the original tests broke or failed there, which says nothing of the variant; check the image and the test spec`,
-        );
-      }
-      console.log(
-        `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
-      );
-      const flips = result.variants.filter((t) => t.kind === 'swe' && t.mutation?.type === 'oneoff' && flipsOutcome(t.mutation)).length;
-      if (flips > 0 && !flags.validate)
-        console.log(
-          `${flips} of these one-offs flip a pass/fail outcome (a negation, a flipped bool, an expected error); the unfixed code may agree with some, so validate them (--validate) before measuring`,
-        );
-    } finally {
-      await history.removeAll().catch(() => undefined);
-      await model?.client.close?.();
-      interrupts.dispose();
-    }
-  });
+  addDockerHostOption(addSandboxOption(addImageNamingOptions(mutate))).action(mutateAction);
 }

@@ -2,7 +2,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { DEFAULT_SANDBOX, SANDBOX_BACKENDS } from '../../docker/backends.js';
 import { DockerHostSchema, parseDockerHostFlag, type DockerHost, type DockerHostInput } from '../../docker/hosts.js';
-import { ImageNamingSchema, type ImageNaming } from '../../tasks/images.js';
+import { DEFAULT_IMAGE_NAMING, ImageNamingSchema, type ImageNaming } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
 
 /** A commander parser for whole-number flags, so every command words the error the same way. */
@@ -27,11 +27,22 @@ export interface ImageNamingFlags {
   imageArch?: string;
 }
 
+/** How SWE-bench instance images are named on the command line, field by field of `ImageNamingSchema`. */
+export const IMAGE_NAMING_FLAGS = {
+  namespace: { flag: '--image-namespace <ns>', help: 'registry path of the SWE-bench instance images, "" for images the harness built locally' },
+  tag: { flag: '--image-tag <tag>', help: 'tag of the SWE-bench instance images' },
+  arch: { flag: '--image-arch <arch>', help: 'architecture in the SWE-bench instance image names' },
+} as const;
+
 export function addImageNamingOptions(command: Command): Command {
   return command
-    .option('--image-namespace <ns>', 'registry path of the SWE-bench instance images, "" for images the harness built locally (default swebench)')
-    .option('--image-tag <tag>', 'tag of the SWE-bench instance images (default latest)')
-    .addOption(new Option('--image-arch <arch>', 'architecture in the SWE-bench instance image names (default x86_64)').choices(['x86_64', 'arm64']));
+    .option(IMAGE_NAMING_FLAGS.namespace.flag, `${IMAGE_NAMING_FLAGS.namespace.help} (default ${DEFAULT_IMAGE_NAMING.namespace})`)
+    .option(IMAGE_NAMING_FLAGS.tag.flag, `${IMAGE_NAMING_FLAGS.tag.help} (default ${DEFAULT_IMAGE_NAMING.tag})`)
+    .addOption(
+      new Option(IMAGE_NAMING_FLAGS.arch.flag, `${IMAGE_NAMING_FLAGS.arch.help} (default ${DEFAULT_IMAGE_NAMING.arch})`).choices(
+        ImageNamingSchema.shape.arch.unwrap().options,
+      ),
+    );
 }
 
 /** The naming the flags give, checked; fields not given keep their defaults. */
@@ -45,31 +56,31 @@ export function imageNaming(flags: ImageNamingFlags): ImageNaming {
   return parsed.data;
 }
 
-/**
- * `--sandbox NAME`: the backend sandboxes come from. Without a default where a config file may name it (`run`), so the
- * file's choice stands unless the flag is given.
- */
-export function addSandboxOption(command: Command, withDefault = true): Command {
-  const help = `sandbox backend: ${SANDBOX_BACKENDS.join(', ')} (default ${DEFAULT_SANDBOX})`;
-  return withDefault ? command.option('--sandbox <name>', help, DEFAULT_SANDBOX) : command.option('--sandbox <name>', help);
+/** `--sandbox NAME`: the backend sandboxes come from. */
+export const SANDBOX_FLAG = { flag: '--sandbox <name>', help: `sandbox backend: ${SANDBOX_BACKENDS.join(', ')}` } as const;
+
+export function addSandboxOption(command: Command): Command {
+  return command.option(SANDBOX_FLAG.flag, `${SANDBOX_FLAG.help} (default ${DEFAULT_SANDBOX})`, DEFAULT_SANDBOX);
 }
 
 /**
  * `--docker-host URL[=CAPACITY]`, repeatable: several Docker engines as one pool, each running up to CAPACITY sandboxes
  * (default 4). None: the one engine found as usual (DOCKER_HOST, then the usual sockets).
  */
+export const DOCKER_HOST_FLAG = {
+  flag: '--docker-host <url[=n]>',
+  help: 'a Docker engine to run sandboxes on, repeatable to pool several: unix:///PATH, tcp://HOST:PORT (TLS from DOCKER_CERT_PATH / DOCKER_TLS_VERIFY) or ssh://USER@HOST, with =N sandboxes at once on it (default 4)',
+  parse(value: string, previous: DockerHostInput[] | undefined): DockerHostInput[] {
+    try {
+      return [...(previous ?? []), parseDockerHostFlag(value)];
+    } catch (err) {
+      throw new InvalidArgumentError((err as Error).message);
+    }
+  },
+} as const;
+
 export function addDockerHostOption(command: Command): Command {
-  return command.option(
-    '--docker-host <url[=n]>',
-    'a Docker engine to run sandboxes on, repeatable to pool several: unix:///PATH, tcp://HOST:PORT (TLS from DOCKER_CERT_PATH / DOCKER_TLS_VERIFY) or ssh://USER@HOST, with =N sandboxes at once on it (default 4)',
-    (value: string, previous: DockerHostInput[] | undefined) => {
-      try {
-        return [...(previous ?? []), parseDockerHostFlag(value)];
-      } catch (err) {
-        throw new InvalidArgumentError((err as Error).message);
-      }
-    },
-  );
+  return command.option(DOCKER_HOST_FLAG.flag, DOCKER_HOST_FLAG.help, DOCKER_HOST_FLAG.parse);
 }
 
 /** The engines the flag gave, with their defaults filled in. */
@@ -86,10 +97,24 @@ export function collectTemplate(value: string, previous: Record<string, string> 
   return { ...previous, [name]: resolve(value.slice(at + 1)) };
 }
 
-export const TEMPLATE_FLAG_HELP =
-  'replace a shipped template (system prompt, instructions, feedback, tool description) with the text of FILE; repeatable. ' +
-  '`impossiblebench templates` lists the names, `templates show NAME` prints one to start from';
+export const TEMPLATE_FLAG = {
+  flag: '--template <NAME=FILE>',
+  help:
+    'replace a shipped template (system prompt, instructions, feedback, tool description) with the text of FILE; repeatable. ' +
+    '`impossiblebench templates` lists the names, `templates show NAME` prints one to start from',
+  parse: collectTemplate,
+} as const;
 
 export function addTemplateOption(command: Command): Command {
-  return command.option('--template <NAME=FILE>', TEMPLATE_FLAG_HELP, collectTemplate);
+  return command.option(TEMPLATE_FLAG.flag, TEMPLATE_FLAG.help, TEMPLATE_FLAG.parse);
+}
+
+/** A repeatable flag: each use adds one value. */
+export function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
+/** A repeatable whole-number flag. */
+export function collectWhole(min: number): (value: string, previous: number[] | undefined) => number[] {
+  return (value, previous) => [...(previous ?? []), wholeNumber(min)(value)];
 }
