@@ -17,10 +17,10 @@
 import { parseArgs } from 'node:util';
 import { makeRecord } from '../results/testing/make-record.js';
 import { ResultStore, type StoredSample } from '../results/store.js';
-import { createModelClient, PriceTable } from '../scaffolds/model/index.js';
-import { CONTEXT } from '../scaffolds/model/test-support.js';
-import { startModelServer, type ModelServer } from '../scaffolds/server/index.js';
-import { runSweTranscript, sweTranscriptPolicy } from '../scaffolds/testing/swe-transcript.js';
+import { createModelClient, PriceTable } from '../models/index.js';
+import { CONTEXT } from '../simulated/testing/echo.js';
+import { startModelServer, type ModelServer } from '../simulated/server/index.js';
+import { runSweTranscript, sweTranscriptPolicy } from '../simulated/testing/swe-transcript.js';
 
 const { values } = parseArgs({
   options: {

@@ -26,7 +26,7 @@ const KNOWN_OVERSIZE = new Set<string>([
   'runner/experiment.ts',
   'runner/sample.ts',
   'scaffolds/env/swe.ts',
-  'scaffolds/server/server.ts',
+  'simulated/server/server.ts',
 ]);
 
 describe('sizes', () => {

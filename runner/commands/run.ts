@@ -4,7 +4,7 @@ import { handleInterrupts } from '../interrupt.js';
 import { launchRun } from '../launch.js';
 import { printRunEnd } from '../summary.js';
 import { realWiring } from '../real-wiring.js';
-import { FaultConfigSchema, type FaultConfig } from '../../scaffolds/server/index.js';
+import { FaultConfigSchema, type FaultConfig } from '../../simulated/server/index.js';
 import { addDockerHostOption, addImageNamingOptions, addSandboxOption, addTemplateOption, positiveNumber, wholeNumber } from './options.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 
