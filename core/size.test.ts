@@ -26,7 +26,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'runner/experiment.ts',
   'runner/sample.ts',
   'scaffolds/env/swe.ts',
-  'simulated/server/server.ts',
 ]);
 
 describe('sizes', () => {
