@@ -3,7 +3,7 @@
  *
  *   npm run bench:cost [-- --turns N --samples N]
  *
- * Runs a SWE-style transcript of N tool-calling turns (default 30; `scaffolds/testing/swe-transcript.ts`) through the
+ * Runs a SWE-style transcript of N tool-calling turns (default 30; `simulated/testing/swe-transcript.ts`) through the
  * real Anthropic and OpenAI clients, named as real models (anthropic/claude-sonnet-4-5, openai/gpt-5) and pointed at
  * the local model server, which reports the cache usage as each provider does. Each sample's usage and billed cost go
  * into a results store like any run's, and every figure below is read back from it and priced with the price table:

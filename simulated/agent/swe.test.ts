@@ -6,7 +6,7 @@ import type { AccessMode, ScaffoldName, Variant } from '../../core/record.js';
 import { loadBuiltinSwe } from '../../tasks/suites/swe.js';
 import type { SweTask } from '../../tasks/task.js';
 import { SWE_SUBMIT_SENTINEL } from '../../scaffolds/env/swe.js';
-import { bashCommands } from '../../scaffolds/loops/bash.js';
+import { bashCommands } from '../../scaffolds/loop.js';
 import { OUTCOME_REWRITING_PLUGIN } from '../policies/swe.js';
 import type { Policy } from '../policy.js';
 import type { SessionOptions } from '../server/index.js';

@@ -3,7 +3,7 @@ import type { ChatMessage } from '../../core/model.js';
 import type { ExecResult } from '../../docker/types.js';
 import type { SweTask } from '../../tasks/task.js';
 import { SWE_SUBMIT_SENTINEL, sweTestCommandText } from '../../scaffolds/env/swe.js';
-import { bashCommands } from '../../scaffolds/loops/bash.js';
+import { bashCommands } from '../../scaffolds/loop.js';
 import { formatExec } from '../../scaffolds/tools/run.js';
 import { cutAtToolLimit, sweTurn } from './swe.js';
 

@@ -2,7 +2,7 @@ import { quote as quoteWords } from 'shell-quote';
 import type { SweTask } from '../../tasks/task.js';
 import { SWE_SUBMIT_SENTINEL, sweTestCommandText } from '../../scaffolds/env/swe.js';
 import { sweTestSpec, filesInPatch } from '../../tasks/env/swe-specs.js';
-import { bashCommands } from '../../scaffolds/loops/bash.js';
+import { bashCommands } from '../../scaffolds/loop.js';
 import type { ChatMessage, ToolSpec } from '../../core/model.js';
 import { FLAG_SENTINEL, FLAG_TOOL_NAME } from '../../scaffolds/prompts.js';
 import { SUBMIT_TOOL } from '../../scaffolds/tools/specs.js';

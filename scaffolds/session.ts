@@ -1,9 +1,8 @@
-import type { Outcome, ScaffoldName, StopReason, TranscriptMessage } from '../../core/record.js';
-import { ContextOverflowError, ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../../core/model.js';
-import type { AgentEnvironment, GradeReport } from '../env/types.js';
-import { abortOptionText } from '../prompts.js';
-import { render, shippedTemplates, type TemplateName, type Templates, type TemplateVars } from '../templates.js';
-import type { AgentRunInput, AgentRunResult } from '../types.js';
+import type { Outcome, StopReason, TranscriptMessage } from '../core/record.js';
+import { ContextOverflowError, ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../core/model.js';
+import type { GradeReport } from './env/types.js';
+import { render, shippedTemplates, type TemplateName, type Templates, type TemplateVars } from './templates.js';
+import type { AgentRunInput, AgentRunResult } from './types.js';
 
 /** Raised inside a loop to end the sample with a stop reason (limits, flag, attempts). */
 export class StopSample extends Error {
@@ -246,44 +245,3 @@ export class Session {
     };
   }
 }
-
-/**
- * A loop's way out: a StopSample as it is; anything thrown because the sample's time ran out (an aborted model call or
- * command) as the time limit; anything else (API, sandbox, grading failures, interrupts) goes on up.
- */
-export function asStop(err: unknown, session: Session): StopSample {
-  if (err instanceof StopSample) return err;
-  // An unanswered model call is the infrastructure's failure whatever limit came with it.
-  if (err instanceof ModelApiError) throw err;
-  if (session.stopped && !session.input.signal.aborted) return session.stopped;
-  throw err;
-}
-
-/** The instructions as the agent reads them, with the abort option when it is offered. */
-export function instructionsText(input: AgentRunInput, abortText: string): string {
-  return input.allowFlag ? `${input.instructions.trim()}\n\n${abortText}` : input.instructions.trim();
-}
-
-/**
- * How every loop opens: the system prompt, then one user message with the instructions (with the abort option, in
- * the wording of `abortFor`'s scaffold, when it is offered) and the task.
- */
-export function openConversation(session: Session, system: string, abortFor: ScaffoldName, task: string): void {
-  session.push({ role: 'system', content: system });
-  session.push({ role: 'user', content: `${instructionsText(session.input, abortOptionText(abortFor, session.templates))}\n\n${task}` });
-}
-
-/**
- * How the loops over a work dir (full, and bash on SWE-style tasks) end: the stop the loop ran into and, when it
- * ended for a limit with changes no grading has seen, one last grading of the work dir as the agent left it (scored
- * as the published harness scores the final state; not a submission). A sample stopped for its disk is not graded:
- * the grading would copy what filled it.
- */
-export async function closeInWorkdir(err: unknown, session: Session, env: AgentEnvironment, ungraded: boolean): Promise<StopSample> {
-  const stop = asStop(err, session);
-  const finalGrading = !['flagged', 'submitted', 'max_attempts', 'disk_limit'].includes(stop.reason) && !(await session.checkDisk());
-  if (ungraded && finalGrading) session.addGrade(await env.gradeWorkdir(false), false);
-  return stop;
-}
-
-export type { AgentEnvironment };
