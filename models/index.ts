@@ -8,7 +8,8 @@
  *   openai-responses/NAME   Responses (store: false; each turn's encrypted reasoning goes back with the next)
  *   anthropic/NAME          Messages
  *   openai-compatible/NAME  Chat Completions at a base URL
- *   scripted/POLICY         the local model server, over any of the three (`wire`)
+ *   scripted/POLICY         the local model server, over any of the three (`wire`): a provider the simulated room
+ *                           registers (`registerModelProvider`) when its server is loaded
  *
  *   const model = createModelClient('anthropic/claude-sonnet-4-5', { logger, defaults: { maxTokens: 4096 } });
  *   const gen = await model.generate(messages, tools);   // text, toolCalls, usage, costUsd, latencyMs
@@ -21,8 +22,8 @@
  * Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_COMPATIBLE_API_KEY (optional; never
  * replaced by the OpenAI key), IMPOSSIBLEBENCH_PRICES (a JSON price file over the built-in table).
  */
-export { createModelClient } from './factory.js';
-export type { ModelClientOptions } from './factory.js';
+export { createModelClient, registerModelProvider } from './factory.js';
+export type { ClientParts, ModelClientOptions, ModelProvider } from './factory.js';
 export { onlyOnResponses, parseModelSpec, PROVIDERS } from './spec.js';
 export type { ModelSpec, Provider } from './spec.js';
 export { BUILTIN_PRICES, defaultPrices, loadPriceFile, PRICES_ENV, PriceFileSchema, PriceTable } from './prices.js';
