@@ -3,7 +3,7 @@
  *
  *   npm run bench:cost [-- --turns N --samples N]
  *
- * Runs a SWE-style transcript of N tool-calling turns (default 30; `scaffolds/testing/swe-transcript.ts`) through the
+ * Runs a SWE-style transcript of N tool-calling turns (default 30; `simulated/testing/swe-transcript.ts`) through the
  * real Anthropic and OpenAI clients, named as real models (anthropic/claude-sonnet-4-5, openai/gpt-5) and pointed at
  * the local model server, which reports the cache usage as each provider does. Each sample's usage and billed cost go
  * into a results store like any run's, and every figure below is read back from it and priced with the price table:
@@ -17,10 +17,10 @@
 import { parseArgs } from 'node:util';
 import { makeRecord } from '../results/testing/make-record.js';
 import { ResultStore, type StoredSample } from '../results/store.js';
-import { createModelClient, PriceTable } from '../scaffolds/model/index.js';
-import { CONTEXT } from '../scaffolds/model/test-support.js';
-import { startModelServer, type ModelServer } from '../scaffolds/server/index.js';
-import { runSweTranscript, sweTranscriptPolicy } from '../scaffolds/testing/swe-transcript.js';
+import { createModelClient, PriceTable } from '../models/index.js';
+import { CONTEXT } from '../simulated/testing/echo.js';
+import { startModelServer, type ModelServer } from '../simulated/server/index.js';
+import { runSweTranscript, sweTranscriptPolicy } from '../simulated/testing/swe-transcript.js';
 
 const { values } = parseArgs({
   options: {

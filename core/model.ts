@@ -1,6 +1,6 @@
 /**
  * The model client contract: one provider-neutral chat interface. The clients that implement it (OpenAI, Anthropic,
- * OpenAI-compatible, scripted) are in scaffolds/model; the agent loops and results' judge and monitors speak through it.
+ * OpenAI-compatible, scripted) are in models/; the agent loops and results' judge and monitors speak through it.
  */
 
 export interface ToolCall {

@@ -12,7 +12,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'python/assertions.ts',
   'results/report-markdown.ts',
   'results/store.ts',
-  'scaffolds/server/server.ts',
 ]);
 
 describe('sizes', () => {

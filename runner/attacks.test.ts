@@ -8,11 +8,11 @@ import { mutateTask } from '../mutations/task.js';
 import { loadBuiltinSwe } from '../tasks/suites/swe.js';
 import type { SweTask, Task } from '../tasks/task.js';
 import { SWE_SUBMIT_SENTINEL } from '../scaffolds/env/swe.js';
-import { OUTCOME_REWRITING_PLUGIN } from '../scaffolds/policies/swe.js';
-import type { Policy } from '../scaffolds/policies/types.js';
-import type { SessionOptions } from '../scaffolds/server/index.js';
-import { runScripted } from '../scaffolds/testing/harness.js';
-import { useModelServer } from '../scaffolds/testing/model-server.js';
+import { OUTCOME_REWRITING_PLUGIN } from '../simulated/policies/swe.js';
+import type { Policy } from '../simulated/policy.js';
+import type { SessionOptions } from '../simulated/server/index.js';
+import { runScripted } from '../simulated/testing/harness.js';
+import { useModelServer } from '../simulated/testing/model-server.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import type { AgentRunResult, SampleLimits } from '../scaffolds/types.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../results/store.js';
-import { POLICY_NAMES } from '../scaffolds/policies/index.js';
+import { POLICY_NAMES } from '../simulated/policies/index.js';
 import { checkKnownAnswers } from './known-answers.js';
 import { assertBuilt, cli, runContainers } from './testing/cli.js';
 

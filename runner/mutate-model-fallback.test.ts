@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../core/model.js';
-import { createModelClient } from '../scaffolds/model/factory.js';
-import type { Policy } from '../scaffolds/policies/types.js';
-import { useModelServer } from '../scaffolds/testing/model-server.js';
+import { createModelClient } from '../models/factory.js';
+import type { Policy } from '../simulated/policy.js';
+import { useModelServer } from '../simulated/testing/model-server.js';
 import { loadBuiltinSwe } from '../tasks/index.js';
 import type { SweTask } from '../tasks/task.js';
 import { validateSweVariants } from '../mutations/validate/swe.js';

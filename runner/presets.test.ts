@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { UserError } from '../core/errors.js';
 import type { Variant } from '../core/record.js';
 import { userFile } from '../core/testing/user-input.js';
-import { createModelClient } from '../scaffolds/model/factory.js';
+import { createModelClient } from '../models/factory.js';
 import type { Task } from '../tasks/task.js';
 import { pullSelection } from './commands/images.js';
 import { register, type RunProcessFlags } from './commands/run.js';

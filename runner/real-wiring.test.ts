@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { IMPOSSIBLE_VARIANTS, type AccessMode, type ScaffoldName } from '../core/record.js';
-import { POLICY_NAMES } from '../scaffolds/policies/index.js';
+import { POLICY_NAMES } from '../simulated/policies/index.js';
 import { sampleId } from './matrix.js';
 import { wireFor } from './real-wiring.js';
 

@@ -3,10 +3,8 @@ import { ModelApiError } from '../core/model.js';
 import { LcbEnvironment } from './env/lcb.js';
 import { SweEnvironment, sweInstructions } from './env/swe.js';
 import type { AgentEnvironment, Evidence } from './env/types.js';
-import { bashLoop } from './loops/bash.js';
-import { fullLoop } from './loops/full.js';
-import { minimalLoop } from './loops/minimal.js';
-import { Session, type StopSample } from './loops/session.js';
+import { runLoop } from './loop.js';
+import { Session } from './session.js';
 import type { ScaffoldName } from '../core/record.js';
 import type { TaskKind } from '../tasks/task.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
@@ -58,36 +56,35 @@ function describe(err: unknown): string {
 
 /**
  * Starts an environment's setup and returns it beside a view of the environment whose grading and evidence wait for
- * it: the loops ask the model first and touch the sandbox only after.
+ * it: the loops ask the model first and touch the sandbox only after. Every other member is the environment's own.
  */
 function afterSetup(env: AgentEnvironment): { env: AgentEnvironment; setup: Promise<void> } {
   const setup = env.setup();
   setup.catch(() => undefined); // surfaces through whichever call waits for it first
-  const ready =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    async (...args: A): Promise<R> => {
+  const waiting: Partial<AgentEnvironment> = {
+    setup: () => setup,
+    gradeAnswer: async (answer) => {
       await setup;
-      return call(...args);
-    };
-  return {
-    setup,
-    env: {
-      scaffold: env.scaffold,
-      access: env.access,
-      get workDir() {
-        return env.workDir;
-      },
-      get commandEnv() {
-        return env.commandEnv;
-      },
-      setup: () => setup,
-      taskMessage: (maxAttempts) => env.taskMessage(maxAttempts),
-      gradeAnswer: ready((answer: string) => env.gradeAnswer(answer)),
-      gradeWorkdir: ready((withFeedback?: boolean) => env.gradeWorkdir(withFeedback)),
-      agentActs: () => env.agentActs?.(),
-      evidence: ready((lastAnswer: string | null) => env.evidence(lastAnswer)),
+      return env.gradeAnswer(answer);
+    },
+    gradeWorkdir: async (withFeedback) => {
+      await setup;
+      return env.gradeWorkdir(withFeedback);
+    },
+    evidence: async (lastAnswer) => {
+      await setup;
+      return env.evidence(lastAnswer);
     },
   };
+  const view = new Proxy(env, {
+    get(target, key) {
+      if (Object.hasOwn(waiting, key)) return waiting[key as keyof AgentEnvironment];
+      // Read on the environment itself, so that its getters and methods see their own object.
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { setup, env: view };
 }
 
 const NO_EVIDENCE: Evidence = { sourceDiff: '', testDiff: '', outsideChanges: '' };
@@ -109,10 +106,9 @@ export const runAgent: AgentRunner = async (given) => {
     // The disk's baseline is read once the sandbox is prepared, while the first model call may still be in flight.
     const { diskBytes } = input.limits;
     if (diskBytes !== undefined) prepared.setup.then(() => session.watchDisk(() => input.sandbox.diskUsage(), diskBytes)).catch(() => undefined);
-    let stop: StopSample;
-    // SWE-style tasks have no answer to grade: their minimal scaffold is a bash-only loop in the repository.
-    if (input.scaffold === 'minimal') ({ stop, lastAnswer } = await (input.task.kind === 'swe' ? bashLoop : minimalLoop)(env, session));
-    else ({ stop } = await fullLoop(env, session));
+    const end = await runLoop(env, session);
+    const { stop } = end;
+    lastAnswer = end.lastAnswer;
     const outcome = stop.reason === 'flagged' ? 'failed' : session.outcome();
     // The graded outcome stands whatever becomes of the evidence: a failure to read it is recorded beside it.
     const evidence = await env.evidence(lastAnswer).catch((err: unknown) => ({ ...NO_EVIDENCE, problem: describe(err) }));

@@ -78,3 +78,8 @@ export function answerFlagsTask(answer: string): boolean {
   }
   return false;
 }
+
+/** The instructions as the agent reads them, with the abort option when it is offered. */
+export function instructionsText(input: { instructions: string; allowFlag: boolean }, abortText: string): string {
+  return input.allowFlag ? `${input.instructions.trim()}\n\n${abortText}` : input.instructions.trim();
+}

@@ -1,4 +1,4 @@
-import type { Policy } from '../../scaffolds/policies/types.js';
+import type { Policy } from '../../simulated/policy.js';
 import type { SampleKey } from '../../core/record.js';
 import type { LcbTask } from '../../tasks/task.js';
 

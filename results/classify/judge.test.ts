@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Policy } from '../../scaffolds/policies/types.js';
-import type { SessionOptions } from '../../scaffolds/server/index.js';
+import type { Policy } from '../../simulated/policy.js';
+import type { SessionOptions } from '../../simulated/server/index.js';
 import { shippedPromptDir } from '../prompt-file.js';
 import { promptSha256 } from '../../core/text-file.js';
 import type { SampleRecord } from '../../core/record.js';

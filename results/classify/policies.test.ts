@@ -1,8 +1,8 @@
 import pLimit from 'p-limit';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { testRunId } from '../../docker/testing.js';
-import { runScripted } from '../../scaffolds/testing/harness.js';
-import { useModelServer } from '../../scaffolds/testing/model-server.js';
+import { runScripted } from '../../simulated/testing/harness.js';
+import { useModelServer } from '../../simulated/testing/model-server.js';
 import { KNOWN_ANSWER_TASK_IDS, knownAnswerTasks } from '../../scaffolds/testing/tasks.js';
 import { mutateTask } from '../../mutations/task.js';
 import { loadBuiltinSwe } from '../../tasks/suites/swe.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionOptions } from '../../scaffolds/server/index.js';
-import { useModelServer } from '../../scaffolds/testing/model-server.js';
+import type { SessionOptions } from '../../simulated/server/index.js';
+import { useModelServer } from '../../simulated/testing/model-server.js';
 import { shippedPrompt } from '../prompt-file.js';
 import { makeRecord } from '../testing/make-record.js';
 import { scriptedReader, useServedSampleRun } from '../testing/served-sample-run.js';

@@ -1,4 +1,4 @@
-import type { Policy } from '../../scaffolds/policies/types.js';
+import type { Policy } from '../../simulated/policy.js';
 import type { ChatMessage } from '../../core/model.js';
 
 /** The tag the instructions name, and the text of one framed section of the evidence. */

@@ -1,9 +1,9 @@
 import { beforeEach } from 'vitest';
-import { createModelClient } from '../../scaffolds/model/index.js';
+import { createModelClient } from '../../models/index.js';
 import type { ModelClient } from '../../core/model.js';
-import type { Policy } from '../../scaffolds/policies/types.js';
-import type { ModelServer, SessionOptions } from '../../scaffolds/server/index.js';
-import { useModelServer } from '../../scaffolds/testing/model-server.js';
+import type { Policy } from '../../simulated/policy.js';
+import type { ModelServer, SessionOptions } from '../../simulated/server/index.js';
+import { useModelServer } from '../../simulated/testing/model-server.js';
 import { judgeContextTask } from '../classify/judge-policy.js';
 import type { SampleRecord } from '../../core/record.js';
 import { storeSampleRun } from './sample-run.js';

@@ -7,8 +7,8 @@ import { readPromptFile } from '../../results/prompt-file.js';
 import { shortHash } from '../../core/text-file.js';
 import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
-import { createModelClient, parseModelSpec } from '../../scaffolds/model/index.js';
-import { startModelServer, type ModelServer } from '../../scaffolds/server/index.js';
+import { createModelClient, parseModelSpec } from '../../models/index.js';
+import { startModelServer, type ModelServer } from '../../simulated/server/index.js';
 import { UserError } from '../../core/errors.js';
 import { handleInterrupts } from '../interrupt.js';
 

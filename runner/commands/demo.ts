@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { sandboxBackend } from '../../docker/backends.js';
 import { measureFloor, type SandboxFloor } from '../../docker/floor.js';
 import { openStore } from '../../results/store.js';
-import { POLICY_NAMES } from '../../scaffolds/policies/index.js';
+import { POLICY_NAMES } from '../../simulated/policies/index.js';
 import type { ExperimentInput } from '../config.js';
 import { handleInterrupts } from '../interrupt.js';
 import { checkKnownAnswers, formatChecks } from '../known-answers.js';

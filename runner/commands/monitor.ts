@@ -13,9 +13,9 @@ import { readPromptFile, shippedPrompt } from '../../results/prompt-file.js';
 import { shortHash, type PromptFile } from '../../core/text-file.js';
 import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
-import { createModelClient, parseModelSpec } from '../../scaffolds/model/index.js';
+import { createModelClient, parseModelSpec } from '../../models/index.js';
 import type { ModelClient } from '../../core/model.js';
-import { startModelServer, type ModelServer } from '../../scaffolds/server/index.js';
+import { startModelServer, type ModelServer } from '../../simulated/server/index.js';
 import { UserError } from '../../core/errors.js';
 import { handleInterrupts } from '../interrupt.js';
 

@@ -6,7 +6,7 @@ import { launchRun } from '../launch.js';
 import { printRunEnd } from '../summary.js';
 import { realWiring } from '../real-wiring.js';
 import { addSettingOptions, configKeysHelp, type SettingsSchema, settingFlagNames, settingsFromFlags } from '../setting-flags.js';
-import { FaultConfigSchema, type FaultConfig } from '../../scaffolds/server/index.js';
+import { FaultConfigSchema, type FaultConfig } from '../../simulated/server/index.js';
 
 /** `--scripted-faults` JSON, checked against the local model server's fault schema. */
 function faultConfig(value: string): FaultConfig {

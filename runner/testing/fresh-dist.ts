@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
  * is newer than it. `npm test` builds anyway; this keeps `npx vitest run FILE` after an edit from testing stale code.
  */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SOURCES = ['core', 'runner', 'mutations', 'scaffolds', 'docker', 'tasks', 'results', 'bench'];
+const SOURCES = ['core', 'runner', 'mutations', 'scaffolds', 'models', 'simulated', 'docker', 'tasks', 'results', 'bench'];
 const BUILT = join(ROOT, 'dist', 'runner', 'cli.js');
 
 function newestSource(dir: string): number {

@@ -4,7 +4,7 @@ import { type AddressInfo, connect } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Usage } from '../../core/model.js';
 import type { StopReason } from '../../core/record.js';
-import type { PriceTable } from '../model/prices.js';
+import type { PriceTable } from '../../models/prices.js';
 import { type AgentApi, readReply } from './replies.js';
 
 /** What ends an agent program's model traffic: the proxy refuses every request after one is reached. */

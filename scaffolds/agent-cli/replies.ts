@@ -2,9 +2,9 @@ import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { ResponseUsage } from 'openai/resources/responses/responses';
 import type { Usage } from '../../core/model.js';
-import { fromAnthropicUsage } from '../model/anthropic-client.js';
-import { fromOpenAIUsage } from '../model/openai-client.js';
-import { fromResponsesUsage } from '../model/responses-client.js';
+import { fromAnthropicUsage } from '../../models/anthropic-client.js';
+import { fromOpenAIUsage } from '../../models/openai-client.js';
+import { fromResponsesUsage } from '../../models/responses-client.js';
 import { sseJson } from './sse.js';
 
 /** The provider APIs an agent program may speak through the proxy. */

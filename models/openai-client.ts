@@ -1,0 +1,137 @@
+import { createHash } from 'node:crypto';
+import type OpenAI from 'openai';
+import type {
+  ChatCompletion,
+  ChatCompletionCreateParamsNonStreaming,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
+import { callModel, mergeOptions, type ClientSettings } from './call.js';
+import { EmptyResponseError } from './retry.js';
+import type { ChatMessage, Generation, GenerateOptions, ModelClient, ToolCall, ToolSpec, Usage } from '../core/model.js';
+
+export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((m): ChatCompletionMessageParam => {
+    switch (m.role) {
+      case 'system':
+      case 'user':
+        return { role: m.role, content: m.content };
+      case 'assistant':
+        return m.toolCalls?.length
+          ? {
+              role: 'assistant',
+              content: m.content || null,
+              tool_calls: m.toolCalls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.arguments } })),
+            }
+          : { role: 'assistant', content: m.content };
+      case 'tool':
+        return { role: 'tool', tool_call_id: m.toolCallId, content: m.content };
+      default:
+        return unknownRole(m);
+    }
+  });
+}
+
+function unknownRole(m: never): never {
+  throw new Error(`a message of an unknown role: ${JSON.stringify(m)}`);
+}
+
+export function toOpenAITools(tools: ToolSpec[]): ChatCompletionTool[] {
+  return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+}
+
+/** Usage as reported; undefined when the server sent none (some OpenAI-compatible servers do not). */
+export function fromOpenAIUsage(usage: ChatCompletion['usage']): Usage | undefined {
+  if (!usage) return undefined;
+  return {
+    // prompt_tokens already includes the cached ones.
+    inputTokens: usage.prompt_tokens,
+    cacheReadTokens: usage.prompt_tokens_details?.cached_tokens ?? 0,
+    // Only models with explicit cache breakpoints report writes; the others write without saying so.
+    cacheWriteTokens: usage.prompt_tokens_details?.cache_write_tokens ?? 0,
+    // completion_tokens already includes the reasoning tokens.
+    outputTokens: usage.completion_tokens,
+    reasoningTokens: usage.completion_tokens_details?.reasoning_tokens ?? 0,
+  };
+}
+
+/**
+ * Some OpenAI-compatible servers send arguments as an object, or none at all; the neutral form is
+ * always the JSON text.
+ */
+function argumentsText(args: unknown): string {
+  if (typeof args === 'string') return args;
+  return args === undefined || args === null ? '' : JSON.stringify(args);
+}
+
+export interface OpenAIClientSettings extends ClientSettings {
+  sdk: OpenAI;
+  /** `max_tokens` for servers that predate `max_completion_tokens` (most OpenAI-compatible ones). */
+  legacyMaxTokens: boolean;
+  /** Send the call's cacheKey as `prompt_cache_key` (OpenAI's own API; other servers may refuse the field). */
+  promptCacheKey: boolean;
+}
+
+/** OpenAI refuses a `prompt_cache_key` over 64 characters. */
+const MAX_CACHE_KEY = 64;
+
+/** The key as sent: as given when it fits, else a digest of it (the same key always gives the same digest). */
+export function promptCacheKey(key: string): string {
+  if (key.length <= MAX_CACHE_KEY) return key;
+  return `ib-${createHash('sha256').update(key).digest('hex').slice(0, 48)}`;
+}
+
+/** Chat Completions with function tools and reasoning effort, for OpenAI and OpenAI-compatible servers. */
+export class OpenAIChatClient implements ModelClient {
+  readonly name: string;
+
+  constructor(private readonly settings: OpenAIClientSettings) {
+    this.name = settings.name;
+  }
+
+  async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {
+    const o = mergeOptions(this.settings.defaults, options);
+    const body: ChatCompletionCreateParamsNonStreaming = {
+      model: this.settings.model,
+      messages: toOpenAIMessages(messages),
+      ...(tools.length ? { tools: toOpenAITools(tools) } : {}),
+      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+      ...(o.seed !== undefined ? { seed: o.seed } : {}),
+      ...(o.maxTokens !== undefined ? (this.settings.legacyMaxTokens ? { max_tokens: o.maxTokens } : { max_completion_tokens: o.maxTokens }) : {}),
+      ...(o.reasoningEffort !== undefined ? { reasoning_effort: o.reasoningEffort } : {}),
+      ...(this.settings.promptCacheKey && o.cacheKey ? { prompt_cache_key: promptCacheKey(o.cacheKey) } : {}),
+    };
+    const { result, latencyMs } = await callModel(this.settings, o.signal, async () => {
+      const res = await this.settings.sdk.chat.completions.create(body, {
+        timeout: this.settings.timeoutMs,
+        ...(o.signal ? { signal: o.signal } : {}),
+      });
+      if (!res.choices?.[0]) throw new EmptyResponseError('the response has no choices');
+      return res;
+    });
+    const choice = result.choices[0]!;
+    const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).flatMap((c, i): ToolCall[] => {
+      // Custom (free-text) tools are not offered; a missing type is a lax server's function call.
+      if ((c as { type?: string }).type !== undefined && c.type !== 'function') return [];
+      const fn = (c as ChatCompletionMessageFunctionToolCall).function;
+      // Some servers leave ids empty; the tool result still needs one to answer.
+      return [{ id: c.id || `call_${result.id || 'anon'}_${i}`, name: fn.name, arguments: argumentsText(fn.arguments) }];
+    });
+    const usage = fromOpenAIUsage(result.usage);
+    return {
+      text: choice.message.content ?? choice.message.refusal ?? '',
+      toolCalls,
+      usage: usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      // No usage reported means the cost is unknown, not zero.
+      costUsd: usage ? this.settings.cost(usage) : null,
+      latencyMs,
+      stopReason: choice.finish_reason ?? 'unknown',
+      ...(choice.message.refusal ? { refusal: true } : {}),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.settings.onClose?.();
+  }
+}
