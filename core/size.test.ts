@@ -16,7 +16,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'results/classify/python.ts',
   'results/dataset-card.ts',
   'results/report-markdown.ts',
-  'results/store.ts',
   'runner/commands/classify.ts',
   'runner/commands/demo.ts',
   'runner/commands/images.ts',
