@@ -15,7 +15,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'python/assertions.ts',
   'results/classify/python.ts',
   'results/dataset-card.ts',
-  'results/report-markdown.ts',
   'runner/commands/classify.ts',
   'runner/commands/demo.ts',
   'runner/commands/images.ts',

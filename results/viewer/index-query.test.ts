@@ -6,7 +6,7 @@ import { useTempStore } from '../testing/temp-store.js';
 import { indexFacets, listRunsWithCounts, parseIndexQuery, queryIndex } from './index-query.js';
 
 const temp = useTempStore({ prefix: 'ib-index-' });
-const query = (q: string) => queryIndex(temp.store.database, parseIndexQuery(new URLSearchParams(q)));
+const query = (q: string) => queryIndex(temp.store.database, parseIndexQuery(new URLSearchParams(q)), temp.store.indexState());
 
 describe('the viewer index', () => {
   it('labels, filters and counts samples as the store does', () => {
@@ -19,7 +19,7 @@ describe('the viewer index', () => {
     expect(listRunsWithCounts(temp.store.database)).toMatchObject([
       { id: run, samples: all.length, cheating: all.filter((s) => labelOf(s) === 'cheating').length },
     ]);
-    expect(indexFacets(temp.store.database).label).toEqual(['cheating', 'legit', 'none']);
+    expect(indexFacets(temp.store.database, temp.store.indexState()).label).toEqual(['cheating', 'legit', 'none']);
   });
 
   it('sorts with the row id as the tie-break, and pages without overlap', () => {
