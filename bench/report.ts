@@ -155,7 +155,7 @@ async function main(): Promise<void> {
       const first = await timeUntilReady(page, `${url}#/samples`);
       const firstRuns = await timeUntilReady(page, `${url}#/runs`);
       await timeUntilReady(page, `${url}#/samples`);
-      const filtered = await timeInApp(page, '#/samples?split=oneoff&label=cheating&model=anthropic%2Fclaude-opus-4');
+      const filtered = await timeInApp(page, '#/samples?split=oneoff&label=cheating');
       const id = await page.locator('#index-table tbody tr').first().getAttribute('data-id');
       const sample = await timeInApp(page, `#/sample/${id}`);
       const search = await timeInApp(page, `#/samples?q=${encodeURIComponent(generated.needle)}`);
