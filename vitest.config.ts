@@ -33,6 +33,7 @@ const UNIT = [
   'results/html/page.test.ts',
   'results/html/stream-report.test.ts',
   'results/viewer/index-query.test.ts',
+  'results/store-index.test.ts',
   'results/metrics.test.ts',
   'results/monitor/metrics.test.ts',
   'results/monitor/parse.test.ts',

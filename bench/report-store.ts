@@ -1,6 +1,6 @@
+import type Database from 'better-sqlite3';
 import type { TranscriptMessage } from '../core/record.js';
 import { openStore, type StoredSample } from '../results/store.js';
-import { storeSampleRun } from '../results/testing/sample-run.js';
 
 export interface GeneratedStore {
   runId: string;
@@ -43,23 +43,17 @@ function lengthened(base: TranscriptMessage[], seed: number, chars: number): Tra
 }
 
 /**
- * A store of `count` samples: the samples of `source` (a real run's, or the fixture run's) copied in turn, each copy
- * a new epoch, with transcripts lengthened to about `transcriptChars` characters.
+ * A store of `count` samples: the samples of a real run copied in turn, each copy a new epoch, with transcripts
+ * lengthened to about `transcriptChars` characters.
  */
-export function generateStore(path: string, count: number, transcriptChars: number, source?: { store: string; run: string }): GeneratedStore {
+export function generateStore(path: string, count: number, transcriptChars: number, source: { store: string; run: string }): GeneratedStore {
   const store = openStore(path);
   // Generation only: one sync at the end is enough, the benchmark measures the reading.
   store.database.pragma('synchronous = OFF');
-  let base: StoredSample[];
-  if (source) {
-    const from = openStore(source.store, { mustExist: true, readonly: true });
-    base = from.listSamples(source.run);
-    from.close();
-  } else {
-    const fixture = openStore(':memory:');
-    base = fixture.listSamples(storeSampleRun(fixture));
-    fixture.close();
-  }
+  const from = openStore(source.store, { mustExist: true, readonly: true });
+  const base: StoredSample[] = from.listSamples(source.run).filter((s) => s.outcome !== 'error');
+  from.close();
+  if (base.length === 0) throw new Error(`run ${source.run} of ${source.store} holds no finished sample to copy`);
   const runId = store.createRun({ generatedBy: 'bench:report', samples: count, transcriptChars });
   const needle = `needle-${Date.now().toString(36)}-only-here`;
   let chars = 0;
@@ -96,4 +90,15 @@ export function describeStore(path: string): GeneratedStore {
   } finally {
     store.close();
   }
+}
+
+/** Bytes each index takes in the store's file, against the whole file (SQLite's dbstat). */
+export function indexBytes(db: Database.Database): { kinds: number; transcripts: number; total: number } {
+  const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name').all() as { name: string; bytes: number }[];
+  const sum = (test: (name: string) => boolean) => rows.filter((r) => test(r.name)).reduce((n, r) => n + r.bytes, 0);
+  return {
+    kinds: sum((n) => n.startsWith('sample_kinds')),
+    transcripts: sum((n) => n.startsWith('transcript_text')),
+    total: sum(() => true),
+  };
 }

@@ -5,9 +5,10 @@
  *   npm run bench:report [-- --samples N --transcript-kb K --from STORE --run ID]
  *
  * Generates a store of N samples (default 10,000) whose transcripts hold about K KB each (default 100): the samples
- * of a real run (`--from STORE --run ID`) or of the fixture run, copied in turn. Then it runs, each as its own
- * process under /usr/bin/time: `report --html` (and opens the page in Chromium), `report`, `export` to JSONL and to
- * Parquet; and it starts `view` and measures, in Chromium, the first page, a filtered index and one sample.
+ * of a real run, copied in turn: by default the demo's matrix run once with the scripted policies (Docker needed),
+ * or a run of another store (`--from STORE --run ID`). Then it runs, each as its own process under /usr/bin/time:
+ * `report --html` (and opens the page in Chromium), `report`, `export` to JSONL and to Parquet; and it starts `view`
+ * and measures, in Chromium, the first page, a filtered index, a kind filter, one sample and transcript searches.
  */
 import { execa } from 'execa';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -16,8 +17,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
-import { describeStore, generateStore } from './report-store.js';
+import { describeStore, generateStore, indexBytes } from './report-store.js';
+import { openStore } from '../results/store.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../results/testing/chromium.js';
+import { demoExperiment } from '../runner/commands/demo.js';
+import { launchRun } from '../runner/launch.js';
+import { realWiring } from '../runner/real-wiring.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,7 +41,7 @@ if (values.help) {
       'usage: npm run bench:report -- [options]',
       '  --samples N        samples in the generated store (default 10000)',
       '  --transcript-kb K  transcript size per sample, in KB (default 100)',
-      '  --from STORE       copy the samples of a real run from this store (with --run) instead of the fixture run',
+      '  --from STORE       copy the samples of the run --run names in this store, instead of running the demo matrix',
       '  --run ID           the run of --from to copy',
       '  --keep             keep the generated store and outputs, and say where',
       '  --store FILE       measure a store generated before (its latest run) instead of generating one',
@@ -84,15 +89,38 @@ async function timeInApp(page: Page, hash: string): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
+/** The demo's matrix, run once with the scripted policies through the library's run entry point: real samples to copy. */
+async function demoRun(): Promise<{ store: string; run: string }> {
+  const store = join(dir, 'demo.sqlite');
+  const started = performance.now();
+  const result = await launchRun({
+    flags: demoExperiment(1, 4) as Record<string, unknown>,
+    flagNames: {},
+    store,
+    wire: (exp) => realWiring(exp, { validateVariants: false }),
+    signal: new AbortController().signal,
+    progress: { plain: true, intervalS: 30 },
+    say: (line) => process.stderr.write(`${line}\n`),
+  });
+  console.log(`demo matrix run: ${result.summary.runId}, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  return { store, run: result.summary.runId };
+}
+
 async function main(): Promise<void> {
   console.log(`bench:report on ${availableParallelism()} cores: ${count} samples, transcripts of about ${transcriptKb} KB`);
+  const source = values.store ? undefined : values.from && values.run ? { store: values.from, run: values.run } : await demoRun();
   let started = performance.now();
-  const source = values.from && values.run ? { store: values.from, run: values.run } : undefined;
   // A store given with --store is measured as it is: generating 10,000 samples takes minutes.
-  const generated = values.store ? describeStore(values.store) : generateStore(storePath, count, transcriptKb * 1000, source);
+  const generated = source ? generateStore(storePath, count, transcriptKb * 1000, source) : describeStore(storePath);
   const made = values.store ? 'given' : `generated in ${((performance.now() - started) / 1000).toFixed(1)} s`;
   console.log(
     `store ${made}: ${generated.samples} samples in its run, ${mb(statSync(storePath).size)}, ${generated.transcriptChars} transcript characters a sample`,
+  );
+  const sized = openStore(storePath, { readonly: true });
+  const bytes = indexBytes(sized.database);
+  sized.close();
+  console.log(
+    `  indexes: transcript text ${mb(bytes.transcripts)} (${((bytes.transcripts / bytes.total) * 100).toFixed(1)}% of the store), kinds ${mb(bytes.kinds)}`,
   );
 
   const html = join(dir, 'report.html');
@@ -127,13 +155,19 @@ async function main(): Promise<void> {
       const first = await timeUntilReady(page, `${url}#/samples`);
       const firstRuns = await timeUntilReady(page, `${url}#/runs`);
       await timeUntilReady(page, `${url}#/samples`);
-      const filtered = await timeInApp(page, '#/samples?split=oneoff&label=cheating&model=anthropic%2Fclaude-opus-4');
+      const filtered = await timeInApp(page, '#/samples?split=oneoff&label=cheating');
       const id = await page.locator('#index-table tbody tr').first().getAttribute('data-id');
       const sample = await timeInApp(page, `#/sample/${id}`);
       const search = await timeInApp(page, `#/samples?q=${encodeURIComponent(generated.needle)}`);
       const found = await page.locator('#index-table tbody tr').count();
+      const code = await timeInApp(page, `#/samples?q=${encodeURIComponent('assert ')}`);
+      const codeHits = await page.locator('#index-count').getAttribute('data-total');
+      const kind = await timeInApp(page, '#/samples?kind=modify-tests&split=oneoff');
+      const kindHits = await page.locator('#index-count').getAttribute('data-total');
       console.log(
-        `view: first page ${first.toFixed(2)} s (the runs page ${firstRuns.toFixed(2)} s), filtered index ${filtered.toFixed(2)} s, one sample ${sample.toFixed(2)} s, transcript search ${search.toFixed(2)} s (${found} found), ${errors.length} page errors`,
+        `view: first page ${first.toFixed(2)} s (the runs page with every run's rates ${firstRuns.toFixed(2)} s), filtered index ${filtered.toFixed(2)} s, ` +
+          `kind filter ${kind.toFixed(2)} s (${kindHits} found), one sample ${sample.toFixed(2)} s, transcript search ${search.toFixed(2)} s (${found} found), ` +
+          `a common code string ${code.toFixed(2)} s (${codeHits} found), ${errors.length} page errors`,
       );
     } finally {
       view.kill('SIGTERM');

@@ -10,8 +10,6 @@ const KNOWN_OVERSIZE = new Set<string>([
   'mutations/audit/audit.ts',
   'mutations/swe/edit.ts',
   'python/assertions.ts',
-  'results/report-markdown.ts',
-  'results/store.ts',
 ]);
 
 describe('sizes', () => {

@@ -96,7 +96,8 @@ type MetricsInput = Pick<SampleRecord, 'key' | 'outcome' | 'stopReason' | 'attem
   cacheReadTokens?: number;
 };
 
-interface Acc {
+/** What a cell's metrics are made from: counts and sums over its samples. */
+export interface CellCounts {
   cell: CellKey;
   n: number;
   passes: number;
@@ -120,7 +121,7 @@ const SPLIT_ORDER: Record<Variant, number> = { original: 0, oneoff: 1, conflicti
 
 /** Metrics per cell, in a stable order (config fields, then original before the impossible splits). */
 export function computeMetrics(samples: Iterable<MetricsInput>): CellMetrics[] {
-  const cells = new Map<string, Acc>();
+  const cells = new Map<string, CellCounts>();
   for (const s of samples) {
     const cell = cellKeyOf(s.key);
     const id = JSON.stringify(CELL_FIELDS.map((f) => cell[f]));
@@ -169,10 +170,11 @@ export function computeMetrics(samples: Iterable<MetricsInput>): CellMetrics[] {
     if (s.stopReason === 'context_limit') acc.contextLimited++;
     acc.refusals += s.refusals ?? 0;
   }
-  return [...cells.values()].map(finish).sort(compareCells);
+  return [...cells.values()].map(cellMetrics).sort(compareCells);
 }
 
-function finish(a: Acc): CellMetrics {
+/** A cell's metrics from its counts: rates, the Wilson interval, means. */
+export function cellMetrics(a: CellCounts): CellMetrics {
   return {
     cell: a.cell,
     impossible: IMPOSSIBLE_VARIANTS.includes(a.cell.split),
@@ -206,7 +208,8 @@ function compareConfigs(a: ConfigKey, b: ConfigKey): number {
   return 0;
 }
 
-function compareCells(a: CellMetrics, b: CellMetrics): number {
+/** Config fields, then original before the impossible splits. */
+export function compareCells(a: CellMetrics, b: CellMetrics): number {
   return compareConfigs(a.cell, b.cell) || SPLIT_ORDER[a.cell.split] - SPLIT_ORDER[b.cell.split];
 }
 

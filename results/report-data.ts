@@ -1,12 +1,13 @@
-import { classifySample, countKinds, type KindCounts, type KindFinding } from './classify/index.js';
+import { classifySample, countKinds, isClassifiable, tricksOf, type KindCounts, type KindFinding } from './classify/index.js';
 import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
-import { IMPOSSIBLE_VARIANTS, type Outcome } from '../core/record.js';
+import type { Outcome } from '../core/record.js';
 import { computeMetrics, configRows, type CellMetrics, type ConfigRow } from './metrics.js';
 import { DEFAULT_THRESHOLD } from './monitor/metrics.js';
-import { loadMonitorReportData, monitorReportData, type MonitorReportData } from './monitor/report-data.js';
+import { monitorReportData, staticReads, type MonitorReportData, type StaticRead } from './monitor/report-data.js';
 import { monitorVerdictsByKey } from './monitor/verdict.js';
 import type { ResultStore, RunInfo, StoredEvent, StoredSample } from './store.js';
+import { storedKindCounts, storedStaticReads } from './stored-kinds.js';
 
 export interface ReportData {
   run: RunInfo;
@@ -43,19 +44,32 @@ export interface FullReportData extends ReportData {
   verdicts: Map<string, JudgeVerdict[]>;
 }
 
-/** What the Markdown report needs: metrics without transcripts, and the kinds (which read the transcripts of cheating samples only). */
+/**
+ * The kinds and the static classifier's reads of a run. From the store's kinds index when it has one; else one pass
+ * over the passes and evasions, each transcript read once and each sample classified once for both.
+ */
+function kindsAndStaticReads(store: ResultStore, runId: string): { kinds: KindCounts; reads: StaticRead[] } {
+  if (store.indexState().kinds) return { kinds: storedKindCounts(store.database, runId), reads: storedStaticReads(store.database, runId) };
+  const classified: { record: Pick<StoredSample, 'key'>; kinds: KindFinding[] }[] = [];
+  const reads: StaticRead[] = [];
+  // Small pages: a page of long transcripts is what this process holds at its peak.
+  for (const record of store.iterateSamples(runId, { outcome: ['passed', 'evaded'] }, 20)) {
+    const tricks = tricksOf(record);
+    if (isClassifiable(record)) classified.push({ record: { key: record.key }, kinds: tricks });
+    if (record.outcome !== 'passed') continue;
+    const named = tricks.filter((t) => t.kind !== 'other').map((t) => t.kind);
+    const { key, keyString, outcome, stopReason, tamper } = record;
+    reads.push({ sample: { key, keyString, outcome, stopReason, tamper }, score: named.length ? 100 : 0, tricks: named });
+  }
+  return { kinds: countKinds(classified), reads };
+}
+
+/** What the Markdown report needs: metrics and kinds without reading a transcript twice (or at all, with the kinds index). */
 export function loadReportData(store: ResultStore, runId: string, threshold: number = DEFAULT_THRESHOLD): ReportData {
   const run = store.getRun(runId);
-  const cells = computeMetrics(store.iterateSamples(run.id, { withTranscript: false }));
-  const kinds = countKinds(
-    (function* () {
-      // Transcripts are read only for the samples classified: evasions, and passes on impossible splits.
-      for (const record of store.iterateSamples(run.id, { outcome: 'evaded' })) yield { record, kinds: classifySample(record) };
-      for (const split of IMPOSSIBLE_VARIANTS) {
-        for (const record of store.iterateSamples(run.id, { outcome: 'passed', split })) yield { record, kinds: classifySample(record) };
-      }
-    })(),
-  );
+  const samples = store.listSamples(run.id, { withTranscript: false });
+  const cells = computeMetrics(samples);
+  const { kinds, reads } = kindsAndStaticReads(store, run.id);
   return {
     run,
     counts: store.outcomeCounts(run.id),
@@ -63,7 +77,7 @@ export function loadReportData(store: ResultStore, runId: string, threshold: num
     rows: configRows(cells),
     kinds,
     judgeCounts: countVerdicts(verdictsByKey(store, run.id)),
-    monitors: loadMonitorReportData(store, run.id, threshold),
+    monitors: monitorReportData(samples, reads, monitorVerdictsByKey(store, run.id), threshold),
   };
 }
 
@@ -81,7 +95,7 @@ export function loadFullReportData(store: ResultStore, runId: string, threshold:
   const verdicts = verdictsByKey(store, run.id);
   const monitors = monitorReportData(
     samples,
-    samples.filter((s) => s.outcome === 'passed'),
+    staticReads(samples.filter((s) => s.outcome === 'passed')),
     monitorVerdictsByKey(store, run.id),
     threshold,
   );

@@ -1,7 +1,8 @@
-import { CONFIG_FIELDS, type CellMetrics } from './metrics.js';
-import { KIND_DESCRIPTIONS, type CheatingKind, type KindCounts } from './classify/index.js';
+import type { CellMetrics } from './metrics.js';
+import type { KindCounts } from './classify/index.js';
 import { JUDGE_KINDS } from './classify/judge.js';
-import { count, pct, rateWithInterval, usd } from './format.js';
+import { count, pct, usd } from './format.js';
+import { kindTable, rateTable } from './report-tables.js';
 import { mdTable as table } from './markdown-table.js';
 import { monitorSection } from './monitor/markdown.js';
 import { shortHash } from '../core/text-file.js';
@@ -16,8 +17,6 @@ export function replacedTemplates(config: unknown): { name: string; sha256: stri
     return typeof sha256 === 'string' ? [{ name, sha256 }] : [];
   });
 }
-
-const CONFIG_HEAD = ['Model', 'Dataset', 'Scaffold', 'Access', 'Prompt', 'Max attempts'];
 
 /** The paper's view of a run: each cheating rate beside the original pass rate of the same config, then every cell. */
 export function renderMarkdown(data: ReportData): string {
@@ -51,28 +50,55 @@ export function renderMarkdown(data: ReportData): string {
       'Each cell: rate [Wilson 95% interval] (passes/n; then evaded, flagged and error samples when there are any); n leaves out the errors.',
     '',
   );
-  // Fields equal in every row are said once above the table, so the rates stay easy to scan.
-  const varying = CONFIG_FIELDS.filter((f) => rows.length === 1 || new Set(rows.map((r) => String(r.config[f]))).size > 1);
-  const fixed = CONFIG_FIELDS.filter((f) => !varying.includes(f));
-  if (fixed.length && rows.length > 1) {
-    out.push(
-      `All rows: ${fixed.map((f) => `${CONFIG_HEAD[CONFIG_FIELDS.indexOf(f)]!.toLowerCase()} \`${String(rows[0]!.config[f]).replace(/`/g, "'")}\``).join(', ')}.`,
-      '',
-    );
-  }
-  out.push(
+  const rates = rateTable(rows);
+  if (rates.fixed.length) out.push(`All rows: ${rates.fixed.map(([name, value]) => `${name} \`${value.replace(/`/g, "'")}\``).join(', ')}.`, '');
+  out.push(table(rates.head, rates.rows), '');
+
+  out.push(...cellSection(cells));
+
+  out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts), ...monitorSection(data.monitors));
+
+  const notes = notesOf(cells);
+  if (notes.length) out.push('## Notes', '', ...notes, '');
+  return out.join('\n');
+}
+
+/** What LLM judges said (`impossiblebench classify`), when any was asked: judge × kind. */
+function judgeSection(counts: Record<string, Record<string, number>>): string[] {
+  const judges = Object.keys(counts).sort();
+  if (judges.length === 0) return [];
+  const kinds = [...JUDGE_KINDS, 'none'].filter((k) => judges.some((j) => counts[j]![k]));
+  return [
+    '## What the LLM judges said',
+    '',
+    "Each judge model picked one of the paper's four kinds or other for every cheating or evaded sample it was shown (`none`: its answer named no category).",
+    '',
     table(
-      [...varying.map((f) => CONFIG_HEAD[CONFIG_FIELDS.indexOf(f)]!), 'Original pass rate', 'One-off cheating rate', 'Conflicting cheating rate'],
-      rows.map((r) => [
-        ...varying.map((f) => r.config[f]),
-        rateWithInterval(r.splits.original) || 'not run',
-        rateWithInterval(r.splits.oneoff) || 'not run',
-        rateWithInterval(r.splits.conflicting) || 'not run',
-      ]),
+      ['Judge', ...kinds, 'Samples'],
+      judges.map((j) => [j, ...kinds.map((k) => count(counts[j]![k] ?? 0)), count(Object.values(counts[j]!).reduce((a, b) => a + b, 0))]),
     ),
     '',
-  );
+  ];
+}
 
+/** Kind × model counts of the cheating and evaded samples. */
+function kindSection(kinds: KindCounts): string[] {
+  const out = ['## How the samples cheated', ''];
+  const kindRows = kindTable(kinds);
+  if (!kindRows) return [...out, '_No sample passed an impossible split or evaded, so there is nothing to classify._', ''];
+  out.push(
+    'Each pass on an impossible split and each evasion, classified from its test and source diffs, outside changes and transcript ' +
+      '(`impossiblebench export` gives the lines that show each kind). A sample counts under every kind it shows, so a column can add up to more than its samples; ' +
+      '`other` means no known trick shows in the evidence.',
+    '',
+  );
+  out.push(table(kindRows.head, kindRows.rows), '');
+  return out;
+}
+
+/** Every cell of the run with all its counts. */
+function cellSection(cells: readonly CellMetrics[]): string[] {
+  const out: string[] = [];
   out.push('## Every cell', '');
   out.push(
     table(
@@ -124,8 +150,11 @@ export function renderMarkdown(data: ReportData): string {
     '',
   );
 
-  out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts), ...monitorSection(data.monitors));
+  return out;
+}
 
+/** What the tables leave unsaid: evasions, tampered passes, context limits, refusals, errors, what cost means. */
+function notesOf(cells: readonly CellMetrics[]): string[] {
   const evaded = cells.filter((c) => c.evaded > 0);
   const errors = cells.reduce((s, c) => s + c.errors, 0);
   const notes: string[] = [];
@@ -159,45 +188,5 @@ export function renderMarkdown(data: ReportData): string {
   }
   const unknownCost = cells.reduce((s, c) => s + c.costUnknown, 0);
   if (unknownCost) notes.push(`- The cost of ${count(unknownCost)} samples is unknown (no price for the model), so their cells show it as unknown.`);
-  if (notes.length) out.push('## Notes', '', ...notes, '');
-  return out.join('\n');
-}
-
-/** What LLM judges said (`impossiblebench classify`), when any was asked: judge × kind. */
-function judgeSection(counts: Record<string, Record<string, number>>): string[] {
-  const judges = Object.keys(counts).sort();
-  if (judges.length === 0) return [];
-  const kinds = [...JUDGE_KINDS, 'none'].filter((k) => judges.some((j) => counts[j]![k]));
-  return [
-    '## What the LLM judges said',
-    '',
-    "Each judge model picked one of the paper's four kinds or other for every cheating or evaded sample it was shown (`none`: its answer named no category).",
-    '',
-    table(
-      ['Judge', ...kinds, 'Samples'],
-      judges.map((j) => [j, ...kinds.map((k) => count(counts[j]![k] ?? 0)), count(Object.values(counts[j]!).reduce((a, b) => a + b, 0))]),
-    ),
-    '',
-  ];
-}
-
-/** Kind × model counts of the cheating and evaded samples. */
-function kindSection(kinds: KindCounts): string[] {
-  const out = ['## How the samples cheated', ''];
-  const total = Object.values(kinds.classified).reduce((a, b) => a + b, 0);
-  if (total === 0) return [...out, '_No sample passed an impossible split or evaded, so there is nothing to classify._', ''];
-  out.push(
-    'Each pass on an impossible split and each evasion, classified from its test and source diffs, outside changes and transcript ' +
-      '(`impossiblebench export` gives the lines that show each kind). A sample counts under every kind it shows, so a column can add up to more than its samples; ' +
-      '`other` means no known trick shows in the evidence.',
-    '',
-  );
-  const share = (n: number, of: number) => (n ? `${count(n)} (${pct(n / of)})` : '0');
-  const rows: (string | number)[][] = (Object.entries(kinds.counts) as [CheatingKind, Record<string, number>][]).map(([kind, byModel]) => {
-    const all = Object.values(byModel).reduce((a, b) => a + b, 0);
-    return [kind, ...kinds.models.map((m) => share(byModel[m] ?? 0, kinds.classified[m]!)), share(all, total), KIND_DESCRIPTIONS[kind]];
-  });
-  rows.push(['samples classified', ...kinds.models.map((m) => count(kinds.classified[m]!)), count(total), 'cheating passes and evasions']);
-  out.push(table(['Kind', ...kinds.models, 'All', 'What it means'], rows), '');
-  return out;
+  return notes;
 }

@@ -91,6 +91,28 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE samples ADD COLUMN refusals INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 4,
+    description: 'cheating kinds and a transcript text index per sample, filled once by the store',
+    // The trigram index finds any substring of three characters or more; detail=none keeps it small, and each hit is
+    // confirmed against the messages. Contentless: the text stays in messages alone. Rows are keyed by the sample id.
+    sql: `
+      CREATE TABLE sample_kinds (
+        sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+        kind      TEXT NOT NULL,
+        PRIMARY KEY (sample_id, kind)
+      ) WITHOUT ROWID;
+      CREATE INDEX sample_kinds_kind ON sample_kinds (kind, sample_id);
+      CREATE VIRTUAL TABLE transcript_text USING fts5(text, content='', contentless_delete=1, tokenize='trigram', detail=none);
+      CREATE TABLE store_indexes (name TEXT PRIMARY KEY, version INTEGER NOT NULL, built_at TEXT NOT NULL);
+    `,
+  },
 ];
+
+/**
+ * The oldest schema a read-only reader opens: every later migration only adds indexes, which readers look for
+ * and do without when they are missing.
+ */
+export const MIN_READABLE_VERSION = 3;
 
 export const SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;

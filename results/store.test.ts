@@ -13,9 +13,9 @@ import { useTempStore } from './testing/temp-store.js';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 
-/** Runs a TypeScript snippet in a fresh Node process (the node process itself, so a kill hits it). */
+/** Runs a TypeScript snippet in a fresh Node process (the node process itself, so a kill hits it), as an ES module like the package. */
 function runTs(script: string, cwd: string) {
-  const file = join(temp.dir, `script-${Math.random().toString(36).slice(2)}.ts`);
+  const file = join(temp.dir, `script-${Math.random().toString(36).slice(2)}.mts`);
   writeFileSync(file, script);
   return execa(process.execPath, ['--import', TSX, file], { cwd, reject: false, buffer: false });
 }

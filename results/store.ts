@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import { randomBytes } from 'node:crypto';
 import { existsSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -6,34 +6,17 @@ import { UserError } from '../core/errors.js';
 import { packageVersion } from './package-version.js';
 import { SampleRecordSchema, type Outcome, type SampleKey, type SampleRecord, type TranscriptMessage } from '../core/record.js';
 import { sampleKeyString } from './sample-key.js';
-import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
+import { backfillIndexes, indexState, type IndexState, type StoreIndexName } from './store-index.js';
+import { openReadonly, openWritable } from './store-open.js';
+import { messagesOf, toRunInfo, toStoredSample, type RunInfo, type RunRow, type RunStatus, type SampleRow, type StoredSample } from './store-rows.js';
+import { writeSample } from './store-write.js';
 
 export { sampleKeyString } from './sample-key.js';
+export type { IndexState, StoreIndexName } from './store-index.js';
+export type { RunInfo, RunStatus, StoredSample } from './store-rows.js';
 
 /** The store used when no `--store` is given: a file in the working directory. */
 export const DEFAULT_STORE_FILE = 'impossiblebench.sqlite';
-
-export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
-
-export interface RunInfo {
-  id: string;
-  /** The experiment's config as given to `createRun` (parsed back from JSON). */
-  config: unknown;
-  packageVersion: string;
-  startedAt: string;
-  endedAt: string | null;
-  status: RunStatus;
-}
-
-/** A sample as stored: the record plus its row id and bookkeeping. */
-export interface StoredSample extends SampleRecord {
-  id: number;
-  runId: string;
-  /** `sampleKeyString(key)`. */
-  keyString: string;
-  /** Error records this key has had (the current one included when it is an error). */
-  errorCount: number;
-}
 
 export interface SampleFilter {
   model?: string;
@@ -80,59 +63,6 @@ const FILTER_COLUMNS = {
   epoch: 'epoch',
 } as const;
 
-interface RunRow {
-  id: string;
-  config: string;
-  package_version: string;
-  started_at: string;
-  ended_at: string | null;
-  status: RunStatus;
-}
-
-interface SampleRow {
-  id: number;
-  run_id: string;
-  sample_key: string;
-  model: string;
-  dataset: string;
-  split: SampleKey['split'];
-  task_id: string;
-  scaffold: SampleKey['scaffold'];
-  access: SampleKey['access'];
-  prompt: string;
-  max_attempts: number;
-  epoch: number;
-  outcome: Outcome;
-  stop_reason: SampleRecord['stopReason'];
-  attempts: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number | null;
-  started_at: string;
-  ended_at: string;
-  wall_ms: number;
-  source_diff: string;
-  test_diff: string;
-  outside_changes: string;
-  grading_log: string;
-  error: string | null;
-  error_count: number;
-  tamper: string;
-  cache_read_tokens: number;
-  cache_write_tokens: number;
-  refusals: number;
-}
-
-interface MessageRow {
-  sample_id: number;
-  idx: number;
-  role: TranscriptMessage['role'];
-  content: string;
-  tool_calls: string | null;
-  tool_call_id: string | null;
-  name: string | null;
-}
-
 /** A new run id: sortable by time, unique enough to never collide in one store. */
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
@@ -150,60 +80,33 @@ export class ResultStore {
     private readonly db: Database.Database,
   ) {}
 
+  /** The indexes this open built (a store written before them, opened for writing for the first time). */
+  builtOnOpen: StoreIndexName[] = [];
+
   static open(path: string = DEFAULT_STORE_FILE, options: OpenStoreOptions = {}): ResultStore {
     // SQLite's in-memory name must reach it as is: resolved, it would become a file called ":memory:".
     const file = path === ':memory:' ? path : resolve(path);
     if (file !== ':memory:' && existsSync(file) && statSync(file).isDirectory()) throw new UserError(`store ${path} is a directory, not a file`);
     if (file !== ':memory:' && !existsSync(file)) {
-      if (options.mustExist) {
+      if (options.mustExist || options.readonly) {
         throw new UserError(`no results store at ${path}`, 'pass --store FILE, or make one with `impossiblebench run`');
       }
       if (!existsSync(dirname(file))) throw new UserError(`cannot create store ${path}: folder ${dirname(file)} does not exist`);
     }
-    if (options.readonly) return ResultStore.openReadonly(path, file);
-    let db: Database.Database;
+    if (options.readonly) return new ResultStore(file, openReadonly(path, file));
+    const store = new ResultStore(file, openWritable(path, file));
     try {
-      db = new Database(file);
+      store.builtOnOpen = backfillIndexes(store.db, { classified: () => store.classifiedSamples() });
     } catch (err) {
-      throw new UserError(`cannot open store ${path}: ${(err as Error).message}`);
+      store.close();
+      throw err;
     }
-    try {
-      db.pragma('busy_timeout = 10000');
-      db.pragma('journal_mode = WAL');
-      // FULL: a sample whose transaction committed survives even a power cut, not only a kill.
-      db.pragma('synchronous = FULL');
-      db.pragma('foreign_keys = ON');
-      migrate(db, path);
-    } catch (err) {
-      db.close();
-      if (err instanceof UserError) throw err;
-      const code = (err as { code?: string }).code;
-      if (code === 'SQLITE_NOTADB' || code === 'SQLITE_CORRUPT') {
-        throw new UserError(`${path} is not an impossiblebench results store (not a SQLite database)`);
-      }
-      throw new UserError(`cannot open store ${path}: ${(err as Error).message}`);
-    }
-    return new ResultStore(file, db);
+    return store;
   }
 
-  private static openReadonly(path: string, file: string): ResultStore {
-    let db: Database.Database;
-    try {
-      db = new Database(file, { readonly: true, fileMustExist: true });
-      db.pragma('busy_timeout = 10000');
-      const version = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
-      if (version !== SCHEMA_VERSION) {
-        db.close();
-        throw new UserError(
-          `store ${path} has schema version ${version}, this build reads ${SCHEMA_VERSION}`,
-          'open it once with a writing command of this build, or upgrade impossiblebench',
-        );
-      }
-    } catch (err) {
-      if (err instanceof UserError) throw err;
-      throw new UserError(`cannot read store ${path}: ${(err as Error).message}`);
-    }
-    return new ResultStore(file, db);
+  /** Which of the store's indexes (kinds, transcript text) a reader can use. */
+  indexState(): IndexState {
+    return indexState(this.db);
   }
 
   /** The connection, for read-only queries the store has no method for (the viewer's index). */
@@ -281,70 +184,10 @@ export class ResultStore {
       throw new Error(`invalid sample record at ${issue.path.join('.') || '(root)'}: ${issue.message}`);
     }
     const rec = parsed.data;
-    const keyString = sampleKeyString(rec.key);
     const id = this.db
       .transaction((): number => {
         this.getRun(runId);
-        const existing = this.db.prepare('SELECT id, outcome, error_count FROM samples WHERE run_id = ? AND sample_key = ?').get(runId, keyString) as
-          | { id: number; outcome: Outcome; error_count: number }
-          | undefined;
-        if (existing && existing.outcome !== 'error') {
-          throw new Error(`sample ${keyString} of run ${runId} is already finished (${existing.outcome}); it is never overwritten`);
-        }
-        const errorCount = (existing?.error_count ?? 0) + (rec.outcome === 'error' ? 1 : 0);
-        const k = rec.key;
-        const values = [
-          rec.outcome,
-          rec.stopReason,
-          rec.attempts,
-          rec.inputTokens,
-          rec.outputTokens,
-          rec.costUsd,
-          rec.startedAt,
-          rec.endedAt,
-          rec.wallMs,
-          rec.sourceDiff,
-          rec.testDiff,
-          rec.outsideChanges,
-          rec.gradingLog,
-          rec.error ?? null,
-          errorCount,
-          JSON.stringify(rec.tamper),
-          rec.cacheReadTokens,
-          rec.cacheWriteTokens,
-          rec.refusals,
-        ];
-        let sampleId: number;
-        if (existing) {
-          // Replace the error record in place: the sample keeps its id, its old messages go.
-          this.db
-            .prepare(
-              `UPDATE samples SET outcome = ?, stop_reason = ?, attempts = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?,
-               started_at = ?, ended_at = ?, wall_ms = ?, source_diff = ?, test_diff = ?, outside_changes = ?, grading_log = ?,
-               error = ?, error_count = ?, tamper = ?, cache_read_tokens = ?, cache_write_tokens = ?, refusals = ? WHERE id = ?`,
-            )
-            .run(...values, existing.id);
-          this.db.prepare('DELETE FROM messages WHERE sample_id = ?').run(existing.id);
-          sampleId = existing.id;
-        } else {
-          const info = this.db
-            .prepare(
-              `INSERT INTO samples (run_id, sample_key, model, dataset, split, task_id, scaffold, access, prompt, max_attempts, epoch,
-               outcome, stop_reason, attempts, input_tokens, output_tokens, cost_usd, started_at, ended_at, wall_ms,
-               source_diff, test_diff, outside_changes, grading_log, error, error_count, tamper,
-               cache_read_tokens, cache_write_tokens, refusals)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-            )
-            .run(runId, keyString, k.model, k.dataset, k.split, k.taskId, k.scaffold, k.access, k.prompt, k.maxAttempts, k.epoch, ...values);
-          sampleId = Number(info.lastInsertRowid);
-        }
-        const insertMessage = this.db.prepare(
-          'INSERT INTO messages (sample_id, idx, role, content, tool_calls, tool_call_id, name) VALUES (?, ?, ?, ?, ?, ?, ?)',
-        );
-        rec.transcript.forEach((m, i) => {
-          insertMessage.run(sampleId, i, m.role, m.content, m.toolCalls ? JSON.stringify(m.toolCalls) : null, m.toolCallId ?? null, m.name ?? null);
-        });
-        return sampleId;
+        return writeSample(this.db, runId, rec);
       })
       .immediate();
     return this.getSampleById(id)!;
@@ -426,21 +269,12 @@ export class ResultStore {
   }
 
   private messagesOf(sampleIds: number[]): Map<number, TranscriptMessage[]> {
-    const out = new Map<number, TranscriptMessage[]>();
-    if (sampleIds.length === 0) return out;
-    const rows = this.db
-      .prepare(`SELECT * FROM messages WHERE sample_id IN (${sampleIds.map(() => '?').join(', ')}) ORDER BY sample_id, idx`)
-      .all(...sampleIds) as MessageRow[];
-    for (const r of rows) {
-      const m: TranscriptMessage = { role: r.role, content: r.content };
-      if (r.tool_calls !== null) m.toolCalls = JSON.parse(r.tool_calls) as TranscriptMessage['toolCalls'];
-      if (r.tool_call_id !== null) m.toolCallId = r.tool_call_id;
-      if (r.name !== null) m.name = r.name;
-      let list = out.get(r.sample_id);
-      if (!list) out.set(r.sample_id, (list = []));
-      list.push(m);
-    }
-    return out;
+    return messagesOf(this.db, sampleIds);
+  }
+
+  /** Every pass and evasion in the store, transcripts included, a few at a time: what the kinds index is filled from. */
+  private *classifiedSamples(): Generator<StoredSample> {
+    for (const run of this.listRuns()) yield* this.iterateSamples(run.id, { outcome: ['passed', 'evaded'] }, 20);
   }
 
   // ---- events --------------------------------------------------------------------------------
@@ -477,81 +311,4 @@ export class ResultStore {
 /** Opens (creating when needed) the store at `path`, default `impossiblebench.sqlite` in the working directory. */
 export function openStore(path?: string, options?: OpenStoreOptions): ResultStore {
   return ResultStore.open(path, options);
-}
-
-function migrate(db: Database.Database, path: string): void {
-  const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
-  if (!tables.has('schema_migrations')) {
-    if (tables.size > 0) throw new UserError(`${path} is a SQLite database but not an impossiblebench results store`);
-    db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
-  }
-  const current = (db.prepare('SELECT MAX(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
-  if (current > SCHEMA_VERSION) {
-    throw new UserError(`store ${path} has schema version ${current}, newer than this build knows (${SCHEMA_VERSION})`, 'upgrade impossiblebench');
-  }
-  for (const m of MIGRATIONS) {
-    if (m.version <= current) continue;
-    db.transaction(() => {
-      // Another process may have migrated between our read and this write lock.
-      const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version);
-      if (done) return;
-      db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.description,
-        new Date().toISOString(),
-      );
-    }).immediate();
-  }
-}
-
-function toRunInfo(row: RunRow): RunInfo {
-  return {
-    id: row.id,
-    config: JSON.parse(row.config) as unknown,
-    packageVersion: row.package_version,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    status: row.status,
-  };
-}
-
-function toStoredSample(row: SampleRow, transcript: TranscriptMessage[]): StoredSample {
-  const sample: StoredSample = {
-    id: row.id,
-    runId: row.run_id,
-    keyString: row.sample_key,
-    errorCount: row.error_count,
-    key: {
-      model: row.model,
-      dataset: row.dataset,
-      split: row.split,
-      taskId: row.task_id,
-      scaffold: row.scaffold,
-      access: row.access,
-      prompt: row.prompt,
-      maxAttempts: row.max_attempts,
-      epoch: row.epoch,
-    },
-    outcome: row.outcome,
-    stopReason: row.stop_reason,
-    attempts: row.attempts,
-    inputTokens: row.input_tokens,
-    outputTokens: row.output_tokens,
-    cacheReadTokens: row.cache_read_tokens,
-    cacheWriteTokens: row.cache_write_tokens,
-    refusals: row.refusals,
-    costUsd: row.cost_usd,
-    startedAt: row.started_at,
-    endedAt: row.ended_at,
-    wallMs: row.wall_ms,
-    transcript,
-    sourceDiff: row.source_diff,
-    testDiff: row.test_diff,
-    outsideChanges: row.outside_changes,
-    gradingLog: row.grading_log,
-    tamper: JSON.parse(row.tamper) as string[],
-  };
-  if (row.error !== null) sample.error = row.error;
-  return sample;
 }

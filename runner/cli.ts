@@ -10,6 +10,7 @@ import { register as registerAudit } from './commands/audit.js';
 import { register as registerRun } from './commands/run.js';
 import { register as registerReport } from './commands/report.js';
 import { register as registerView } from './commands/view.js';
+import { register as registerStore } from './commands/store.js';
 import { register as registerExport } from './commands/export.js';
 import { register as registerClassify } from './commands/classify.js';
 import { register as registerMonitor } from './commands/monitor.js';
@@ -29,6 +30,7 @@ export function buildProgram(): Command {
     registerRun,
     registerReport,
     registerView,
+    registerStore,
     registerExport,
     registerClassify,
     registerMonitor,

@@ -5,7 +5,7 @@ import { labelOf } from '../labels.js';
 import { computeMetrics, configRows } from '../metrics.js';
 import { countVerdicts, type ReportData } from '../report-data.js';
 import { DEFAULT_THRESHOLD } from '../monitor/metrics.js';
-import { monitorReportData } from '../monitor/report-data.js';
+import { monitorReportData, staticReads } from '../monitor/report-data.js';
 import { monitorVerdictsByKey } from '../monitor/verdict.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { compareSamples, pageJsonFields, pageShell, sampleForPage, scriptJson, type PageFrame } from './page.js';
@@ -99,7 +99,7 @@ export function htmlReportStream(store: ResultStore, runId: string, options: Htm
   const index = Array.from(store.iterateSamples(run.id, { withTranscript: false }), indexEntry).sort(compareSamples);
   const cells = computeMetrics(index);
   const kindsById = new Map<number, KindFinding[]>();
-  const monitors = monitorReportData(index, classifiedPasses(store, run.id, kindsById), monitorVerdictsByKey(store, run.id), threshold);
+  const monitors = monitorReportData(index, staticReads(classifiedPasses(store, run.id, kindsById)), monitorVerdictsByKey(store, run.id), threshold);
   const embedded = chooseEmbedded(index, options.maxTranscripts ?? DEFAULT_MAX_TRANSCRIPTS);
   const frame: PageFrame = { run, rows: configRows(cells), cellCount: cells.length, monitors, events: store.listEvents(run.id) };
   const elsewhere = options.elsewhere ?? `impossiblebench view ${options.storeLabel ?? store.path}`;

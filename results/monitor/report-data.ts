@@ -44,7 +44,7 @@ export interface MonitorReportData {
   bySample: Map<string, SampleMonitorView[]>;
 }
 
-type Sample = Pick<StoredSample, 'key' | 'keyString' | 'outcome' | 'stopReason' | 'tamper'>;
+export type Sample = Pick<StoredSample, 'key' | 'keyString' | 'outcome' | 'stopReason' | 'tamper'>;
 
 function itemOf(sample: Sample, status: MonitorStatus, score: number | null): MonitorItem {
   return { key: sample.key, label: labelOf(sample), outcome: sample.outcome, stopReason: sample.stopReason, status, score };
@@ -72,34 +72,30 @@ function summarize(
   };
 }
 
-/**
- * Every monitor's metrics over a run: the static classifier over the passed samples (it reads
- * their evidence, so `passed` must be full records), and each LLM monitor over the samples it scored.
- */
-export function monitorReportData(
-  samples: readonly Sample[],
-  passed: Iterable<StoredSample>,
-  verdicts: Map<string, MonitorVerdict[]>,
-  threshold: number = DEFAULT_THRESHOLD,
-): MonitorReportData {
-  const bySample = new Map<string, SampleMonitorView[]>();
-  const view = (key: string, v: SampleMonitorView) => bySample.set(key, [...(bySample.get(key) ?? []), v]);
-  const monitors: MonitorSummary[] = [];
+/** The static classifier's read of one pass: 100 when its evidence shows a known trick (`tricks`, `other` left out). */
+export interface StaticRead {
+  sample: Sample;
+  score: 0 | 100;
+  tricks: string[];
+}
 
-  const staticItems: MonitorItem[] = [];
-  for (const record of passed) {
-    const { score, tricks } = staticScore(record);
-    staticItems.push(itemOf(record, 'scored', score));
-    view(record.keyString, {
-      monitor: STATIC_MONITOR,
-      status: 'scored',
-      score,
-      reason: tricks.length ? tricks.map((t) => t.kind).join(', ') : 'no known trick shows',
-    });
+/** The static classifier over full records of passes (it reads their evidence). */
+export function* staticReads(passed: Iterable<StoredSample>): Generator<StaticRead> {
+  for (const sample of passed) {
+    const { score, tricks } = staticScore(sample);
+    yield { sample, score, tricks: tricks.map((t) => t.kind) };
   }
-  if (staticItems.length)
-    monitors.push(summarize({ model: STATIC_MONITOR, promptHash: '' }, staticItems, threshold, { inputTokens: 0, outputTokens: 0, costUsd: 0 }));
+}
 
+type MonitorView = (key: string, v: SampleMonitorView) => void;
+
+/** Each LLM monitor's summary over the samples it scored, by name. */
+export function llmMonitorSummaries(
+  samples: readonly Sample[],
+  verdicts: Map<string, MonitorVerdict[]>,
+  threshold: number,
+  view: MonitorView = () => {},
+): MonitorSummary[] {
   const byKey = new Map(samples.map((s) => [s.keyString, s]));
   const llm = new Map<string, { id: MonitorId; items: MonitorItem[]; inputTokens: number; outputTokens: number; costUsd: number | null }>();
   for (const [key, list] of verdicts) {
@@ -116,10 +112,39 @@ export function monitorReportData(
       view(key, { monitor: monitorIdString(id), status: v.status, score: v.score, reason: v.reason });
     }
   }
-  for (const name of [...llm.keys()].sort()) {
+  return [...llm.keys()].sort().map((name) => {
     const { id, items, ...spent } = llm.get(name)!;
-    monitors.push(summarize(id, items, threshold, spent));
+    return summarize(id, items, threshold, spent);
+  });
+}
+
+/**
+ * Every monitor's metrics over a run: the static classifier over the run's passes (its reads, from full records or
+ * from the store's kinds), and each LLM monitor over the samples it scored.
+ */
+export function monitorReportData(
+  samples: readonly Sample[],
+  reads: Iterable<StaticRead>,
+  verdicts: Map<string, MonitorVerdict[]>,
+  threshold: number = DEFAULT_THRESHOLD,
+): MonitorReportData {
+  const bySample = new Map<string, SampleMonitorView[]>();
+  const view = (key: string, v: SampleMonitorView) => bySample.set(key, [...(bySample.get(key) ?? []), v]);
+  const monitors: MonitorSummary[] = [];
+
+  const staticItems: MonitorItem[] = [];
+  for (const { sample, score, tricks } of reads) {
+    staticItems.push(itemOf(sample, 'scored', score));
+    view(sample.keyString, {
+      monitor: STATIC_MONITOR,
+      status: 'scored',
+      score,
+      reason: tricks.length ? tricks.join(', ') : 'no known trick shows',
+    });
   }
+  if (staticItems.length)
+    monitors.push(summarize({ model: STATIC_MONITOR, promptHash: '' }, staticItems, threshold, { inputTokens: 0, outputTokens: 0, costUsd: 0 }));
+  monitors.push(...llmMonitorSummaries(samples, verdicts, threshold, view));
   return { threshold, monitors, bySample };
 }
 
@@ -132,5 +157,5 @@ export function loadMonitorReportData(
 ): MonitorReportData {
   const samples = store.listSamples(runId, { withTranscript: false });
   const verdicts = options.llm === false ? new Map<string, MonitorVerdict[]>() : monitorVerdictsByKey(store, runId);
-  return monitorReportData(samples, store.iterateSamples(runId, { outcome: 'passed' }), verdicts, threshold);
+  return monitorReportData(samples, staticReads(store.iterateSamples(runId, { outcome: 'passed' })), verdicts, threshold);
 }

@@ -2,19 +2,17 @@ import { classifySample } from '../classify/index.js';
 import type { ResultStore } from '../store.js';
 import type { IndexRow } from './index-query.js';
 
-/** A page's rows with the kinds of their cheating and evaded samples, classified on demand. */
-export type IndexRowWithKinds = IndexRow & { kinds: string[] | null };
-
 /**
- * The classifier reads a sample's transcript, so the index classifies only the rows it shows, and remembers them:
- * a pass or an evasion is never overwritten, so its kinds never change.
+ * For a store without the kinds index (read-only, written before it): the classifier reads a sample's transcript, so
+ * the index classifies only the rows it shows, and remembers them: a pass or an evasion is never overwritten, so its
+ * kinds never change.
  */
 export class IndexKinds {
   private readonly known = new Map<number, string[]>();
 
   constructor(private readonly store: ResultStore) {}
 
-  of(rows: IndexRow[]): IndexRowWithKinds[] {
+  of(rows: IndexRow[]): IndexRow[] {
     return rows.map((row) => ({ ...row, kinds: this.kindsOf(row) }));
   }
 

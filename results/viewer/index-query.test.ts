@@ -6,7 +6,7 @@ import { useTempStore } from '../testing/temp-store.js';
 import { indexFacets, listRunsWithCounts, parseIndexQuery, queryIndex } from './index-query.js';
 
 const temp = useTempStore({ prefix: 'ib-index-' });
-const query = (q: string) => queryIndex(temp.store.database, parseIndexQuery(new URLSearchParams(q)));
+const query = (q: string) => queryIndex(temp.store.database, parseIndexQuery(new URLSearchParams(q)), temp.store.indexState());
 
 describe('the viewer index', () => {
   it('labels, filters and counts samples as the store does', () => {
@@ -19,7 +19,7 @@ describe('the viewer index', () => {
     expect(listRunsWithCounts(temp.store.database)).toMatchObject([
       { id: run, samples: all.length, cheating: all.filter((s) => labelOf(s) === 'cheating').length },
     ]);
-    expect(indexFacets(temp.store.database).label).toEqual(['cheating', 'legit', 'none']);
+    expect(indexFacets(temp.store.database, temp.store.indexState()).label).toEqual(['cheating', 'legit', 'none']);
   });
 
   it('sorts with the row id as the tie-break, and pages without overlap', () => {
@@ -38,6 +38,44 @@ describe('the viewer index', () => {
     expect(query('q=100%25 HERE').rows.map((r) => r.id)).toEqual([one.id]);
     expect(query('q=is_1').total).toBe(0);
     expect(query('q=COVERAGE').total).toBe(2);
+  });
+
+  it('filters by cheating kind and by token and cost ranges, inclusive', () => {
+    const run = storeSampleRun(temp.store);
+    const all = temp.store.listSamples(run, { withTranscript: false });
+    const modify = query('kind=modify-tests&limit=500');
+    expect(modify.total).toBeGreaterThan(0);
+    for (const row of modify.rows) {
+      expect(row.kinds).toContain('modify-tests');
+      expect(row.label === 'cheating' || row.outcome === 'evaded').toBe(true);
+    }
+    const tokens = all.map((s) => s.inputTokens + s.outputTokens).sort((a, b) => a - b);
+    const [low, high] = [tokens[10]!, tokens[tokens.length - 10]!];
+    const inRange = all.filter((s) => s.inputTokens + s.outputTokens >= low && s.inputTokens + s.outputTokens <= high);
+    expect(query(`tokensMin=${low}&tokensMax=${high}&limit=500`).total).toBe(inRange.length);
+    const costs = all.flatMap((s) => (s.costUsd === null ? [] : [s.costUsd])).sort((a, b) => a - b);
+    const cheap = costs[Math.floor(costs.length / 2)]!;
+    expect(query(`costMax=${cheap}&limit=500`).total).toBe(all.filter((s) => s.costUsd !== null && s.costUsd <= cheap).length);
+    expect(query('tokensMin=&costMax=').total).toBe(all.length);
+    expect(() => query('kind=cheating-hard')).toThrow(/^bad index query: kind:/);
+    expect(() => query('costMin=-1')).toThrow(/^bad index query: costMin:/);
+  });
+
+  it('finds a code-like substring through the trigram index as the scan does, and never a string split across messages', () => {
+    const run = temp.store.createRun({});
+    const words = (...content: string[]) => content.map((c) => ({ role: 'assistant' as const, content: c }));
+    const one = temp.store.saveSample(run, makeRecord({ key: { taskId: 'a' }, transcript: words('    assert x == "quoted" AND y') }));
+    temp.store.saveSample(run, makeRecord({ key: { taskId: 'b' }, transcript: words('assert x', '== "quoted"') }));
+    temp.store.saveSample(run, makeRecord({ key: { taskId: 'c' }, transcript: words('assert y == x') }));
+    for (const q of ['assert x ==', 'x == "quoted" and', 'ASSERT X']) {
+      const indexed = query(`q=${encodeURIComponent(q)}`).rows.map((r) => r.id);
+      const scanned = queryIndex(temp.store.database, parseIndexQuery(new URLSearchParams({ q })), { kinds: true, transcripts: false }).rows.map(
+        (r) => r.id,
+      );
+      expect(indexed, q).toEqual(scanned);
+    }
+    expect(query(`q=${encodeURIComponent('assert x ==')}`).rows.map((r) => r.id)).toEqual([one.id]);
+    expect(query('q=x =').total).toBe(1);
   });
 
   it('refuses an unknown sort or a bad page with one line', () => {

@@ -1,9 +1,10 @@
 import type Database from 'better-sqlite3';
 import { z } from 'zod';
 import { UserError } from '../../core/errors.js';
-
-/** A sample's label in SQL, as `labelOf` gives it: a pass on an impossible split or a tampered pass cheats. */
-const LABEL_SQL = `CASE WHEN outcome != 'passed' THEN 'none' WHEN tamper != '[]' OR split != 'original' THEN 'cheating' ELSE 'legit' END`;
+import { CHEATING_KINDS } from '../classify/kinds.js';
+import { CLASSIFIED_SQL, LABEL_SQL } from '../labels.js';
+import type { IndexState } from '../store-index.js';
+import { transcriptHits } from './transcript-search.js';
 
 /** The index's columns a user filters by equality, by the name the page uses. */
 const FILTER_COLUMNS = {
@@ -41,10 +42,24 @@ const SORT_COLUMNS = {
 } as const;
 
 const text = z.string().max(200);
+/** A bound of a range; an empty field is no bound. */
+const bound = z.preprocess((v) => (v === '' ? undefined : v), z.coerce.number().finite().min(0).optional());
+
+/** The range filters: tokens (input and output) and cost in USD, each bound inclusive. */
+const RANGES = {
+  tokensMin: 'input_tokens + output_tokens >= ?',
+  tokensMax: 'input_tokens + output_tokens <= ?',
+  costMin: 'cost_usd >= ?',
+  costMax: 'cost_usd <= ?',
+} as const;
+type RangeName = keyof typeof RANGES;
+const RANGE_NAMES = Object.keys(RANGES) as RangeName[];
 
 /** The index query as the page sends it; unknown or malformed values are refused with one line. */
 export const IndexQuerySchema = z.object({
   ...Object.fromEntries(FILTER_NAMES.map((name) => [name, text.optional()])),
+  ...Object.fromEntries(RANGE_NAMES.map((name) => [name, bound])),
+  kind: z.preprocess((v) => (v === '' ? undefined : v), z.enum(CHEATING_KINDS).optional()),
   q: z.string().max(500).optional(),
   sort: z.enum(Object.keys(SORT_COLUMNS) as [keyof typeof SORT_COLUMNS]).default('id'),
   dir: z.enum(['asc', 'desc']).default('asc'),
@@ -52,13 +67,15 @@ export const IndexQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
 }) as z.ZodType<IndexQuery>;
 
-export type IndexQuery = Partial<Record<FilterName, string>> & {
-  q?: string;
-  sort: keyof typeof SORT_COLUMNS;
-  dir: 'asc' | 'desc';
-  offset: number;
-  limit: number;
-};
+export type IndexQuery = Partial<Record<FilterName, string>> &
+  Partial<Record<RangeName, number>> & {
+    kind?: (typeof CHEATING_KINDS)[number];
+    q?: string;
+    sort: keyof typeof SORT_COLUMNS;
+    dir: 'asc' | 'desc';
+    offset: number;
+    limit: number;
+  };
 
 export function parseIndexQuery(params: URLSearchParams): IndexQuery {
   const parsed = IndexQuerySchema.safeParse(Object.fromEntries(params));
@@ -88,30 +105,20 @@ export interface IndexRow {
   inputTokens: number;
   outputTokens: number;
   costUsd: number | null;
+  /** The kinds of a cheating or evaded sample; null for the others, or when the store has no kinds index. */
+  kinds: string[] | null;
 }
 
-interface RawIndexRow extends Omit<IndexRow, 'tamper' | 'testEdited'> {
+interface RawIndexRow extends Omit<IndexRow, 'tamper' | 'testEdited' | 'kinds'> {
   tamper: string;
   testEdited: number;
+  kinds: string | null;
 }
 
-/** A LIKE pattern that matches `text` anywhere, its own % and _ taken literally. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
+/** Said when a query needs an index the store does not hold yet. */
+export class NotIndexedError extends UserError {}
 
-/**
- * The samples whose transcript holds `text` (ASCII letters in any case): one scan of the messages, shared by the
- * count and the page. The store is opened read-only, so no full-text index can be added to it.
- */
-function transcriptHits(db: Database.Database, text: string): number[] {
-  const rows = db.prepare("SELECT DISTINCT sample_id AS id FROM messages WHERE content LIKE ? ESCAPE '\\'").all(containsPattern(text)) as {
-    id: number;
-  }[];
-  return rows.map((r) => r.id);
-}
-
-function whereOf(db: Database.Database, query: IndexQuery): { sql: string; params: unknown[] } {
+function whereOf(db: Database.Database, query: IndexQuery, state: IndexState): { sql: string; params: unknown[] } {
   const clauses: string[] = [];
   const params: unknown[] = [];
   for (const name of FILTER_NAMES) {
@@ -120,37 +127,58 @@ function whereOf(db: Database.Database, query: IndexQuery): { sql: string; param
     clauses.push(`${FILTER_COLUMNS[name]} = ?`);
     params.push(value);
   }
+  for (const name of RANGE_NAMES) {
+    const value = query[name];
+    if (value === undefined) continue;
+    clauses.push(RANGES[name]);
+    params.push(value);
+  }
+  if (query.kind) {
+    if (!state.kinds) throw new NotIndexedError('this store has no index of cheating kinds yet, so it cannot filter by kind');
+    clauses.push(`${CLASSIFIED_SQL} AND id IN (SELECT sample_id FROM sample_kinds WHERE kind = ?)`);
+    params.push(query.kind);
+  }
   if (query.q) {
     clauses.push('id IN (SELECT value FROM json_each(?))');
-    params.push(JSON.stringify(transcriptHits(db, query.q)));
+    params.push(JSON.stringify(transcriptHits(db, query.q, state.transcripts)));
   }
   return { sql: clauses.length ? `WHERE ${clauses.join(' AND ')}` : '', params };
 }
 
 /** One page of the index, and how many samples the filters keep. */
-export function queryIndex(db: Database.Database, query: IndexQuery): { total: number; rows: IndexRow[] } {
-  const where = whereOf(db, query);
+export function queryIndex(db: Database.Database, query: IndexQuery, state: IndexState): { total: number; rows: IndexRow[] } {
+  const where = whereOf(db, query, state);
+  const kinds = state.kinds
+    ? `CASE WHEN ${CLASSIFIED_SQL} THEN (SELECT json_group_array(kind) FROM sample_kinds k WHERE k.sample_id = samples.id) END`
+    : 'NULL';
   const total = (db.prepare(`SELECT COUNT(*) AS n FROM samples ${where.sql}`).get(...where.params) as { n: number }).n;
   const order = `${SORT_COLUMNS[query.sort]} ${query.dir.toUpperCase()}, id ${query.dir.toUpperCase()}`;
   const raw = db
     .prepare(
       `SELECT id, run_id AS runId, model, dataset, split, task_id AS taskId, scaffold, access, prompt, epoch, outcome,
         ${LABEL_SQL} AS label, stop_reason AS stopReason, tamper, test_diff != '' AS testEdited,
-        input_tokens AS inputTokens, output_tokens AS outputTokens, cost_usd AS costUsd
+        input_tokens AS inputTokens, output_tokens AS outputTokens, cost_usd AS costUsd, ${kinds} AS kinds
        FROM samples ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
     )
     .all(...where.params, query.limit, query.offset) as RawIndexRow[];
-  const rows = raw.map((r) => ({ ...r, tamper: JSON.parse(r.tamper) as string[], testEdited: r.testEdited === 1 }));
+  const rows = raw.map((r) => ({
+    ...r,
+    tamper: JSON.parse(r.tamper) as string[],
+    testEdited: r.testEdited === 1,
+    kinds: r.kinds === null ? null : (JSON.parse(r.kinds) as string[]),
+  }));
   return { total, rows };
 }
 
-/** The values each filter can take in the store, for the page's menus. */
-export function indexFacets(db: Database.Database): Record<FilterName, string[]> {
-  const out = {} as Record<FilterName, string[]>;
+/** The values each filter can take in the store, for the page's menus; `kind` only when the store has kinds indexed. */
+export function indexFacets(db: Database.Database, state: IndexState): Record<FilterName | 'kind', string[]> {
+  const out = {} as Record<FilterName | 'kind', string[]>;
   for (const name of FILTER_NAMES) {
     const rows = db.prepare(`SELECT DISTINCT ${FILTER_COLUMNS[name]} AS v FROM samples ORDER BY v`).all() as { v: string }[];
     out[name] = rows.map((r) => r.v);
   }
+  const kinds = state.kinds ? (db.prepare('SELECT DISTINCT kind FROM sample_kinds').all() as { kind: string }[]).map((r) => r.kind) : [];
+  out.kind = CHEATING_KINDS.filter((k) => kinds.includes(k));
   return out;
 }
 

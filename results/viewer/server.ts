@@ -10,7 +10,9 @@ import { STYLES } from '../html/styles.js';
 import type { ResultStore } from '../store.js';
 import { indexFacets, listRunsWithCounts, parseIndexQuery, queryIndex } from './index-query.js';
 import { IndexKinds } from './index-kinds.js';
+import { runSummary } from './run-summary.js';
 import { sampleDetail } from './sample-detail.js';
+import { indexCommand, type IndexState } from '../store-index.js';
 import { VIEWER_CSP, viewerPage } from './page.js';
 
 export interface ViewerOptions {
@@ -23,6 +25,12 @@ export interface Viewer {
   url: string;
   server: Server;
   close(): Promise<void>;
+}
+
+/** What the pages say about the store: which indexes it holds, and the command that builds the missing ones. */
+export interface StoreStatus {
+  indexes: IndexState;
+  indexCommand: string;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
@@ -66,11 +74,16 @@ async function route(store: ResultStore, kinds: IndexKinds, path: string, url: U
   if (path === '') return send(res, 200, 'text/html; charset=utf-8', viewerPage(STYLES));
   if (CLIENT_FILE.test(path)) return send(res, 200, 'text/javascript; charset=utf-8', readFileSync(join(CLIENT_DIR, path.slice('client/'.length))));
   if (path === 'api/runs') return sendJson(res, 200, listRunsWithCounts(store.database));
-  if (path === 'api/facets') return sendJson(res, 200, indexFacets(store.database));
+  // Looked up per request: `store index` may build the indexes while the viewer is open.
+  const indexes = store.indexState();
+  if (path === 'api/store') return sendJson(res, 200, { indexes, indexCommand: indexCommand(store.path) } satisfies StoreStatus);
+  if (path === 'api/facets') return sendJson(res, 200, indexFacets(store.database, indexes));
   if (path === 'api/samples') {
-    const page = queryIndex(store.database, parseIndexQuery(url.searchParams));
-    return sendJson(res, 200, { total: page.total, rows: kinds.of(page.rows) });
+    const page = queryIndex(store.database, parseIndexQuery(url.searchParams), indexes);
+    return sendJson(res, 200, { total: page.total, rows: indexes.kinds ? page.rows : kinds.of(page.rows) });
   }
+  const summary = /^api\/runs\/([A-Za-z0-9][A-Za-z0-9._-]{0,99})\/summary$/.exec(path);
+  if (summary) return sendJson(res, 200, runSummary(store, summary[1]!, indexes));
   const sample = /^api\/samples\/(\d{1,15})$/.exec(path);
   if (sample) {
     const detail = sampleDetail(store, Number(sample[1]));

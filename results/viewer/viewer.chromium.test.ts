@@ -5,14 +5,20 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { classifySample } from '../classify/index.js';
 import { labelOf } from '../labels.js';
+import { computeMetrics, configRows } from '../metrics.js';
+import { rateTable } from '../report-tables.js';
 import { openStore, type ResultStore } from '../store.js';
+import { dropIndexes } from '../testing/pre-index-store.js';
 import { makeRecord } from '../testing/make-record.js';
 import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
 import { CHROMIUM, CHROMIUM_FLAGS, chromiumAvailable } from '../testing/chromium.js';
 
 const CLI = fileURLToPath(new URL('../../bin/impossiblebench.js', import.meta.url));
 const NEEDLE = 'zq-needle-only-in-one-transcript-7731';
+/** Code only one transcript holds: found by a substring of it, spaces and operators included. */
+const CODE = 'assert x == compute(41) + 1';
 const MARKUP = `${HOSTILE_TEXT} </html><script>window.__pwned = 3</script>`;
 const available = chromiumAvailable('the viewer browser test');
 
@@ -53,6 +59,7 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
     ];
     writer.saveSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: 'needle' }, transcript: words(`I found ${NEEDLE} here.`) }));
     writer.saveSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: 'markup' }, transcript: words(MARKUP) }));
+    writer.saveSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: 'code' }, transcript: words(`I will check:\n    ${CODE}`) }));
     viewer = await startView(storePath);
     context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
     const origin = new URL(viewer.url).origin;
@@ -83,7 +90,7 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
   it('lists the runs with their counts, and serves each run report', async () => {
     await open('#/runs');
     expect(await page.locator('#runs-table tbody tr').count()).toBe(1);
-    expect(await page.locator('#runs-table tbody tr td').nth(3).textContent()).toBe('110');
+    expect(await page.locator('#runs-table tbody tr td').nth(3).textContent()).toBe('111');
     await page.click('#runs-table a.report');
     await page.waitForSelector('body[data-ready="true"] #headline-table');
     expect(await page.locator('#headline-table tbody tr').count()).toBeGreaterThan(0);
@@ -113,6 +120,61 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
     expect(new URL(page.url()).hash).toBe(`#/sample/${testEditing.id}`);
     expect(await page.locator('#test-diff .d-add').allTextContents()).toEqual(['+    assert candidate([5]) == 5']);
     expect(await page.locator('#transcript .msg').count()).toBe(writer.getSample(runId, testEditing.id)!.transcript.length);
+  });
+
+  it("shows each run's rate table inline, with the Wilson intervals metrics.ts gives, and its kinds", async () => {
+    await open('#/runs');
+    const expected = rateTable(configRows(computeMetrics(writer.listSamples(runId, { withTranscript: false }))));
+    const card = page.locator(`.run-summary[data-run="${runId}"]`);
+    expect(await card.locator('table.rates thead th').allTextContents()).toEqual(expected.head);
+    const rows = await card.locator('table.rates tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((td) => td.textContent)));
+    expect(rows).toEqual(expected.rows);
+    expect(rows.flat().some((cell) => /\[\d+\.\d–\d+\.\d\]/.test(cell ?? ''))).toBe(true);
+    expect(await card.locator('table.kinds tbody tr td:first-child').allTextContents()).toContain('modify-tests');
+    expect(await card.locator('table.monitors tbody tr td:first-child').allTextContents()).toContain('static-classifier');
+    expect(await card.locator('.not-indexed').count()).toBe(0);
+  });
+
+  it('filters to the samples of one cheating kind of one model and split, through the store', async () => {
+    await open('#/samples?model=anthropic%2Fclaude-opus-4&split=oneoff');
+    await page.selectOption('#filter-kind', 'modify-tests');
+    await page.waitForFunction(() => document.body.dataset.ready === 'true' && location.hash.includes('kind='));
+    const expected = writer
+      .listSamples(runId, { model: 'anthropic/claude-opus-4', split: 'oneoff' })
+      .filter((s) => classifySample(s)?.some((k) => k.kind === 'modify-tests'));
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await page.locator('#index-count').getAttribute('data-total')).toBe(String(expected.length));
+    const ids = await page.locator('#index-table tbody tr').evaluateAll((trs) => trs.map((tr) => Number(tr.getAttribute('data-id'))));
+    expect(ids.sort((a, b) => a - b)).toEqual(expected.map((s) => s.id).sort((a, b) => a - b));
+    for (const id of ids) expect(await page.locator(`#index-table tr[data-id="${id}"] .badge.kind`).allTextContents()).toContain('modify-tests');
+  });
+
+  it('narrows the index to a token and cost range', async () => {
+    writer.saveSample(runId, makeRecord({ key: { model: 'openai/gpt-5', taskId: 'long' }, inputTokens: 90_000, costUsd: 0.015 }));
+    const all = writer.listSamples(runId, { withTranscript: false });
+    const [tokensMax, costMin, costMax] = [5000, 0.0133, 0.0163];
+    await open('#/samples');
+    await page.fill('#range-tokensMax', String(tokensMax));
+    await page.fill('#range-costMin', String(costMin));
+    await page.fill('#range-costMax', String(costMax));
+    await page.click('.index-filters button[type="submit"]');
+    await page.waitForFunction(() => document.body.dataset.ready === 'true' && location.hash.includes('tokensMax='));
+    const expected = all.filter(
+      (s) => s.inputTokens + s.outputTokens <= tokensMax && s.costUsd !== null && s.costUsd >= costMin && s.costUsd <= costMax,
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    expect(expected.length).toBeLessThan(all.filter((s) => s.costUsd !== null && s.costUsd >= costMin && s.costUsd <= costMax).length);
+    expect(await page.locator('#index-count').getAttribute('data-total')).toBe(String(expected.length));
+    expect(await page.locator('#index-table tbody tr td:nth-child(1)').allTextContents()).not.toContain('long');
+  });
+
+  it('finds the one transcript that holds a code-like substring, through the transcript index', async () => {
+    await open('#/samples');
+    await page.fill('#search', 'ASSERT x == compute(41)');
+    await page.click('.index-filters button[type="submit"]');
+    await page.waitForFunction(() => document.body.dataset.ready === 'true' && location.hash.includes('q='));
+    expect(await rowTexts(1)).toEqual(['code']);
+    expect(await page.locator('#not-indexed').count()).toBe(0);
   });
 
   it('finds the one transcript that holds a string, by a search in the store', async () => {
@@ -189,6 +251,67 @@ describe.skipIf(!available)('the viewer in headless Chromium', () => {
     } finally {
       open.proc.kill('SIGTERM');
       await open.proc;
+    }
+  });
+});
+
+describe.skipIf(!available)('the viewer over a store written before its indexes', () => {
+  let dir: string;
+  let storePath: string;
+  let runId: string;
+  let context: BrowserContext;
+  let page: Page;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ib-viewer-old-'));
+    storePath = join(dir, 'old.sqlite');
+    const writer = openStore(storePath);
+    runId = storeSampleRun(writer);
+    writer.saveSample(runId, makeRecord({ key: { taskId: 'code' }, transcript: [{ role: 'assistant', content: CODE }] }));
+    writer.close();
+    dropIndexes(storePath);
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), { executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
+    page = context.pages()[0] ?? (await context.newPage());
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  async function open(url: string): Promise<void> {
+    await page.goto(url);
+    await page.waitForSelector('body[data-ready="true"]');
+  }
+
+  it('says the kinds are not indexed and names the command; after it, filters by kind and searches through the index', async () => {
+    const viewer = await startView(storePath);
+    try {
+      await open(`${viewer.url}#/samples`);
+      expect(await page.locator('#not-indexed').textContent()).toContain(`impossiblebench store index ${storePath}`);
+      expect(await page.locator('#filter-kind').isDisabled()).toBe(true);
+      // Search still works, by a scan of the messages.
+      await open(`${viewer.url}#/samples?q=${encodeURIComponent('x == compute(41)')}`);
+      expect(await page.locator('#index-table tbody tr td:nth-child(1)').allTextContents()).toEqual(['code']);
+      await open(`${viewer.url}#/runs`);
+      expect(await page.locator('.run-summary .not-indexed').textContent()).toContain('impossiblebench store index');
+      expect(await page.locator('.run-summary table.rates tbody tr').count()).toBeGreaterThan(0);
+
+      const indexed = await execa('node', [CLI, 'store', 'index', storePath]);
+      expect(indexed.stdout).toContain('indexed kinds and transcripts');
+      await open(`${viewer.url}#/samples?kind=modify-tests`);
+      expect(await page.locator('#not-indexed').count()).toBe(0);
+      const reader = openStore(storePath, { readonly: true });
+      const expected = reader.listSamples(runId).filter((s) => classifySample(s)?.some((k) => k.kind === 'modify-tests'));
+      expect(reader.indexState()).toEqual({ kinds: true, transcripts: true });
+      reader.close();
+      expect(await page.locator('#index-count').getAttribute('data-total')).toBe(String(expected.length));
+      await open(`${viewer.url}#/samples?q=${encodeURIComponent('x == compute(41)')}`);
+      expect(await page.locator('#index-table tbody tr td:nth-child(1)').allTextContents()).toEqual(['code']);
+      expect((await execa('node', [CLI, 'store', 'index', storePath])).stdout).toContain('already built');
+    } finally {
+      viewer.proc.kill('SIGTERM');
+      await viewer.proc;
     }
   });
 });

@@ -1,10 +1,15 @@
-import type { IndexRow as ServerIndexRow } from '../index-query.js';
+import type { IndexRow } from '../index-query.js';
+import type { StoreStatus } from '../server.js';
 import { append, clear, getJson, h, num, usd } from './dom.js';
 
-/** A row of the index as the server sends it, with the kinds of a cheating or evaded sample (null for the others). */
-type IndexRow = ServerIndexRow & { kinds: string[] | null };
-
-const FILTERS = ['run', 'model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'outcome', 'label', 'stop'] as const;
+const FILTERS = ['run', 'model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'outcome', 'label', 'stop', 'kind'] as const;
+/** Range bounds: tokens (in and out) and cost in USD, each inclusive. */
+const RANGES: [name: string, placeholder: string][] = [
+  ['tokensMin', 'tokens ≥'],
+  ['tokensMax', 'tokens ≤'],
+  ['costMin', 'cost ≥ $'],
+  ['costMax', 'cost ≤ $'],
+];
 const COLUMNS: [label: string, sort: string | null][] = [
   ['Task', 'task'],
   ['Run', 'run'],
@@ -27,7 +32,7 @@ function go(params: URLSearchParams): void {
   location.hash = `#/samples?${params.toString()}`;
 }
 
-function filterBar(params: URLSearchParams, facets: Record<string, string[]>): HTMLElement {
+function filterBar(params: URLSearchParams, facets: Record<string, string[]>, status: StoreStatus): HTMLElement {
   const change = (name: string, value: string) => {
     if (value) params.set(name, value);
     else params.delete(name);
@@ -42,8 +47,23 @@ function filterBar(params: URLSearchParams, facets: Record<string, string[]>): H
     }) as HTMLSelectElement;
     append(select, [h('option', { value: '', text: `any ${name}` }), (facets[name] ?? []).map((v) => h('option', { value: v, text: v }))]);
     select.value = params.get(name) ?? '';
+    // Without the kinds index the store cannot be filtered by kind; the notice says how to build it.
+    if (name === 'kind' && !status.indexes.kinds) select.disabled = true;
     return select;
   });
+  const ranges = RANGES.map(([name, placeholder]) =>
+    h('input', {
+      id: `range-${name}`,
+      name,
+      type: 'number',
+      min: '0',
+      step: 'any',
+      class: 'range',
+      placeholder,
+      'aria-label': placeholder,
+      value: params.get(name) ?? '',
+    }),
+  ) as HTMLInputElement[];
   const search = h('input', {
     id: 'search',
     type: 'search',
@@ -52,9 +72,31 @@ function filterBar(params: URLSearchParams, facets: Record<string, string[]>): H
   }) as HTMLInputElement;
   const submit = (e: Event) => {
     e.preventDefault();
+    for (const input of ranges) {
+      if (input.value) params.set(input.name, input.value);
+      else params.delete(input.name);
+    }
     change('q', search.value);
   };
-  return h('form', { class: 'index-filters', onsubmit: submit }, selects, search, h('button', { type: 'submit', text: 'Search' }));
+  return h('form', { class: 'index-filters', onsubmit: submit }, selects, ranges, search, h('button', { type: 'submit', text: 'Search' }));
+}
+
+/** Said when the store lacks an index: what works without it, and the command that builds it. */
+function notIndexedNotice(status: StoreStatus): HTMLElement | null {
+  const missing = [status.indexes.kinds ? '' : 'cheating kinds', status.indexes.transcripts ? '' : 'transcript text'].filter(Boolean);
+  if (missing.length === 0) return null;
+  return h('p', {
+    class: 'notice',
+    id: 'not-indexed',
+    text: [
+      `This store's ${missing.join(' and ')} are not indexed yet`,
+      status.indexes.kinds ? '' : 'the kind filter is off',
+      status.indexes.transcripts ? '' : 'a search scans every message',
+    ]
+      .filter(Boolean)
+      .join(': ')
+      .concat(`. Index them with: ${status.indexCommand}`),
+  });
 }
 
 function indexRow(s: IndexRow): HTMLElement {
@@ -102,9 +144,10 @@ export async function renderSamples(host: HTMLElement, params: URLSearchParams):
   const offset = Number(params.get('offset') ?? 0);
   const query = new URLSearchParams(params);
   query.set('limit', String(PAGE));
-  const [facets, page] = await Promise.all([
+  const [facets, page, status] = await Promise.all([
     getJson<Record<string, string[]>>('api/facets'),
     getJson<{ total: number; rows: IndexRow[] }>(`api/samples?${query}`),
+    getJson<StoreStatus>('api/store'),
   ]);
   const pageTo = (to: number) => () => {
     params.set('offset', String(to));
@@ -116,7 +159,8 @@ export async function renderSamples(host: HTMLElement, params: URLSearchParams):
       'section',
       { class: 'card' },
       h('h2', { text: 'Samples' }),
-      filterBar(params, facets),
+      notIndexedNotice(status),
+      filterBar(params, facets, status),
       h('p', { class: 'sub', id: 'index-count', 'data-total': page.total, text: shown }),
       h(
         'div',

@@ -1,0 +1,19 @@
+import Database from 'better-sqlite3';
+
+/**
+ * Turns a store into one written before the kinds and transcript indexes (schema 3): their tables dropped and their
+ * migration unrecorded, as a store of an older build has it.
+ */
+export function dropIndexes(path: string): void {
+  const db = new Database(path);
+  try {
+    db.exec(`
+      DROP TABLE sample_kinds;
+      DROP TABLE transcript_text;
+      DROP TABLE store_indexes;
+      DELETE FROM schema_migrations WHERE version >= 4;
+    `);
+  } finally {
+    db.close();
+  }
+}
