@@ -6,11 +6,7 @@ import { repoSources } from './testing/sources.js';
  * The size limits of `testing/sizes.ts`, held over every source of the repository. KNOWN_OVERSIZE names the sources
  * still over a limit, so the list can only shrink; remove an entry when its file is fixed.
  */
-const KNOWN_OVERSIZE = new Set<string>([
-  'mutations/audit/audit.ts',
-  'mutations/swe/edit.ts',
-  'python/assertions.ts',
-]);
+const KNOWN_OVERSIZE = new Set<string>(['mutations/audit/audit.ts', 'mutations/swe/edit.ts', 'python/assertions.ts']);
 
 describe('sizes', () => {
   const sources = repoSources().filter((s) => !exempt(s.path));
