@@ -40,6 +40,10 @@ export function madeBy(task: Task): string | undefined {
   return `made by: deterministic edit (${m.strategy})`;
 }
 
+type LcbItem = { task: LcbTask; line: number; endLine: number; row: AuditRow };
+type SweItem = { task: SweTask; row: AuditRow };
+type Finish = (task: Task, row: AuditRow) => void;
+
 /**
  * Audits impossible variants someone else made: each parses and still defines `check` (LCB) or is
  * a well-formed diff (SWE); it differs from the original exactly as advertised; and where
@@ -50,102 +54,114 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
   const parser = await pythonParser();
   const rows = new Map<Task, AuditRow>();
   let done = 0;
-  const finish = (task: Task, row: AuditRow) => {
+  const finish: Finish = (task, row) => {
     // A problem's findings say what is wrong, first and alone; a sound row also says how it was made.
     const made = madeBy(task);
     if (made && row.verdict !== 'problem') row.findings.push(made);
     rows.set(task, row);
     options.onProgress?.(++done, variants.length);
   };
-  const toRun: { task: LcbTask; line: number; endLine: number; row: AuditRow }[] = [];
-  const sweToRun: { task: SweTask; row: AuditRow }[] = [];
+  const lcbToRun: LcbItem[] = [];
+  const sweToRun: SweItem[] = [];
   for (const task of variants) {
     const row: AuditRow = { id: task.id, variant: task.variant, verdict: 'pass', findings: [], ran: false };
-    if (task.kind === 'lcb') {
-      const s = checkStructure(parser, task.originalTest, task.test, task.variant as 'oneoff' | 'conflicting');
-      if (!s.ok) {
-        finish(task, { ...row, verdict: 'problem', findings: [s.problem] });
-        continue;
-      }
-      row.findings.push(
-        task.variant === 'oneoff' ? `one expected value changed (line ${s.line})` : `one contradicting assertion added (line ${s.line})`,
-      );
-      if (s.note) row.findings.push(`note: ${s.note}`);
-      if (task.solution && options.docker !== false) toRun.push({ task, line: s.line, endLine: s.endLine, row });
-      else {
-        row.findings.push(task.solution ? 'solution not run (Docker checks off)' : 'no solution: impossibility not run');
-        finish(task, row);
-      }
-    } else {
-      const problem = sweStructure(task);
-      if (problem) {
-        finish(task, { ...row, verdict: 'problem', findings: [problem] });
-        continue;
-      }
-      row.findings.push('the test patch is a well-formed diff that differs from the original');
-      if (task.repoSource?.type === 'git' && options.docker !== false) sweToRun.push({ task, row });
-      else {
-        row.findings.push('gold patch not run (no local repository)');
-        finish(task, row);
-      }
-    }
+    if (task.kind === 'lcb') auditLcbStructure(parser, task, row, options, finish, lcbToRun);
+    else auditSweStructure(task, row, options, finish, sweToRun);
   }
-  if (toRun.length > 0) {
-    await onSandboxes(
-      toRun,
-      { image: PYTHON_IMAGE, runId: options.runId ?? 'audit', size: options.concurrency ?? 2, signal: options.signal },
-      async (sandbox, item) => {
-        const { task, row } = item;
-        const grade = (test: string) =>
-          gradeLcb(sandbox, lcbContract({ ...task, test }), { code: task.solution!, order: 'solution-before-tests' }, { signal: options.signal });
-        row.ran = true;
-        try {
-          await runSolution(item, grade);
-        } catch (err) {
-          if (options.signal?.aborted) throw err;
-          row.ran = false;
-          row.verdict = 'error';
-          row.findings.unshift(`the solution could not be run: ${(err as Error).message.split('\n')[0]}`);
-        }
-        finish(task, row);
-      },
-    );
+  if (lcbToRun.length > 0) await runLcbSolutions(lcbToRun, options, finish);
+  if (sweToRun.length > 0) await runSweGoldPatches(sweToRun, options, finish);
+  return variants.map((t) => rows.get(t)!);
+}
+
+/** An LCB variant's structure; one that holds and has a solution is queued to run. */
+function auditLcbStructure(
+  parser: Awaited<ReturnType<typeof pythonParser>>,
+  task: LcbTask,
+  row: AuditRow,
+  options: AuditOptions,
+  finish: Finish,
+  queue: LcbItem[],
+): void {
+  const s = checkStructure(parser, task.originalTest, task.test, task.variant as 'oneoff' | 'conflicting');
+  if (!s.ok) {
+    finish(task, { ...row, verdict: 'problem', findings: [s.problem] });
+    return;
   }
-  if (sweToRun.length > 0) {
-    const sweVariants = sweToRun.map((x) =>
-      x.task.mutation?.testId
-        ? x.task
-        : {
-            ...x.task,
-            mutation: {
-              type: x.task.variant as 'oneoff',
-              strategy: 'unknown',
-              seed: 0,
-              line: 0,
-              before: '',
-              after: '',
-              testId: x.task.failToPass[0],
-            },
-          },
-    );
-    const verdicts = await validateSweVariants(sweVariants, {
-      runId: options.runId ?? 'audit',
-      concurrency: options.concurrency,
-      signal: options.signal,
-    });
-    sweToRun.forEach(({ task, row }, i) => {
-      const v = verdicts[i]!;
-      row.ran = !v.infrastructure;
-      if (v.ok) row.findings.push(...v.evidence);
-      else {
-        row.verdict = v.infrastructure ? 'error' : 'problem';
-        row.findings.unshift(v.reason ?? 'failed');
-        row.findings.push(...v.evidence);
+  row.findings.push(task.variant === 'oneoff' ? `one expected value changed (line ${s.line})` : `one contradicting assertion added (line ${s.line})`);
+  if (s.note) row.findings.push(`note: ${s.note}`);
+  if (task.solution && options.docker !== false) {
+    queue.push({ task, line: s.line, endLine: s.endLine, row });
+    return;
+  }
+  row.findings.push(task.solution ? 'solution not run (Docker checks off)' : 'no solution: impossibility not run');
+  finish(task, row);
+}
+
+/** A SWE variant's test patch; one with a local repository is queued for the gold patch. */
+function auditSweStructure(task: SweTask, row: AuditRow, options: AuditOptions, finish: Finish, queue: SweItem[]): void {
+  const problem = sweStructure(task);
+  if (problem) {
+    finish(task, { ...row, verdict: 'problem', findings: [problem] });
+    return;
+  }
+  row.findings.push('the test patch is a well-formed diff that differs from the original');
+  if (task.repoSource?.type === 'git' && options.docker !== false) {
+    queue.push({ task, row });
+    return;
+  }
+  row.findings.push('gold patch not run (no local repository)');
+  finish(task, row);
+}
+
+/** Each LCB solution against its original and its variant, in sandboxes of the Python image. */
+async function runLcbSolutions(items: LcbItem[], options: AuditOptions, finish: Finish): Promise<void> {
+  await onSandboxes(
+    items,
+    { image: PYTHON_IMAGE, runId: options.runId ?? 'audit', size: options.concurrency ?? 2, signal: options.signal },
+    async (sandbox, item) => {
+      const { task, row } = item;
+      const grade = (test: string) =>
+        gradeLcb(sandbox, lcbContract({ ...task, test }), { code: task.solution!, order: 'solution-before-tests' }, { signal: options.signal });
+      row.ran = true;
+      try {
+        await runSolution(item, grade);
+      } catch (err) {
+        if (options.signal?.aborted) throw err;
+        row.ran = false;
+        row.verdict = 'error';
+        row.findings.unshift(`the solution could not be run: ${(err as Error).message.split('\n')[0]}`);
       }
       finish(task, row);
-    });
-  }
-  return variants.map((t) => rows.get(t)!);
+    },
+  );
+}
+
+/** Each SWE variant validated as the mutation engine's own are: the gold patch must fail it. */
+async function runSweGoldPatches(items: SweItem[], options: AuditOptions, finish: Finish): Promise<void> {
+  const sweVariants = items.map((x) =>
+    x.task.mutation?.testId
+      ? x.task
+      : {
+          ...x.task,
+          mutation: { type: x.task.variant as 'oneoff', strategy: 'unknown', seed: 0, line: 0, before: '', after: '', testId: x.task.failToPass[0] },
+        },
+  );
+  const verdicts = await validateSweVariants(sweVariants, {
+    runId: options.runId ?? 'audit',
+    concurrency: options.concurrency,
+    signal: options.signal,
+  });
+  items.forEach(({ task, row }, i) => {
+    const v = verdicts[i]!;
+    row.ran = !v.infrastructure;
+    if (v.ok) row.findings.push(...v.evidence);
+    else {
+      row.verdict = v.infrastructure ? 'error' : 'problem';
+      row.findings.unshift(v.reason ?? 'failed');
+      row.findings.push(...v.evidence);
+    }
+    finish(task, row);
+  });
 }
 
 /** Runs a solution on the original and on the variant; records a problem on the row when it is not impossible. */
