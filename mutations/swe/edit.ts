@@ -73,6 +73,38 @@ function withItemPlan(c: Candidate, plan: AssertionPlan): AssertionPlan {
   return { edits: [{ start: call.end, end: call.end, text: `, ${changed}` }], strategy: `added-item/${plan.strategy}` };
 }
 
+/** The plan's edits made on the one row they touch, in the hunk and in the post-image; the row's new line number. */
+function editRow(region: Candidate['region'], plan: AssertionPlan, lines: PatchLine[], newRows: string[]): number | string {
+  const row = rowOf(region, plan.edits[0]!.start);
+  if (plan.edits.some((e) => rowOf(region, e.start) !== row)) return 'the change would span lines';
+  const rl = region.lines[row - region.prefixLines]!;
+  const rowStart = region.rowStarts[row]!;
+  const newText = applyEdits(
+    rl.text,
+    plan.edits.map((e) => ({ ...e, start: e.start - rowStart, end: e.end - rowStart })),
+  );
+  if (rl.op === '+') lines[rl.hunkLine] = { op: '+', text: newText };
+  else lines.splice(rl.hunkLine, 1, { op: '-', text: rl.text }, { op: '+', text: newText });
+  newRows[row - region.prefixLines] = newText;
+  return rl.newLine;
+}
+
+/** The duplicate added at a visible place after the assertion; its line number and how many rows it takes. */
+function addDuplicate(c: Candidate, rng: Rng, duplicate: string, lines: PatchLine[], newRows: string[]): { line: number; rows: number } | string {
+  const { region } = c;
+  const slots = slotsAfter(c);
+  const target = slots.length > 0 ? rng.pick(slots) : endsSurely(region, c.node) ? c.node : undefined;
+  if (!target) return 'no visible place after the assertion to add its duplicate';
+  const firstRow = region.lines[c.node.startPosition.row - region.prefixLines]!.text;
+  const indent = firstRow.slice(0, c.node.startPosition.column);
+  const dup = (indent + duplicate).split('\n');
+  const afterRow = region.lines[target.endPosition.row - region.prefixLines]!;
+  lines.splice(afterRow.hunkLine + 1, 0, ...dup.map((text) => ({ op: '+' as const, text })));
+  newRows.splice(target.endPosition.row - region.prefixLines + 1, 0, ...dup);
+  if (target.endPosition.row > c.fn.node.endPosition.row) return 'the duplicate would land outside the test function';
+  return { line: afterRow.newLine + 1, rows: dup.length };
+}
+
 export function applyPlan(
   parser: Parser,
   patch: Patch,
@@ -106,37 +138,20 @@ export function applyPlan(
     } else after = duplicate;
   }
   const lines: PatchLine[] = hunk.lines.map((l) => ({ ...l }));
-  let line: number;
   // Post-image rows of the function after the change, for the re-parse check.
   const newRows = region.lines.map((l) => l.text);
   const fnStart = c.fn.node.startPosition.row - region.prefixLines;
   let fnEnd = c.fn.node.endPosition.row - region.prefixLines;
+  let line: number;
   if (type === 'oneoff' || inline) {
-    const row = rowOf(region, plan.edits[0]!.start);
-    if (plan.edits.some((e) => rowOf(region, e.start) !== row)) return 'the change would span lines';
-    const rl = region.lines[row - region.prefixLines]!;
-    const rowStart = region.rowStarts[row]!;
-    const newText = applyEdits(
-      rl.text,
-      plan.edits.map((e) => ({ ...e, start: e.start - rowStart, end: e.end - rowStart })),
-    );
-    if (rl.op === '+') lines[rl.hunkLine] = { op: '+', text: newText };
-    else lines.splice(rl.hunkLine, 1, { op: '-', text: rl.text }, { op: '+', text: newText });
-    newRows[row - region.prefixLines] = newText;
-    line = rl.newLine;
+    const edited = editRow(region, plan, lines, newRows);
+    if (typeof edited === 'string') return edited;
+    line = edited;
   } else {
-    const slots = slotsAfter(c);
-    const target = slots.length > 0 ? rng.pick(slots) : endsSurely(region, c.node) ? c.node : undefined;
-    if (!target) return 'no visible place after the assertion to add its duplicate';
-    const firstRow = region.lines[c.node.startPosition.row - region.prefixLines]!.text;
-    const indent = firstRow.slice(0, c.node.startPosition.column);
-    const dup = (indent + duplicate).split('\n');
-    const afterRow = region.lines[target.endPosition.row - region.prefixLines]!;
-    lines.splice(afterRow.hunkLine + 1, 0, ...dup.map((text) => ({ op: '+' as const, text })));
-    newRows.splice(target.endPosition.row - region.prefixLines + 1, 0, ...dup);
-    if (target.endPosition.row > c.fn.node.endPosition.row) return 'the duplicate would land outside the test function';
-    fnEnd += dup.length;
-    line = afterRow.newLine + 1;
+    const added = addDuplicate(c, rng, duplicate, lines, newRows);
+    if (typeof added === 'string') return added;
+    line = added.line;
+    fnEnd += added.rows;
   }
   const text = withHunkLines(patch, region, lines);
   if (c.fn.whole && !functionParses(parser, newRows.slice(fnStart, fnEnd + 1))) return 'the changed test function would not parse';
