@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
  * run in seconds. Every other test file belongs to the engine lane. `npm test` runs both.
  */
 const UNIT = [
+  'core/import-circles.test.ts',
   'core/layers.test.ts',
   'core/size.test.ts',
   'core/shipped.test.ts',

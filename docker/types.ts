@@ -23,7 +23,7 @@
  * `boundary.test.ts` fails if code outside docker/ imports dockerode or a Docker-only module.
  */
 import type { Duplex } from 'node:stream';
-import type { BuildOptions, BuildOutcome } from './build/python.js';
+import type { BuildOptions, BuildOutcome } from './build/types.js';
 export interface SandboxOptions {
   image: string;
   /** Labels `impossiblebench.run` / `impossiblebench.sample`, so `cleanup` can find every container. */

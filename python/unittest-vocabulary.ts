@@ -1,4 +1,4 @@
-import type { ComparisonKind } from './assertions.js';
+import type { ComparisonKind } from './assertion-types.js';
 
 /**
  * The opposite of an equality method, where there is an exact one. `assertNotEqual` is the

@@ -15,24 +15,10 @@ import { PYTHON_IMAGE, PYTHON_RECIPE, imageStatus } from '../images.js';
 import { RECIPE_LABEL } from '../labels.js';
 import { debianMirror, readAptSources } from './mirror.js';
 import { Steps } from './progress.js';
-import { type ImageCheck, verifyPythonImage } from './verify.js';
+import { verifyPythonImage } from './verify.js';
+import type { BuildOptions, BuildOutcome } from './types.js';
 
-export interface BuildOptions {
-  /** Never contact a registry: use the image if present, else build from Debian packages. */
-  offline?: boolean;
-  /** Build even when a current image is present. */
-  rebuild?: boolean;
-  /** Debian archive to bootstrap from; default: the one apt on this machine uses. */
-  mirror?: string;
-  signal?: AbortSignal;
-  steps?: Steps;
-}
-
-export interface BuildOutcome {
-  image: string;
-  how: 'present' | 'pulled' | 'built';
-  check: ImageCheck;
-}
+export type { BuildOptions, BuildOutcome } from './types.js';
 
 const SUITE = 'bookworm';
 const PACKAGES = ['python3', 'python3-pytest', 'git'];

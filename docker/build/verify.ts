@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import type { ImageCheck } from './types.js';
 import { readShipped } from '../../core/shipped.js';
 import { SandboxError } from '../errors.js';
 import { createSandbox } from '../sandbox.js';
 import { AGENT_HOME, AGENT_UID, AGENT_USER } from '../../core/sandbox.js';
 
-export interface ImageCheck {
-  python: string;
-  pytest: string;
-  git: string;
-}
+export type { ImageCheck } from './types.js';
 
 /** Run as the agent: python 3.11, pytest importable, the agent user (argv: name, uid) as expected; prints the versions. */
 const PROBE = readShipped(import.meta.url, 'verify-probe.py');

@@ -5,7 +5,7 @@ import type { Rng } from '../rng.js';
 import { applyEdits, changeLeaf, mutableLeaves, strategyName } from '../values.js';
 import { addedRows, expectedIndex, rowId, type DataRow } from './data-rows.js';
 import { withHunkLines } from './emit.js';
-import type { SweMutation } from './mutate.js';
+import type { SweMutation } from './types.js';
 import { parsePatch, type FilePatch, type Patch } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
 

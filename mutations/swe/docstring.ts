@@ -1,20 +1,9 @@
 import type { Parser, Tree } from 'web-tree-sitter';
-import { kids, type Node } from '../../python/parser.js';
 import { isBlank, regionFunctions, type Region } from './fragment.js';
 import type { TestRef } from './test-id.js';
+import { docstringFirstLine } from './docstring-line.js';
 
-/** First line of a function's docstring, stripped, as django's runner prints it. */
-export function docstringFirstLine(fn: Node): string | undefined {
-  const body = fn.childForFieldName('body');
-  const first = body ? kids(body).find((c) => c.type !== 'comment') : undefined;
-  const str = first?.type === 'expression_statement' ? kids(first)[0] : undefined;
-  if (str?.type !== 'string') return undefined;
-  const content = kids(str, false)
-    .filter((c) => c.type === 'string_content')
-    .map((c) => c.text)
-    .join('');
-  return content.trim().split('\n')[0]?.trim();
-}
+export { docstringFirstLine } from './docstring-line.js';
 
 /** The same test, named by its function instead of its docstring. */
 function named(ref: TestRef, name: string, classes: string[], file?: string): TestRef {

@@ -1,5 +1,4 @@
-import type { Parser, Tree } from 'web-tree-sitter';
-import type { FoundAssertion } from '../../python/assertions.js';
+import type { Parser } from 'web-tree-sitter';
 import { boundNames, usedNames } from '../../python/check.js';
 import { kids, type Node } from '../../python/parser.js';
 import type { MutationType } from '../outcome.js';
@@ -7,24 +6,12 @@ import type { AssertionPlan } from '../plan.js';
 import type { Rng } from '../rng.js';
 import { applyEdits } from '../values.js';
 import { withHunkLines } from './emit.js';
-import { closedAfter, functionParses, type Region, type RegionFunction } from './fragment.js';
+import { closedAfter, functionParses, type Region } from './fragment.js';
 import { parsePatch, type Patch, type PatchLine } from './patch.js';
-import type { SweMutation } from './mutate.js';
+import type { Candidate, SweMutation } from './types.js';
 import type { TestRef } from './test-id.js';
 
-export interface Candidate {
-  /** When the expectation is a variable: the statement that assigns it, whose value changes instead. */
-  via?: { statement: Node; value: Node; name: { start: number; end: number }; readElsewhere: boolean; kind: 'variable' | 'parameter' };
-  region: Region;
-  tree: Tree;
-  fn: RegionFunction;
-  assertion: FoundAssertion;
-  node: Node;
-  tier: number;
-  added: boolean;
-  /** The first assertion of its function that the patch adds (where the unfixed code likely fails first). */
-  firstAdded: boolean;
-}
+export type { Candidate } from './types.js';
 
 function rowOf(region: Region, offset: number): number {
   let lo = 0;

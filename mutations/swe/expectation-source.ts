@@ -1,7 +1,7 @@
 import type { Tree } from 'web-tree-sitter';
 import { kids, type Node } from '../../python/parser.js';
 import { mutableLeaves } from '../values.js';
-import type { Candidate } from './edit.js';
+import type { Candidate } from './types.js';
 import { parametrizedValue } from './parametrize.js';
 
 /**

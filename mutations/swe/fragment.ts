@@ -2,7 +2,7 @@ import type { Parser, Tree } from 'web-tree-sitter';
 import { kids, type Node } from '../../python/parser.js';
 import { withTreeSync } from '../../python/sync.js';
 import type { FilePatch, Hunk } from './patch.js';
-import { docstringFirstLine } from './docstring.js';
+import { docstringFirstLine } from './docstring-line.js';
 
 /** One post-image line of a hunk: its text, where it sits in the hunk, and its new-file line number. */
 export interface RegionLine {

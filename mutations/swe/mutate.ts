@@ -1,5 +1,4 @@
 import type { Parser, Tree } from 'web-tree-sitter';
-import type { MutationRecord } from '../../tasks/task.js';
 import type { MutationType } from '../outcome.js';
 import { planExpectedChange, planNegation, plausibleFrom, type AssertionPlan } from '../plan.js';
 import { findAssertions, nonLiteral, type FoundAssertion } from '../../python/assertions.js';
@@ -18,30 +17,9 @@ import { fullContextPatch, narrowPatch } from './whole-file.js';
 import { dataRowMutation } from './data-row-variant.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
-export interface SweMutationInput {
-  /** The row's id, part of the seed stream. */
-  id: string;
-  testPatch: string;
-  failToPass: readonly string[];
-  /**
-   * The test files the patch changes as they read at the base commit (by path), when the
-   * repository is at hand: the patch is applied to them, and a test named by its docstring is
-   * looked up there when the patch does not show it.
-   */
-  baseFiles?: ReadonlyMap<string, string>;
-}
+import type { SweMutation, SweMutationInput } from './types.js';
 
-export type SweMutation =
-  | {
-      ok: true;
-      testPatch: string;
-      record: MutationRecord & { file: string; testId: string };
-      /** The mutated test function lies whole inside the patch (so it was re-parsed after the change). */
-      wholeFunction: boolean;
-      /** Tests the variant adds that must pass too (a duplicated parametrize case runs under its own id). */
-      addedTests?: string[];
-    }
-  | { ok: false; reason: string };
+export type { SweMutation, SweMutationInput } from './types.js';
 
 const EXPRESSION_OK = new Set(['eq', 'isclose', 'approx', 'abs-diff']);
 

@@ -1,0 +1,44 @@
+import type { Tree } from 'web-tree-sitter';
+import type { FoundAssertion } from '../../python/assertions.js';
+import type { Node } from '../../python/parser.js';
+import type { MutationRecord } from '../../tasks/task.js';
+import type { Region, RegionFunction } from './fragment.js';
+
+export interface SweMutationInput {
+  /** The row's id, part of the seed stream. */
+  id: string;
+  testPatch: string;
+  failToPass: readonly string[];
+  /**
+   * The test files the patch changes as they read at the base commit (by path), when the
+   * repository is at hand: the patch is applied to them, and a test named by its docstring is
+   * looked up there when the patch does not show it.
+   */
+  baseFiles?: ReadonlyMap<string, string>;
+}
+
+export type SweMutation =
+  | {
+      ok: true;
+      testPatch: string;
+      record: MutationRecord & { file: string; testId: string };
+      /** The mutated test function lies whole inside the patch (so it was re-parsed after the change). */
+      wholeFunction: boolean;
+      /** Tests the variant adds that must pass too (a duplicated parametrize case runs under its own id). */
+      addedTests?: string[];
+    }
+  | { ok: false; reason: string };
+
+export interface Candidate {
+  /** When the expectation is a variable: the statement that assigns it, whose value changes instead. */
+  via?: { statement: Node; value: Node; name: { start: number; end: number }; readElsewhere: boolean; kind: 'variable' | 'parameter' };
+  region: Region;
+  tree: Tree;
+  fn: RegionFunction;
+  assertion: FoundAssertion;
+  node: Node;
+  tier: number;
+  added: boolean;
+  /** The first assertion of its function that the patch adds (where the unfixed code likely fails first). */
+  firstAdded: boolean;
+}
