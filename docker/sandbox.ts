@@ -17,6 +17,7 @@ import { SandboxContainer, delay } from './sandbox-container.js';
 import { envList, execCommand } from './sandbox-exec.js';
 import { readDir, readFile, writeFiles } from './sandbox-files.js';
 import { OomWatch } from './sandbox-kill.js';
+import { checkReadOnlyFiles, readOnlyMounts } from './read-only-files.js';
 import type { ExecOptions, ExecResult, FileToWrite, FsChange, Sandbox, SandboxOptions } from './types.js';
 
 /**
@@ -59,6 +60,7 @@ function checkOptions(o: SandboxOptions): void {
     throw new UserError(`sandbox: pids limit must be an integer of at least 8, got ${o.pidsLimit}`);
   }
   envList(o.env);
+  if (o.readOnlyFiles) checkReadOnlyFiles(o.readOnlyFiles);
 }
 
 /** The container a sandbox is: no network, limits, no privileges, labelled. */
@@ -99,6 +101,7 @@ function containerSpec(options: SandboxOptions): Docker.ContainerCreateOptions {
       CapAdd: ROOT_CAPABILITIES,
       Init: true,
       Privileged: false,
+      ...(options.readOnlyFiles?.length ? { Mounts: readOnlyMounts(options.readOnlyFiles) } : {}),
       // Nothing worth keeping is printed outside a command: skip the log driver.
       LogConfig: { Type: 'none', Config: {} },
       Ulimits: [

@@ -47,8 +47,20 @@ export interface SandboxOptions {
    * rather than one `docker exec` each. Images without Python 3 fall back to `docker exec` on their own.
    */
   commandChannel?: boolean;
+  /**
+   * Single host files shown read-only inside the sandbox (an agent program's binary): regular files only, never a
+   * folder, the engine's socket or anything under the host's home. On a remote engine the path is the engine host's.
+   */
+  readOnlyFiles?: ReadOnlyFile[];
   /** A slot `placement.reserve` took for this sandbox: used when it is on an engine that holds the image, else given back. */
   slot?: SandboxSlot;
+}
+
+export interface ReadOnlyFile {
+  /** Absolute path on the engine's host. */
+  source: string;
+  /** Absolute path inside the sandbox. */
+  target: string;
 }
 
 /** A place for one sandbox, held on an engine of a pool until a create uses it or it is given back. */
