@@ -31,8 +31,10 @@ export function transcriptHits(db: Database.Database, text: string, indexed: boo
   const rows = fts
     ? db
         .prepare(
-          `SELECT DISTINCT m.sample_id AS id FROM transcript_text t JOIN messages m ON m.sample_id = t.rowid
-           WHERE transcript_text MATCH ? AND m.content LIKE ? ESCAPE '\\'`,
+          // EXISTS stops at a sample's first matching message: a common string confirms in one message, not all.
+          `SELECT t.rowid AS id FROM transcript_text t
+           WHERE transcript_text MATCH ?
+             AND EXISTS (SELECT 1 FROM messages m WHERE m.sample_id = t.rowid AND m.content LIKE ? ESCAPE '\\')`,
         )
         .all(fts, like)
     : db.prepare("SELECT DISTINCT sample_id AS id FROM messages WHERE content LIKE ? ESCAPE '\\'").all(like);
