@@ -118,10 +118,12 @@ function responsesItems(items: Json[]): TranscriptMessage[] {
     const type = item.type ?? (item.role ? 'message' : undefined);
     if (type === 'message') out.push(...responsesMessage(item));
     else if (type === 'reasoning') {
-      const summary = objects(item.summary)
-        .map((s) => str(s.text))
-        .join('\n\n');
-      out.push({ role: 'assistant', name: 'reasoning', content: summary || contentText(item.content) });
+      // Only a summary (or plain reasoning text) is readable: encrypted reasoning alone shows nothing.
+      const summary =
+        objects(item.summary)
+          .map((s) => str(s.text))
+          .join('\n\n') || contentText(item.content);
+      if (summary) out.push({ role: 'assistant', name: 'reasoning', content: summary });
     } else if (type === 'function_call') {
       const name = item.namespace ? `${str(item.namespace)}.${str(item.name)}` : str(item.name);
       pushCall(out, { id: str(item.call_id), name, arguments: str(item.arguments) });

@@ -169,6 +169,17 @@ describe('a Claude Code run (Anthropic Messages) as a transcript', () => {
     ]);
   });
 
+  it('marks a failed side call as the side call`s', () => {
+    const transcript = exchangesToTranscript('anthropic', [
+      exchange(main([prompt]), { content: reply1 }, 200, '/v1/messages'),
+      exchange(side('Title?'), { type: 'error', error: { type: 'api_error', message: 'Internal server error' } }, 500, '/v1/messages'),
+    ]);
+    expect(lines(transcript).slice(-2)).toEqual([
+      'user (side request) [claude-haiku-4-5] Title?',
+      'assistant (side request: request failed) HTTP 500 on /v1/messages: Internal server error',
+    ]);
+  });
+
   it('treats a same-model detour the main thread then resumes past as a side request', () => {
     const detour = main([{ role: 'user', content: 'Summarise this command: cat func.py' }]);
     const transcript = exchangesToTranscript('anthropic', [

@@ -117,7 +117,7 @@ function sideRequest(api: AgentApi, exchange: ProxyExchange, view: RequestView):
   const asked = view.items.at(-1)?.content ?? '';
   const name = TRANSCRIPT_NAMES.side;
   const request: TranscriptMessage = { role: 'user', name, content: `[${view.model || 'unnamed model'}] ${asked}` };
-  if (exchange.status >= 400) return [request, failureNote(exchange)];
+  if (exchange.status >= 400) return [request, { ...failureNote(exchange), name: `${name}: ${TRANSCRIPT_NAMES.failed}` }];
   const reply = readReplyItems(api, exchange.reply).map((m) => ({ ...m, name: m.name ? `${name}: ${m.name}` : name }));
   return [request, ...reply];
 }
