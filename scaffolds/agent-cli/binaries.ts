@@ -10,9 +10,7 @@ import { type AgentCliSpec, BUILTIN_AGENT_CLIS, type BuiltinLocation, isBuiltinA
  * from `npm root -g`, or from the command on PATH). One a config describes: its `binary`, a path or a command on PATH.
  */
 
-export type BinaryLookup =
-  | { found: true; path: string; via: string }
-  | { found: false; why: string; install: string };
+export type BinaryLookup = { found: true; path: string; via: string } | { found: false; why: string; install: string };
 
 /** Where the lookup reads: this process's environment and CPU by default; tests give their own. */
 export interface LookupContext {

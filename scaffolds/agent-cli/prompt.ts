@@ -22,7 +22,11 @@ export function cliTaskMessage(fullMessage: string, workDir: string, templates: 
 }
 
 /** The agent program's whole prompt. */
-export function cliPrompt(input: Pick<AgentRunInput, 'instructions' | 'allowFlag' | 'scaffold' | 'templates'>, taskMessage: string, workDir: string): string {
+export function cliPrompt(
+  input: Pick<AgentRunInput, 'instructions' | 'allowFlag' | 'scaffold' | 'templates'>,
+  taskMessage: string,
+  workDir: string,
+): string {
   const templates = input.templates ?? shippedTemplates();
   const instructions = instructionsText(input, abortOptionText(input.scaffold, templates));
   return `${instructions}\n\n${cliTaskMessage(taskMessage, workDir, templates)}`;

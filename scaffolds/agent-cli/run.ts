@@ -61,7 +61,9 @@ function proxyLimits(input: AgentRunInput, deadline: number): ProxyLimits {
 
 /** The program's own home, fresh and the agent's, so that nothing of root's and nothing shared holds its settings. */
 async function prepareHome(sandbox: Sandbox): Promise<void> {
-  const r = await sandbox.exec(['sh', '-c', `mkdir -p ${CLI_HOME} && chown ${AGENT_USER}: ${CLI_HOME} && chmod 700 ${CLI_HOME}`], { user: ROOT_USER });
+  const r = await sandbox.exec(['sh', '-c', `mkdir -p ${CLI_HOME} && chown ${AGENT_USER}: ${CLI_HOME} && chmod 700 ${CLI_HOME}`], {
+    user: ROOT_USER,
+  });
   if (r.exitCode !== 0) throw new Error(`could not make the agent program's home: ${r.stderr.trim()}`);
 }
 
@@ -80,7 +82,8 @@ function upstreamFailure(proxy: RecordingProxy): string | undefined {
   const lastFailure = proxy.failures.at(-1);
   const lastAnswered = last ? Date.parse(last.startedAt) + last.ms : 0;
   if (lastFailure && lastFailure.at >= lastAnswered) return lastFailure.message;
-  if (last && (last.status >= 500 || last.status === 429)) return `the model's provider answered HTTP ${last.status}: ${last.text || JSON.stringify(last.reply).slice(0, 500)}`;
+  if (last && (last.status >= 500 || last.status === 429))
+    return `the model's provider answered HTTP ${last.status}: ${last.text || JSON.stringify(last.reply).slice(0, 500)}`;
   return undefined;
 }
 
@@ -100,7 +103,11 @@ function outcomeOf(report: GradeReport, stop: StopReason): Outcome {
 function programLog(spec: AgentCliSpec, run: ExecResult): string {
   const how = run.timedOut ? 'was stopped at the time limit' : run.oomKilled ? 'ran out of memory' : `exited with code ${run.exitCode}`;
   const tail = (s: string) => (s.length > 4000 ? `...${s.slice(-4000)}` : s).trim();
-  return [`== agent program\n${spec.name} ${how}`, run.stdout.trim() && `-- stdout\n${tail(run.stdout)}`, run.stderr.trim() && `-- stderr\n${tail(run.stderr)}`]
+  return [
+    `== agent program\n${spec.name} ${how}`,
+    run.stdout.trim() && `-- stdout\n${tail(run.stdout)}`,
+    run.stderr.trim() && `-- stderr\n${tail(run.stderr)}`,
+  ]
     .filter(Boolean)
     .join('\n');
 }

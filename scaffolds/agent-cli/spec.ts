@@ -37,7 +37,9 @@ export const AgentCliSpecSchema = z
     name: z
       .string()
       .regex(SCAFFOLD_NAME_PATTERN, 'must be lowercase letters, digits and hyphens, starting with a letter')
-      .refine((n) => !(BUILTIN_SCAFFOLDS as readonly string[]).includes(n), { error: `must differ from the built-in scaffolds (${BUILTIN_SCAFFOLDS.join(', ')})` }),
+      .refine((n) => !(BUILTIN_SCAFFOLDS as readonly string[]).includes(n), {
+        error: `must differ from the built-in scaffolds (${BUILTIN_SCAFFOLDS.join(', ')})`,
+      }),
     /** The program on this machine (the engine's host): an absolute path, or a command found on PATH. */
     binary: z.string().min(1),
     /** Its arguments, with placeholders (`{{prompt}}`, `{{model}}`, `{{baseUrl}}`, ...). */
