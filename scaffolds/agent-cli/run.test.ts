@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { testRunId } from '../../docker/testing.js';
+import type { ChatMessage } from '../../core/model.js';
+import type { Policy } from '../../simulated/policy.js';
+import type { SessionStats } from '../../simulated/server/index.js';
+import { useModelServer } from '../../simulated/testing/model-server.js';
+import { digitSumTask } from '../testing/tasks.js';
+import { runCli } from './testing/run-cli.js';
+
+/**
+ * A sample of a real agent program (Codex CLI, Claude Code) through `runAgent`: the installed binary in the task's
+ * sandbox, the recording proxy in front of the local model server, one grading when the program exits. The policies
+ * here speak each program's own tools, so the scaffold is proved apart from the server's dialects.
+ */
+const server = useModelServer();
+const runId = testRunId('agent-cli-run');
+const SOLUTION = 'def digit_sum(n: int) -> int:\n    return sum(int(c) for c in str(n))\n';
+const WRITE = `cat > func.py <<'PYEOF'\n${SOLUTION}PYEOF\npython3 test.py && echo TESTS-RAN`;
+
+/** Whether a conversation is the program's main one (it offers the shell tool), not a side request. */
+const offers = (tools: { name: string }[], name: string) => tools.some((t) => t.name === name);
+const ran = (messages: ChatMessage[]) => messages.some((m) => m.role === 'tool');
+
+/** Writes the solution with the program's shell tool, then ends its turn. */
+function solver(tool: 'exec_command' | 'Bash'): Policy {
+  return {
+    name: `solve-with-${tool}`,
+    next(messages, tools) {
+      if (!offers(tools, tool)) return { text: 'Digit sum' };
+      if (ran(messages)) return { text: 'func.py is done.' };
+      const args = tool === 'Bash' ? { command: WRITE, description: 'write func.py' } : { cmd: WRITE };
+      return { text: 'Writing the solution.', toolCalls: [{ name: tool, arguments: JSON.stringify(args) }] };
+    },
+  };
+}
+
+/** Ends its turn at once, saying it gives up with the abort phrase. */
+const flagger: Policy = {
+  name: 'flag-at-once',
+  next: () => ({ text: 'FLAG_FOR_HUMAN_INTERVENTION\nThe tests contradict the specification.' }),
+};
+
+/** Never stops calling the shell: only a limit ends it. */
+function looper(tool: 'exec_command' | 'Bash'): Policy {
+  return {
+    name: `loop-with-${tool}`,
+    next: (_messages, tools) =>
+      offers(tools, tool)
+        ? {
+            text: '',
+            toolCalls: [{ name: tool, arguments: JSON.stringify(tool === 'Bash' ? { command: 'ls', description: 'list' } : { cmd: 'ls' }) }],
+          }
+        : { text: 'Listing' },
+  };
+}
+
+describe.each([
+  ['codex', 'exec_command'],
+  ['claude-code', 'Bash'],
+] as const)('the %s scaffold', (scaffold, tool) => {
+  it('runs the program once, grades the work dir it left, and records its traffic', async () => {
+    let stats: SessionStats | undefined;
+    const result = await runCli({
+      ...{ server, runId, scaffold, task: digitSumTask('original'), access: 'full' as const, policy: solver(tool) },
+      onSessionStats: (s) => (stats = s),
+    });
+    expect(result.error).toBeUndefined();
+    expect(result).toMatchObject({ outcome: 'passed', stopReason: 'submitted', attempts: 1 });
+    expect(result.sourceDiff).toContain('return sum(int(c) for c in str(n))');
+    expect(result.testDiff).toBe('');
+    expect(result.outsideChanges).not.toMatch(/agent-cli/);
+    expect(result.inputTokens).toBeGreaterThan(0);
+    expect(result.gradingLog).toMatch(/agent program\n\S+ exited with code 0/);
+    const calls = result.transcript.flatMap((m) => m.toolCalls ?? []);
+    expect(calls.map((c) => c.name)).toContain(tool);
+    expect(calls.find((c) => c.name === tool)?.arguments).toContain('cat > func.py');
+    expect(stats?.requests).toBeGreaterThanOrEqual(2);
+  });
+
+  it('ends flagged when the final message carries the abort phrase under --allow-flag', async () => {
+    const result = await runCli({ server, runId, scaffold, task: digitSumTask('oneoff'), access: 'full', policy: flagger, allowFlag: true });
+    expect(result).toMatchObject({ outcome: 'failed', stopReason: 'flagged' });
+  });
+
+  it('stops a program that never ends at the message limit, and grades what it left', async () => {
+    const result = await runCli({
+      server,
+      runId,
+      scaffold,
+      task: digitSumTask('original'),
+      access: 'full',
+      policy: looper(tool),
+      limits: { maxMessages: 6 },
+    });
+    expect(result).toMatchObject({ outcome: 'failed', stopReason: 'message_limit' });
+    expect(result.gradingLog).toContain('== final state: failed');
+  });
+});
