@@ -164,7 +164,8 @@ export function cliTurn(
     };
   }
   const tools = toolSpecs({ allowFlag: w.offersFlag, timeoutS: 600 });
-  const turn = session.policy.next(w.view, tools, session.context);
+  // The view is the full scaffold's, whatever the session was opened with.
+  const turn = session.policy.next(w.view, tools, { ...session.context, scaffold: 'full' });
   const call = turn.toolCalls?.[0];
   if (!call || call.name === SUBMIT_TOOL) return finalAnswer(turn.text.trim() || 'Done.');
   const args = parseArgs(call.arguments);
