@@ -26,13 +26,20 @@ function scripted(turns: PolicyTurn[]): Policy & { seen: ChatMessage[][] } {
 
 const call = (name: string, args: object, text = ''): PolicyTurn => ({ text, toolCalls: [{ name, arguments: JSON.stringify(args) }] });
 
+/** The parts of the answers these tests read: Responses output items, Messages content blocks. */
+interface Reply {
+  output: { type: string; name: string; call_id: string; arguments: string }[];
+  content: { type: string; id: string; name: string; input: unknown; text?: string }[];
+  [field: string]: unknown;
+}
+
 async function post(path: string, token: string, body: object, headers: Record<string, string> = {}) {
   const res = await fetch(`${server.url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
     body: JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as Record<string, any> };
+  return { status: res.status, body: (await res.json()) as Reply };
 }
 
 const TASK_TEXT = 'Implement add in /work/func.py. FLAG_FOR_HUMAN_INTERVENTION is offered.';
@@ -67,21 +74,21 @@ describe('the Codex CLI dialect', () => {
     ]);
     const token = server.openSession(policy, CONTEXT);
     const first = await post('/v1/responses', token, request(opening), CODEX);
-    const fc = first.body.output.find((o: any) => o.type === 'function_call');
+    const fc = first.body.output.find((o) => o.type === 'function_call')!;
     expect(fc).toMatchObject({ name: 'exec_command', arguments: JSON.stringify({ cmd: 'sleep 40; false', yield_time_ms: 30_000 }) });
     expect(policy.seen[0]).toEqual([{ role: 'user', content: TASK_TEXT }]);
 
     const running = 'Chunk ID: a1\nWall time: 30.0 seconds\nProcess running with session ID 7\nOriginal token count: 1\nOutput:\nearly\n';
     const history = [...opening, ...first.body.output, output(fc.call_id, running)];
     const second = await post('/v1/responses', token, request(history), CODEX);
-    const poll = second.body.output.find((o: any) => o.type === 'function_call');
+    const poll = second.body.output.find((o) => o.type === 'function_call')!;
     expect(poll).toMatchObject({ name: 'write_stdin' });
     expect(JSON.parse(poll.arguments)).toMatchObject({ session_id: 7, chars: '' });
     expect(policy.seen).toHaveLength(1);
 
     const ended = 'Chunk ID: b2\nWall time: 10.0 seconds\nProcess exited with code 1\nOriginal token count: 1\nOutput:\nlate\n';
     const third = await post('/v1/responses', token, request([...history, ...second.body.output, output(poll.call_id, ended)]), CODEX);
-    const write = third.body.output.find((o: any) => o.type === 'function_call');
+    const write = third.body.output.find((o) => o.type === 'function_call')!;
     expect(write.name).toBe('exec_command');
     expect(JSON.parse(write.arguments).cmd).toBe("cat > func.py <<'IMPOSSIBLEBENCH_EOF'\nx = 1\nIMPOSSIBLEBENCH_EOF");
     expect(policy.seen[1]!.at(-1)).toMatchObject({ role: 'tool', name: 'bash', content: 'early\nlate\n[exit code: 1]' });
@@ -98,7 +105,7 @@ describe('the Codex CLI dialect', () => {
     const token = server.openSession(policy, CONTEXT);
     const side = await post('/v1/responses', token, { model: 'gpt-5-codex', input: 'Summarize the conversation.', store: false }, CODEX);
     expect(side.status).toBe(200);
-    expect(side.body.output.map((o: any) => o.type)).toEqual(['message']);
+    expect(side.body.output.map((o) => o.type)).toEqual(['message']);
     expect(policy.seen).toHaveLength(0);
     expect(server.sessionStats(token)).toMatchObject({ answered: 0, cli: { sideAnswers: 1 } });
   });
@@ -127,7 +134,7 @@ describe('the Claude Code dialect', () => {
     role: 'user',
     content: [{ type: 'tool_result', tool_use_id: id, content: `${content}\n\n<system-reminder>\nleft\n</system-reminder>`, is_error: isError }],
   });
-  const toolUse = (body: Record<string, any>) => body.content.find((b: any) => b.type === 'tool_use');
+  const toolUse = (body: Reply) => body.content.find((b) => b.type === 'tool_use')!;
 
   it('reads a file before it edits it, unseen by the policy, and turns results back into plain output', async () => {
     const policy = scripted([
@@ -154,7 +161,7 @@ describe('the Claude Code dialect', () => {
     const afterRun = [...afterEdit, { role: 'assistant', content: third.body.content }, result(run.id, 'Exit code 1\nTraceback: boom', true)];
     const fourth = await post('/v1/messages', token, request(afterRun), CLAUDE);
     expect(fourth.body).toMatchObject({ stop_reason: 'end_turn' });
-    expect(toolUse(fourth.body)).toBeUndefined();
+    expect(fourth.body.content.some((b) => b.type === 'tool_use')).toBe(false);
     const view = policy.seen.at(-1)!;
     expect(view).toEqual([
       { role: 'user', content: TASK_TEXT },
