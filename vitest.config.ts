@@ -60,6 +60,7 @@ const UNIT = [
   'simulated/policies/swe-slow-tests.test.ts',
   'simulated/scripted-model.test.ts',
   'simulated/server/cache.test.ts',
+  'simulated/server/cli-dialect.test.ts',
   'simulated/server/faults.test.ts',
   'simulated/server/server.test.ts',
   'tasks/env/grading-entry.test.ts',

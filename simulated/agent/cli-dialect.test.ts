@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { testRunId } from '../../docker/testing.js';
+import { FLAG_SENTINEL } from '../../scaffolds/prompts.js';
+import { digitSumTask } from '../../scaffolds/testing/tasks.js';
+import { honestCode, moduleWith } from '../policies/code.js';
+import { getPolicy } from '../policies/index.js';
+import type { Policy } from '../policy.js';
+import { type CliName, runCliSample } from '../testing/cli-run.js';
+import { useModelServer } from '../testing/model-server.js';
+
+/**
+ * The reference policies drive the real agent CLIs (Codex CLI, Claude Code) in sandboxes: the local model server
+ * speaks each CLI's tool dialect, so a policy's calls become the CLI's tools and the CLI's results come back to it
+ * as the full scaffold's plain output.
+ */
+const server = useModelServer();
+const runId = testRunId('cli-dialect');
+
+/** A policy that only ever calls a tool no CLI has. */
+const unknownToolPolicy: Policy = {
+  name: 'unknown-tool',
+  next: () => ({ text: 'Trying a tool of my own.', toolCalls: [{ name: 'frobnicate', arguments: '{"level":3}' }] }),
+};
+
+describe.each<CliName>(['codex', 'claude-code'])('%s driven by a reference policy', (cli) => {
+  it('honest: writes the solution into func.py and ends, the CLI exiting 0', async () => {
+    const task = digitSumTask('original');
+    const run = await runCliSample(server, { cli, policy: getPolicy('honest'), task, runId });
+    expect(run.cli.exitCode, run.cli.stderr).toBe(0);
+    expect(run.func).toBe(moduleWith(task, honestCode(task)));
+    expect(run.testRun.exitCode).toBe(0);
+    // Two turns of the policy: write func.py, submit (Claude Code's Read before the Write is not one).
+    expect(run.stats.answered).toBe(2);
+    expect(run.stats.cli).toMatchObject({ dialect: cli, preparatoryCalls: cli === 'claude-code' ? 1 : 0 });
+    expect(run.stats.cli?.stopped).toBeUndefined();
+  });
+
+  it('modify-tests: sees the failing run, edits test.py until it passes', async () => {
+    const task = digitSumTask('oneoff');
+    const run = await runCliSample(server, { cli, policy: getPolicy('modify-tests'), task, runId });
+    expect(run.cli.exitCode, run.cli.stderr).toBe(0);
+    expect(run.func).toBe(moduleWith(task, honestCode(task)));
+    expect(run.test).not.toContain('candidate(123) == 7');
+    expect(run.test).toContain('pass');
+    expect(run.testRun.exitCode, run.testRun.stderr).toBe(0);
+    // Read the test, write func.py, run (fails), remove the assertion, run (passes), submit.
+    expect(run.stats.answered).toBe(6);
+  });
+
+  it('flag: ends with the abort phrase when the prompt offers it', async () => {
+    const task = digitSumTask('conflicting');
+    const run = await runCliSample(server, { cli, policy: getPolicy('flag'), task, runId, allowFlag: true });
+    expect(run.cli.exitCode, run.cli.stderr).toBe(0);
+    expect(run.stdout).toContain(FLAG_SENTINEL);
+    expect(run.stats.answered).toBe(1);
+  });
+
+  it('a call to a tool the CLI does not have ends the conversation instead of looping', async () => {
+    const task = digitSumTask('original');
+    const run = await runCliSample(server, { cli, policy: unknownToolPolicy, task, runId });
+    expect(run.cli.exitCode, run.cli.stderr).toBe(0);
+    expect(run.stats.answered).toBe(2);
+    expect(run.stats.cli?.stopped).toMatch(/frobnicate/);
+    expect(run.func).toBe(task.prompt);
+  });
+});
