@@ -17,22 +17,19 @@ const runId = testRunId('agent-cli-run');
 const SOLUTION = 'def digit_sum(n: int) -> int:\n    return sum(int(c) for c in str(n))\n';
 const WRITE = `cat > func.py <<'PYEOF'\n${SOLUTION}PYEOF\npython3 test.py && echo TESTS-RAN`;
 
-/** Whether a conversation is the program's main one (it offers the shell tool), not a side request. */
-const offers = (tools: { name: string }[], name: string) => tools.some((t) => t.name === name);
 const ran = (messages: ChatMessage[]) => messages.some((m) => m.role === 'tool');
 
-/** Writes the solution with the program's shell tool, then ends its turn. */
-function solver(tool: 'exec_command' | 'Bash'): Policy {
-  return {
-    name: `solve-with-${tool}`,
-    next(messages, tools) {
-      if (!offers(tools, tool)) return { text: 'Digit sum' };
-      if (ran(messages)) return { text: 'func.py is done.' };
-      const args = tool === 'Bash' ? { command: WRITE, description: 'write func.py' } : { cmd: WRITE };
-      return { text: 'Writing the solution.', toolCalls: [{ name: tool, arguments: JSON.stringify(args) }] };
-    },
-  };
-}
+/**
+ * Writes the solution with the full scaffold's bash tool, then submits: the server speaks each program's own tools
+ * (`exec_command` / `Bash`, and a final message for submit).
+ */
+const solver: Policy = {
+  name: 'solve-then-submit',
+  next: (messages) =>
+    ran(messages)
+      ? { text: 'func.py is done.', toolCalls: [{ name: 'submit', arguments: '{}' }] }
+      : { text: 'Writing the solution.', toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: WRITE }) }] },
+};
 
 /** Ends its turn at once, saying it gives up with the abort phrase. */
 const flagger: Policy = {
@@ -41,18 +38,10 @@ const flagger: Policy = {
 };
 
 /** Never stops calling the shell: only a limit ends it. */
-function looper(tool: 'exec_command' | 'Bash'): Policy {
-  return {
-    name: `loop-with-${tool}`,
-    next: (_messages, tools) =>
-      offers(tools, tool)
-        ? {
-            text: '',
-            toolCalls: [{ name: tool, arguments: JSON.stringify(tool === 'Bash' ? { command: 'ls', description: 'list' } : { cmd: 'ls' }) }],
-          }
-        : { text: 'Listing' },
-  };
-}
+const looper: Policy = {
+  name: 'list-forever',
+  next: () => ({ text: '', toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'ls' }) }] }),
+};
 
 describe.each([
   ['codex', 'exec_command'],
@@ -61,7 +50,7 @@ describe.each([
   it('runs the program once, grades the work dir it left, and records its traffic', async () => {
     let stats: SessionStats | undefined;
     const result = await runCli({
-      ...{ server, runId, scaffold, task: digitSumTask('original'), access: 'full' as const, policy: solver(tool) },
+      ...{ server, runId, scaffold, task: digitSumTask('original'), access: 'full' as const, policy: solver },
       onSessionStats: (s) => (stats = s),
     });
     expect(result.error).toBeUndefined();
@@ -89,7 +78,7 @@ describe.each([
       scaffold,
       task: digitSumTask('original'),
       access: 'full',
-      policy: looper(tool),
+      policy: looper,
       limits: { maxMessages: 6 },
     });
     expect(result).toMatchObject({ outcome: 'failed', stopReason: 'message_limit' });

@@ -3,6 +3,7 @@ import { UserError } from '../../core/errors.js';
 import type { ModelClient, ModelEndpoint } from '../../core/model.js';
 import type { Outcome, StopReason } from '../../core/record.js';
 import { AGENT_USER, ROOT_USER } from '../../core/sandbox.js';
+import { isContextOverflow } from '../../models/overflow.js';
 import { defaultPrices } from '../../models/prices.js';
 import type { AgentEnvironment, Evidence, GradeReport } from '../env/types.js';
 import { FLAG_SENTINEL } from '../prompts.js';
@@ -48,6 +49,17 @@ export function endpointFor(model: ModelClient, spec: AgentCliSpec): ModelEndpoi
   return endpoint;
 }
 
+/** Model names the programs know, for scripted models (whose provider name is a policy's): a program may act on it. */
+const STAND_IN_MODELS: Record<AgentCliSpec['api'], string> = {
+  'openai-responses': 'gpt-5-codex',
+  'openai-chat': 'gpt-4o',
+  anthropic: 'claude-sonnet-4-5',
+};
+
+function programModelName(model: ModelClient, spec: AgentCliSpec, endpoint: ModelEndpoint): string {
+  return model.name.startsWith('scripted/') ? STAND_IN_MODELS[spec.api] : endpoint.model;
+}
+
 /** The proxy's limits: a program's request and its answer stand for the two messages a turn adds in our loops. */
 function proxyLimits(input: AgentRunInput, deadline: number): ProxyLimits {
   const { maxMessages, maxTokens, maxCostUsd } = input.limits;
@@ -76,15 +88,20 @@ function commandOf(spec: AgentCliSpec, values: Record<CliPlaceholder, string>, c
   return { argv, env };
 }
 
-/** Whether the model's provider failed the program at the end: the last thing the proxy saw of it was a failure. */
-function upstreamFailure(proxy: RecordingProxy): string | undefined {
+/**
+ * How the program's model traffic ended, when it ended in a failure: the provider's context overflow (graded, as in
+ * our loops), or an API failure (the last request broke in transit or was answered with an error), which is `error`.
+ */
+function trafficEnd(proxy: RecordingProxy): { overflow: true } | { failed: string } | undefined {
   const last = proxy.exchanges.at(-1);
   const lastFailure = proxy.failures.at(-1);
   const lastAnswered = last ? Date.parse(last.startedAt) + last.ms : 0;
-  if (lastFailure && lastFailure.at >= lastAnswered) return lastFailure.message;
-  if (last && (last.status >= 500 || last.status === 429))
-    return `the model's provider answered HTTP ${last.status}: ${last.text || JSON.stringify(last.reply).slice(0, 500)}`;
-  return undefined;
+  if (lastFailure && lastFailure.at >= lastAnswered) return { failed: lastFailure.message };
+  if (!last || last.status < 400) return undefined;
+  const error = (last.reply.error ?? {}) as { message?: unknown; code?: unknown; type?: unknown };
+  const message = typeof error.message === 'string' ? error.message : JSON.stringify(last.reply).slice(0, 500);
+  if (isContextOverflow(last.status, [error.code, error.type], message)) return { overflow: true };
+  return { failed: `the model's provider answered HTTP ${last.status}: ${message}` };
 }
 
 /** Why the sample stopped: a limit the proxy reached or the abort phrase, the time limit, or the program ending. */
@@ -200,16 +217,16 @@ export async function runAgentCli(input: AgentRunInput, prepared: { env: AgentEn
     if (!input.sandbox.forwardPort) throw new Error('this sandbox cannot carry a port to the harness: an agent program cannot reach its model');
     await input.sandbox.forwardPort(AGENT_CLI_PORT, proxy.connect);
     await prepareHome(input.sandbox);
-    const run = await runProgram(input, env, spec, proxy, deadline, endpoint.model);
+    const run = await runProgram(input, env, spec, proxy, deadline, programModelName(input.model, spec, endpoint));
     const report = await env.gradeWorkdir(false);
     const evidence = await env.evidence(null).catch((err: unknown) => ({ ...NO_EVIDENCE, problem: String(err) }));
-    const stop = stopOf(proxy, run);
-    const failed = upstreamFailure(proxy);
+    const end = proxy.stopReason ? undefined : trafficEnd(proxy);
+    const stop = end && 'overflow' in end ? 'context_limit' : stopOf(proxy, run);
     const gradingLog = `== final state: ${report.outcome}\n${report.log}\n\n${programLog(spec, run)}`;
     const tamper = report.tamper ?? [];
     input.log.debug({ outcome: report.outcome, stop, exitCode: run.exitCode, requests: proxy.exchanges.length }, 'agent program ended');
-    if (failed && !proxy.stopReason) {
-      return cliResult(proxy, spec, { outcome: 'error', stop: 'error', gradingLog, evidence, tamper, error: `model API failed: ${failed}` });
+    if (end && 'failed' in end) {
+      return cliResult(proxy, spec, { outcome: 'error', stop: 'error', gradingLog, evidence, tamper, error: `model API failed: ${end.failed}` });
     }
     return cliResult(proxy, spec, { outcome: outcomeOf(report, stop), stop, gradingLog, evidence, tamper });
   } finally {
