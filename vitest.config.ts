@@ -47,6 +47,7 @@ const UNIT = [
   'runner/progress.test.ts',
   'runner/scheduler.test.ts',
   'runner/table.test.ts',
+  'scaffolds/agent-cli/spec.test.ts',
   'scaffolds/agent-cli/transcript-recorded.test.ts',
   'scaffolds/agent-cli/transcript.test.ts',
   'scaffolds/evidence.test.ts',

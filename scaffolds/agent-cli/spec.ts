@@ -49,7 +49,7 @@ export const AgentCliSpecSchema = z
     /** The model API it speaks: the proxy forwards only that API's model route. */
     api: z.enum(MODEL_APIS),
     /** Its environment, with the same placeholders (`OPENAI_BASE_URL: "{{baseUrl}}/v1"`, `OPENAI_API_KEY: "{{key}}"`). */
-    env: z.record(z.string().regex(ENV_NAME, 'variable names are letters, digits and underscores'), templated).default({}),
+    env: z.record(z.string(), templated).default({}),
     /** Variables that point at its own writable folder (where it keeps settings and sessions). */
     home: z.array(z.string().regex(ENV_NAME, 'variable names are letters, digits and underscores')).default(['HOME']),
     /** The command that installs it, said when it is missing. */
@@ -59,8 +59,9 @@ export const AgentCliSpecSchema = z
     const inArgs = spec.args.some((a) => a.includes('{{prompt}}'));
     if (spec.prompt === 'arg' && !inArgs) ctx.addIssue({ code: 'custom', path: ['args'], message: 'must hold {{prompt}} when prompt is arg' });
     if (spec.prompt === 'stdin' && inArgs) ctx.addIssue({ code: 'custom', path: ['args'], message: 'holds {{prompt}}, but prompt is stdin' });
-    if (Object.values(spec.env).some((v) => v.includes('{{prompt}}'))) {
-      ctx.addIssue({ code: 'custom', path: ['env'], message: 'may not hold {{prompt}}' });
+    for (const [name, value] of Object.entries(spec.env)) {
+      if (!ENV_NAME.test(name)) ctx.addIssue({ code: 'custom', path: ['env', name], message: 'variable names are letters, digits and underscores' });
+      if (value.includes('{{prompt}}')) ctx.addIssue({ code: 'custom', path: ['env', name], message: 'may not hold {{prompt}}' });
     }
   });
 export type AgentCliSpec = z.infer<typeof AgentCliSpecSchema>;
