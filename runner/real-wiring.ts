@@ -86,6 +86,24 @@ export function wireFor(sample: Pick<PlannedSample, 'id'>): (typeof WIRES)[numbe
   return WIRES[Number.parseInt(createHash('sha256').update(sample.id).digest('hex').slice(0, 2), 16) % WIRES.length]!;
 }
 
+/** A sample's model client: a scripted one answers on the sample's wire (an agent program's own API), a real one. */
+async function createModel(
+  spec: string,
+  sample: PlannedSample,
+  run: { experiment: Experiment; clis: RunAgentClis; prices?: PriceTable; log?: Logger; getServer: () => Promise<ModelServer> },
+) {
+  if (!spec.trim().startsWith('scripted/')) return createModelClient(spec, realClientOptions(run.experiment, run.prices, run.log));
+  const cliSpec = run.clis.runFor(sample.key.scaffold)?.spec;
+  return createModelClient(spec, {
+    server: await run.getServer(),
+    context: { task: sample.task, scaffold: sample.key.scaffold },
+    // An agent program speaks one API: the scripted model answers on that one.
+    wire: cliSpec ? scriptedWireFor(cliSpec) : wireFor(sample),
+    session: { key: sample.id },
+    defaults: run.experiment.generation,
+  });
+}
+
 /** The experiment's sandbox backend, sandboxes, model clients, agent loops and task loaders. */
 export async function realWiring(experiment: Experiment, options: RealWiringOptions = {}): Promise<Wiring> {
   // One local model server for the whole run, started on first need (concurrent callers share it).
@@ -117,20 +135,8 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
       samplesPlanned: (tasks) => history.expect(tasks),
       sampleFinished: (task) => history.finished(task),
       sandboxFor: (task, scaffold) => sandboxFor(task, experiment, scaffold ? clis.sandboxFiles(scaffold) : []),
-      createModel: async (spec, sample) => {
-        const cliSpec = clis.runFor(sample.key.scaffold)?.spec;
-        if (spec.trim().startsWith('scripted/')) {
-          return createModelClient(spec, {
-            server: await getServer(),
-            context: { task: sample.task, scaffold: sample.key.scaffold },
-            // An agent program speaks one API: the scripted model answers on that one.
-            wire: cliSpec ? scriptedWireFor(cliSpec) : wireFor(sample),
-            session: { key: sample.id },
-            defaults: experiment.generation,
-          });
-        }
-        return createModelClient(spec, realClientOptions(experiment, prices, options.log));
-      },
+      createModel: async (spec, sample) =>
+        createModel(spec, sample, { experiment, clis, ...(prices ? { prices } : {}), ...(options.log ? { log: options.log } : {}), getServer }),
       instructions: (prompt) => resolvePrompt(prompt, templates).text,
       runAgent: (input) => {
         const agentCli = clis.runFor(input.scaffold);

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { testRunId } from '../../docker/testing.js';
-import type { ChatMessage } from '../../core/model.js';
-import type { Policy } from '../../simulated/policy.js';
-import type { SessionStats } from '../../simulated/server/index.js';
-import { useModelServer } from '../../simulated/testing/model-server.js';
-import { digitSumTask } from '../testing/tasks.js';
-import { runCli } from './testing/run-cli.js';
+import { testRunId } from '../docker/testing.js';
+import type { ChatMessage } from '../core/model.js';
+import type { Policy } from '../simulated/policy.js';
+import type { SessionStats } from '../simulated/server/index.js';
+import { useModelServer } from '../simulated/testing/model-server.js';
+import { digitSumTask } from '../scaffolds/testing/tasks.js';
+import { runCli } from './testing/agent-cli-sample.js';
 
 /**
  * A sample of a real agent program (Codex CLI, Claude Code) through `runAgent`: the installed binary in the task's

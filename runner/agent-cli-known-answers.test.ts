@@ -1,14 +1,14 @@
 import pLimit from 'p-limit';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { testRunId } from '../../docker/testing.js';
-import type { AccessMode } from '../../core/record.js';
-import { mutateTask } from '../../mutations/task.js';
-import { useModelServer } from '../../simulated/testing/model-server.js';
-import { loadBuiltinSwe } from '../../tasks/suites/swe.js';
-import type { Task } from '../../tasks/task.js';
-import { knownAnswerTasks } from '../testing/tasks.js';
-import type { AgentRunResult } from '../types.js';
-import { runCli } from './testing/run-cli.js';
+import { testRunId } from '../docker/testing.js';
+import type { AccessMode } from '../core/record.js';
+import { mutateTask } from '../mutations/task.js';
+import { useModelServer } from '../simulated/testing/model-server.js';
+import { loadBuiltinSwe } from '../tasks/suites/swe.js';
+import type { Task } from '../tasks/task.js';
+import { knownAnswerTasks } from '../scaffolds/testing/tasks.js';
+import type { AgentRunResult } from '../scaffolds/types.js';
+import { runCli } from './testing/agent-cli-sample.js';
 
 /**
  * The reference policies drive the real Codex CLI and Claude Code through `runAgent`, on builtin:lcb and builtin:swe:

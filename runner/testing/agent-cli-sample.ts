@@ -1,17 +1,17 @@
 import pino from 'pino';
-import { sandboxBackend } from '../../../docker/backends.js';
-import type { AccessMode } from '../../../core/record.js';
-import { createModelClient } from '../../../models/index.js';
-import type { Policy } from '../../../simulated/policy.js';
-import type { ModelServer, SessionStats } from '../../../simulated/server/index.js';
-import { taskImage } from '../../../tasks/images.js';
-import type { Task } from '../../../tasks/task.js';
-import { runAgent } from '../../index.js';
-import { resolvePrompt } from '../../prompts.js';
-import type { AgentRunResult, SampleLimits } from '../../types.js';
-import { requireAgentBinary } from '../binaries.js';
-import { agentCliReadOnlyFiles } from '../run.js';
-import { type AgentCliSpec, BUILTIN_AGENT_CLIS } from '../spec.js';
+import { sandboxBackend } from '../../docker/backends.js';
+import type { AccessMode } from '../../core/record.js';
+import { createModelClient } from '../../models/index.js';
+import type { Policy } from '../../simulated/policy.js';
+import type { ModelServer, SessionStats } from '../../simulated/server/index.js';
+import { taskImage } from '../../tasks/images.js';
+import type { Task } from '../../tasks/task.js';
+import { runAgent } from '../../scaffolds/index.js';
+import { resolvePrompt } from '../../scaffolds/prompts.js';
+import type { AgentRunResult, SampleLimits } from '../../scaffolds/types.js';
+import { requireAgentBinary } from '../../scaffolds/agent-cli/binaries.js';
+import { agentCliReadOnlyFiles } from '../../scaffolds/agent-cli/run.js';
+import { type AgentCliSpec, BUILTIN_AGENT_CLIS } from '../../scaffolds/agent-cli/spec.js';
 
 export interface CliRun {
   server: ModelServer;

@@ -2,13 +2,13 @@ import { chmod, mkdir, mkdtemp, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { UserError } from '../../core/errors.js';
-import { agentProgramChecks } from '../../runner/commands/doctor.js';
-import { parseExperiment } from '../../runner/config.js';
-import { shippedTemplates } from '../templates.js';
-import { findAgentBinary, requireAgentBinary } from './binaries.js';
-import { cliPrompt, cliTaskMessage } from './prompt.js';
-import { agentCliFor, BUILTIN_AGENT_CLIS, CLAUDE_CODE_INSTALL, CODEX_INSTALL, parseAgentClis } from './spec.js';
+import { UserError } from '../core/errors.js';
+import { agentProgramChecks } from './commands/doctor.js';
+import { parseExperiment } from './config.js';
+import { shippedTemplates } from '../scaffolds/templates.js';
+import { findAgentBinary, requireAgentBinary } from '../scaffolds/agent-cli/binaries.js';
+import { cliPrompt, cliTaskMessage } from '../scaffolds/agent-cli/prompt.js';
+import { agentCliFor, BUILTIN_AGENT_CLIS, CLAUDE_CODE_INSTALL, CODEX_INSTALL, parseAgentClis } from '../scaffolds/agent-cli/spec.js';
 
 /**
  * Agent programs without running one: a config's descriptions and their errors, finding an installed binary the ways
