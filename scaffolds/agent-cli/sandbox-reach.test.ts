@@ -1,7 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { networkInterfaces } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_USER, ROOT_USER } from '../../core/sandbox.js';
 import { PYTHON_IMAGE } from '../../docker/images.js';
@@ -12,6 +9,7 @@ import { PriceTable } from '../../models/prices.js';
 import { BASH, CONTEXT, echoPolicy } from '../../simulated/testing/echo.js';
 import { useModelServer } from '../../simulated/testing/model-server.js';
 import { RecordingProxy } from './proxy.js';
+import { codexBinary } from './testing/cli-binaries.js';
 
 /**
  * What an agent program in a sandbox can reach: a sandbox made as a CLI sample's (no network, the default limits, the
@@ -25,15 +23,6 @@ const server = useModelServer();
 let sandbox: Sandbox;
 let proxy: RecordingProxy;
 let token: string;
-
-/** The Codex binary as a user's global npm install puts it: what a Codex sample shows its sandbox read-only. */
-function codexBinary(): string {
-  const root = execFileSync('npm', ['root', '-g'], { encoding: 'utf8' }).trim();
-  const vendor = join('@openai', 'codex-linux-x64', 'vendor', 'x86_64-unknown-linux-musl', 'bin', 'codex');
-  const found = [join(root, '@openai', 'codex', 'node_modules', vendor), join(root, vendor)].find((p) => existsSync(p));
-  if (!found) throw new Error(`the Codex CLI is not installed globally under ${root}: npm install -g @openai/codex`);
-  return found;
-}
 
 beforeAll(async () => {
   token = server.openSession(echoPolicy(), CONTEXT);
