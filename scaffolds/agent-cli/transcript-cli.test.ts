@@ -71,6 +71,8 @@ function expectOpenedOnce(transcript: TranscriptMessage[], program: RegExp): voi
   expect(transcript.findLastIndex((m) => m.role === 'system')).toBeLessThan(transcript.findIndex((m) => m.toolCalls));
   expect(transcript.filter((m) => m.role === 'user' && m.content.trimEnd().endsWith(PROMPT))).toHaveLength(1);
   expect(transcript.at(-1)).toMatchObject({ role: 'assistant', content: 'All done.' });
+  // One plain conversation: nothing taken for a side request, a failure or a restart.
+  expect(transcript.filter((m) => m.name && m.name !== 'reasoning' && m.name !== 'developer')).toEqual([]);
 }
 
 describe('the transcript of a real agent program', () => {
