@@ -120,6 +120,19 @@ describe('a Codex run (Responses API) as a transcript', () => {
     expect(lines(shown)).toEqual(lines(exchangesToTranscript('openai-responses', exchanges)));
   });
 
+  it('shows built-in tool calls (local shell, web search) with what they asked, and their outputs', () => {
+    const shell = { type: 'local_shell_call', id: 'lsh_1', call_id: 'call_l', status: 'completed', action: { type: 'exec', command: ['ls'] } };
+    const search = { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'python add' } };
+    const shown = exchangesToTranscript('openai-responses', [
+      exchange(request(opening), { output: [search, shell] }),
+      exchange(request([...opening, search, shell, { type: 'local_shell_call_output', call_id: 'call_l', output: 'func.py' }]), { output: [] }),
+    ]);
+    expect(lines(shown).slice(-2)).toEqual([
+      'assistant web_search#ws_1 {"action":{"type":"search","query":"python add"}} local_shell#call_l {"action":{"type":"exec","command":["ls"]}}',
+      'tool <call_l> func.py',
+    ]);
+  });
+
   it('opens a new section when the program starts over with a compacted history', () => {
     const compacted = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Summary: f now adds.' }] }];
     const next = exchange(request(compacted), {
