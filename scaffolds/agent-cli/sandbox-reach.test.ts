@@ -186,6 +186,34 @@ except urllib.error.HTTPError as e:
   return { status: Number(status), body: rest.join('\n') };
 }
 
+/** Raw HTTP requests from inside the sandbox as the agent user, each on its own connection: each answer's first line. */
+async function rawFromInside(requests: string[]): Promise<string[]> {
+  const script = `
+import json, socket, sys
+for raw in json.loads(sys.argv[1]):
+    s = socket.create_connection(("127.0.0.1", ${PORT}), 30)
+    s.settimeout(30)
+    s.sendall(raw.encode())
+    got = b""
+    try:
+        while b"\\r\\n" not in got:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            got += chunk
+    except OSError:
+        pass
+    s.close()
+    print(json.dumps(got.split(b"\\r\\n")[0].decode(errors="replace")))
+`;
+  const r = await sandbox.exec(['python3', '-c', script, JSON.stringify(requests)], { user: AGENT_USER, timeoutMs: 120_000 });
+  expect(r.stderr).toBe('');
+  return r.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as string);
+}
+
 describe('the proxy, seen from inside the sandbox', () => {
   const json = { 'content-type': 'application/json' };
   const turn = { model: 'gpt-5-codex', input: 'Print hi.', tools: [{ type: 'function', name: 'bash', parameters: BASH.parameters }], store: false };
@@ -217,6 +245,26 @@ describe('the proxy, seen from inside the sandbox', () => {
     expect(JSON.parse(reply.body)).toMatchObject({ object: 'response', status: 'completed' });
     expect(server.sessionStats(token)?.requests).toBe(before + 1);
     expect(proxy.exchanges.map((e) => `${e.path} ${e.status}`)).toEqual(['/v1/responses 200']);
+  });
+
+  it('is no open proxy: CONNECT and absolute URLs to other hosts reach nothing but the provider the harness chose', async () => {
+    const before = server.sessionStats(token)?.requests ?? 0;
+    const auth = `Authorization: Bearer ${proxy.agentKey}`;
+    const body = JSON.stringify(turn);
+    const raw = [
+      `CONNECT 1.1.1.1:443 HTTP/1.1\r\nHost: 1.1.1.1:443\r\n${auth}\r\n\r\n`,
+      `GET http://169.254.169.254/latest/meta-data/ HTTP/1.1\r\nHost: 169.254.169.254\r\n${auth}\r\nConnection: close\r\n\r\n`,
+    ];
+    const firstLines = await rawFromInside(raw);
+    expect(firstLines[0]).not.toMatch(/^HTTP\/1\.1 2/);
+    expect(firstLines[1]).toMatch(/^HTTP\/1\.1 404/);
+    expect(server.sessionStats(token)?.requests).toBe(before);
+    // The model route under another host's name still goes only to the configured provider.
+    const [elsewhere] = await rawFromInside([
+      `POST http://1.1.1.1/v1/responses HTTP/1.1\r\nHost: 1.1.1.1\r\n${auth}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    ]);
+    expect(elsewhere).toMatch(/^HTTP\/1\.1 200/);
+    expect(server.sessionStats(token)?.requests).toBe(before + 1);
   });
 
   it('holds the program`s binary read-only, runnable by the agent user', async () => {
