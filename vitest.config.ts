@@ -27,6 +27,7 @@ const UNIT = [
   'mutations/swe/test-id.test.ts',
   'results/classify/classify.test.ts',
   'results/classify/judge.test.ts',
+  'results/cli-transcript.test.ts',
   'results/dataset-card.test.ts',
   'results/export-parquet.test.ts',
   'results/export.test.ts',

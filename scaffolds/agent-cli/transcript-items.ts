@@ -128,11 +128,12 @@ function responsesItems(items: Json[]): TranscriptMessage[] {
       const name = item.namespace ? `${str(item.namespace)}.${str(item.name)}` : str(item.name);
       pushCall(out, { id: str(item.call_id), name, arguments: str(item.arguments) });
     } else if (type === 'custom_tool_call') pushCall(out, { id: str(item.call_id), name: str(item.name), arguments: str(item.input) });
-    else if (type === 'local_shell_call')
-      pushCall(out, { id: str(item.call_id ?? item.id), name: 'local_shell', arguments: JSON.stringify(item.action ?? {}) });
-    else if (type === 'web_search_call') pushCall(out, { id: str(item.id), name: 'web_search', arguments: JSON.stringify(item.action ?? {}) });
-    else if (typeof type === 'string' && type.endsWith('_call_output')) {
-      out.push({ role: 'tool', toolCallId: str(item.call_id), content: contentText(item.output) });
+    else if (typeof type === 'string' && type.endsWith('_call')) {
+      // Built-in tools (local_shell, web_search, tool_search, mcp, ...): the item's own fields are what was asked.
+      const { type: _type, id, call_id, status: _status, ...asked } = item;
+      pushCall(out, { id: str(call_id ?? id), name: type.slice(0, -'_call'.length), arguments: JSON.stringify(asked) });
+    } else if (typeof type === 'string' && type.endsWith('_output')) {
+      out.push({ role: 'tool', toolCallId: str(item.call_id ?? item.id), content: contentText(item.output ?? item.content ?? item) });
     } else out.push({ role: 'user', name: 'note', content: `[${str(type)}] ${JSON.stringify(item)}` });
   }
   return out;

@@ -100,6 +100,39 @@ describe('a Codex run (Responses API) as a transcript', () => {
     expect(transcript.filter((m) => m.toolCallId === 'call_3')).toHaveLength(1);
   });
 
+  it('notes a rewritten history that keeps the opening (a compaction), showing only what replaced the rest', () => {
+    const summary = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Summary so far: f now adds.' }] };
+    const next = exchange(request([...opening, summary]), {
+      output: [{ type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'Checking.' }] }],
+    });
+    const shown = lines(exchangesToTranscript('openai-responses', [...exchanges, next]));
+    expect(shown.slice(-3)).toEqual([
+      `system (${TRANSCRIPT_NAMES.newConversation}) The agent program rewrote its conversation here (a compaction): it kept the first 3 of 8 messages; what it sent in place of the rest follows.`,
+      'user Summary so far: f now adds.',
+      'assistant Checking.',
+    ]);
+    expect(shown.filter((l) => l === 'user Make test.py pass.')).toHaveLength(1);
+  });
+
+  it('takes a resend that leaves out old reasoning as the same conversation', () => {
+    const withoutReasoning = turn2.filter((item) => item !== reasoning);
+    const shown = exchangesToTranscript('openai-responses', [...exchanges.slice(0, 2), exchange(request(withoutReasoning), exchanges[2]!.reply)]);
+    expect(lines(shown)).toEqual(lines(exchangesToTranscript('openai-responses', exchanges)));
+  });
+
+  it('shows built-in tool calls (local shell, web search) with what they asked, and their outputs', () => {
+    const shell = { type: 'local_shell_call', id: 'lsh_1', call_id: 'call_l', status: 'completed', action: { type: 'exec', command: ['ls'] } };
+    const search = { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'python add' } };
+    const shown = exchangesToTranscript('openai-responses', [
+      exchange(request(opening), { output: [search, shell] }),
+      exchange(request([...opening, search, shell, { type: 'local_shell_call_output', call_id: 'call_l', output: 'func.py' }]), { output: [] }),
+    ]);
+    expect(lines(shown).slice(-2)).toEqual([
+      'assistant web_search#ws_1 {"action":{"type":"search","query":"python add"}} local_shell#call_l {"action":{"type":"exec","command":["ls"]}}',
+      'tool <call_l> func.py',
+    ]);
+  });
+
   it('opens a new section when the program starts over with a compacted history', () => {
     const compacted = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Summary: f now adds.' }] }];
     const next = exchange(request(compacted), {
@@ -177,6 +210,36 @@ describe('a Claude Code run (Anthropic Messages) as a transcript', () => {
     expect(lines(transcript).slice(-2)).toEqual([
       'user (side request) [claude-haiku-4-5] Title?',
       'assistant (side request: request failed) HTTP 500 on /v1/messages: Internal server error',
+    ]);
+  });
+
+  it('marks a sub-agent`s whole conversation as side requests when the main one resumes after it', () => {
+    const subSystem = [{ type: 'text', text: 'You are a sub-agent.' }];
+    const sub = (messages: unknown[]) => ({ ...main(messages), system: subSystem });
+    const task = { role: 'user', content: 'Find the failing test.' };
+    const subCall = [{ type: 'tool_use', id: 'toolu_s', name: 'Bash', input: { command: 'python test.py' } }];
+    const transcript = exchangesToTranscript('anthropic', [
+      exchange(main([prompt]), { content: reply1 }, 200, '/v1/messages'),
+      exchange(sub([task]), { content: subCall }, 200, '/v1/messages'),
+      exchange(
+        sub([
+          task,
+          { role: 'assistant', content: subCall },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_s', content: 'FAILED' }] },
+        ]),
+        text('test_add fails.'),
+        200,
+        '/v1/messages',
+      ),
+      exchange(main(turn1), { content: reply2 }, 200, '/v1/messages'),
+    ]);
+    expect(lines(transcript).slice(4)).toEqual([
+      'user (side request) [claude-sonnet-4-5] Find the failing test.',
+      'assistant (side request) Bash#toolu_s {"command":"python test.py"}',
+      'user (side request) [claude-sonnet-4-5] FAILED',
+      'assistant (side request) test_add fails.',
+      'tool <toolu_1> return a - b',
+      'assistant Edit#toolu_2 {"file_path":"/work/func.py","old_string":"a - b","new_string":"a + b"}',
     ]);
   });
 
