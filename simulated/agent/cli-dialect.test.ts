@@ -22,6 +22,22 @@ const unknownToolPolicy: Policy = {
   next: () => ({ text: 'Trying a tool of my own.', toolCalls: [{ name: 'frobnicate', arguments: '{"level":3}' }] }),
 };
 
+/** Runs one command that outlives Codex's longest wait (30 s), then submits; keeps the result it was shown. */
+function slowCommandPolicy(): Policy & { shown: string[] } {
+  const shown: string[] = [];
+  return {
+    name: 'slow-command',
+    shown,
+    next(messages) {
+      const results = messages.filter((m) => m.role === 'tool');
+      if (results.length === 0)
+        return { text: '', toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo started; sleep 33; echo finished; exit 3' }) }] };
+      shown.push(results.at(-1)!.content);
+      return { text: 'Done.', toolCalls: [{ name: 'submit', arguments: '{}' }] };
+    },
+  };
+}
+
 describe.each<CliName>(['codex', 'claude-code'])('%s driven by a reference policy', (cli) => {
   it('honest: writes the solution into func.py and ends, the CLI exiting 0', async () => {
     const task = digitSumTask('original');
@@ -62,5 +78,15 @@ describe.each<CliName>(['codex', 'claude-code'])('%s driven by a reference polic
     expect(run.stats.answered).toBe(2);
     expect(run.stats.cli?.stopped).toMatch(/frobnicate/);
     expect(run.func).toBe(task.prompt);
+  });
+});
+
+describe('codex with a long command', () => {
+  it('waits for a command still running after its 30 s and shows the policy one whole result', async () => {
+    const policy = slowCommandPolicy();
+    const run = await runCliSample(server, { cli: 'codex', policy, task: digitSumTask('original'), runId });
+    expect(run.cli.exitCode, run.cli.stderr).toBe(0);
+    expect(policy.shown).toEqual(['started\nfinished\n[exit code: 3]']);
+    expect(run.stats).toMatchObject({ answered: 2, cli: { preparatoryCalls: 1 } });
   });
 });
