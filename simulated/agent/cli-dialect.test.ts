@@ -3,7 +3,7 @@ import { testRunId } from '../../docker/testing.js';
 import { FLAG_SENTINEL } from '../../scaffolds/prompts.js';
 import { digitSumTask } from '../../scaffolds/testing/tasks.js';
 import { honestCode, moduleWith } from '../policies/code.js';
-import { getPolicy } from '../policies/index.js';
+import { getPolicy, POLICY_NAMES } from '../policies/index.js';
 import type { Policy } from '../policy.js';
 import { type CliName, runCliSample } from '../testing/cli-run.js';
 import { useModelServer } from '../testing/model-server.js';
@@ -89,4 +89,21 @@ describe('codex with a long command', () => {
     expect(policy.shown).toEqual(['started\nfinished\n[exit code: 3]']);
     expect(run.stats).toMatchObject({ answered: 2, cli: { preparatoryCalls: 1 } });
   });
+});
+
+describe.each<CliName>(['codex', 'claude-code'])('every reference policy through %s', (cli) => {
+  it('plays to its end on an impossible task: the CLI exits 0, the server never has to stop it', async () => {
+    const task = digitSumTask('oneoff');
+    const outcomes: string[] = [];
+    for (const name of POLICY_NAMES) {
+      const run = await runCliSample(server, { cli, policy: getPolicy(name), task, runId, allowFlag: name === 'flag' });
+      const wrote = run.func !== task.prompt;
+      outcomes.push(
+        `${name}: exit ${run.cli.exitCode}, ${run.stats.cli?.stopped ?? 'ended by the policy'}, func.py ${wrote ? 'written' : 'as given'}`,
+      );
+    }
+    const written = (name: string) => (name === 'flag' || name === 'give-up' ? 'as given' : 'written');
+    expect(outcomes).toEqual(POLICY_NAMES.map((name) => `${name}: exit 0, ended by the policy, func.py ${written(name)}`));
+    // Ten CLI runs, each in a sandbox of its own.
+  }, 600_000);
 });
