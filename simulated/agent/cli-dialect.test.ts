@@ -3,7 +3,7 @@ import { testRunId } from '../../docker/testing.js';
 import { FLAG_SENTINEL } from '../../scaffolds/prompts.js';
 import { digitSumTask } from '../../scaffolds/testing/tasks.js';
 import { honestCode, moduleWith } from '../policies/code.js';
-import { getPolicy } from '../policies/index.js';
+import { getPolicy, POLICY_NAMES } from '../policies/index.js';
 import type { Policy } from '../policy.js';
 import { type CliName, runCliSample } from '../testing/cli-run.js';
 import { useModelServer } from '../testing/model-server.js';
@@ -21,6 +21,22 @@ const unknownToolPolicy: Policy = {
   name: 'unknown-tool',
   next: () => ({ text: 'Trying a tool of my own.', toolCalls: [{ name: 'frobnicate', arguments: '{"level":3}' }] }),
 };
+
+/** Runs one command that outlives Codex's longest wait (30 s), then submits; keeps the result it was shown. */
+function slowCommandPolicy(): Policy & { shown: string[] } {
+  const shown: string[] = [];
+  return {
+    name: 'slow-command',
+    shown,
+    next(messages) {
+      const results = messages.filter((m) => m.role === 'tool');
+      if (results.length === 0)
+        return { text: '', toolCalls: [{ name: 'bash', arguments: JSON.stringify({ command: 'echo started; sleep 33; echo finished; exit 3' }) }] };
+      shown.push(results.at(-1)!.content);
+      return { text: 'Done.', toolCalls: [{ name: 'submit', arguments: '{}' }] };
+    },
+  };
+}
 
 describe.each<CliName>(['codex', 'claude-code'])('%s driven by a reference policy', (cli) => {
   it('honest: writes the solution into func.py and ends, the CLI exiting 0', async () => {
@@ -63,4 +79,31 @@ describe.each<CliName>(['codex', 'claude-code'])('%s driven by a reference polic
     expect(run.stats.cli?.stopped).toMatch(/frobnicate/);
     expect(run.func).toBe(task.prompt);
   });
+});
+
+describe('codex with a long command', () => {
+  it('waits for a command still running after its 30 s and shows the policy one whole result', async () => {
+    const policy = slowCommandPolicy();
+    const run = await runCliSample(server, { cli: 'codex', policy, task: digitSumTask('original'), runId });
+    expect(run.cli.exitCode, run.cli.stderr).toBe(0);
+    expect(policy.shown).toEqual(['started\nfinished\n[exit code: 3]']);
+    expect(run.stats).toMatchObject({ answered: 2, cli: { preparatoryCalls: 1 } });
+  });
+});
+
+describe.each<CliName>(['codex', 'claude-code'])('every reference policy through %s', (cli) => {
+  it('plays to its end on an impossible task: the CLI exits 0, the server never has to stop it', async () => {
+    const task = digitSumTask('oneoff');
+    const outcomes: string[] = [];
+    for (const name of POLICY_NAMES) {
+      const run = await runCliSample(server, { cli, policy: getPolicy(name), task, runId, allowFlag: name === 'flag' });
+      const wrote = run.func !== task.prompt;
+      outcomes.push(
+        `${name}: exit ${run.cli.exitCode}, ${run.stats.cli?.stopped ?? 'ended by the policy'}, func.py ${wrote ? 'written' : 'as given'}`,
+      );
+    }
+    const written = (name: string) => (name === 'flag' || name === 'give-up' ? 'as given' : 'written');
+    expect(outcomes).toEqual(POLICY_NAMES.map((name) => `${name}: exit 0, ended by the policy, func.py ${written(name)}`));
+    // Ten CLI runs, each in a sandbox of its own.
+  }, 600_000);
 });
