@@ -85,3 +85,49 @@ describe.each([
     expect(result.gradingLog).toContain('== final state: failed');
   });
 });
+
+describe('a codex sample whose model traffic ends in a failure or a limit', () => {
+  const original = digitSumTask('original');
+
+  it('is an error, never the model’s failure, when the provider keeps failing', async () => {
+    const result = await runCli({
+      server,
+      runId,
+      scaffold: 'codex',
+      task: original,
+      access: 'full',
+      policy: solver,
+      session: { faults: { serverError: 1 } },
+    });
+    expect(result).toMatchObject({ outcome: 'error', stopReason: 'error' });
+    expect(result.error).toMatch(/^model API failed: the model's provider answered HTTP 500/);
+    expect(result.transcript.some((m) => m.name === 'request failed')).toBe(true);
+  }, 300_000);
+
+  it('is graded as it stands at the provider’s context overflow', async () => {
+    const result = await runCli({
+      server,
+      runId,
+      scaffold: 'codex',
+      task: original,
+      access: 'full',
+      policy: solver,
+      session: { faults: { overflowAfter: 1 } },
+    });
+    expect(result).toMatchObject({ outcome: 'passed', stopReason: 'context_limit' });
+  }, 300_000);
+
+  it('stops at the time limit and grades what the program left', async () => {
+    const result = await runCli({
+      server,
+      runId,
+      scaffold: 'codex',
+      task: original,
+      access: 'full',
+      policy: looper,
+      limits: { timeMs: 8_000, maxMessages: 100_000 },
+    });
+    expect(result).toMatchObject({ outcome: 'failed', stopReason: 'time_limit' });
+    expect(result.gradingLog).toContain('== final state: failed');
+  }, 300_000);
+});

@@ -3,7 +3,7 @@ import { sandboxBackend } from '../../docker/backends.js';
 import type { AccessMode } from '../../core/record.js';
 import { createModelClient } from '../../models/index.js';
 import type { Policy } from '../../simulated/policy.js';
-import type { ModelServer, SessionStats } from '../../simulated/server/index.js';
+import type { ModelServer, SessionOptions, SessionStats } from '../../simulated/server/index.js';
 import { taskImage } from '../../tasks/images.js';
 import type { Task } from '../../tasks/task.js';
 import { runAgent } from '../../scaffolds/index.js';
@@ -23,6 +23,8 @@ export interface CliRun {
   policy: string | Policy;
   allowFlag?: boolean;
   limits?: Partial<SampleLimits>;
+  /** The session's faults on the local server (server errors, a context overflow). */
+  session?: SessionOptions;
   /** Told the server's stats of the run's session before it closes. */
   onSessionStats?: (stats: SessionStats | undefined) => void;
 }
@@ -53,6 +55,7 @@ export async function runCli(run: CliRun): Promise<AgentRunResult> {
     server: run.server,
     context: { task: run.task, scaffold: run.scaffold },
     wire: wireOf(spec),
+    ...(run.session ? { session: run.session } : {}),
     retry: { maxRetries: 1, baseDelayMs: 10, maxDelayMs: 100 },
   });
   const token = model.endpoint?.(spec.api)?.apiKey ?? '';
