@@ -149,6 +149,8 @@ function responsesMessage(item: Json): TranscriptMessage[] {
 
 /** What makes two messages the same turn when a program resends it: arguments may be re-serialised, ids are not. */
 export function itemKey(m: TranscriptMessage): string {
-  if (m.toolCalls?.length) return JSON.stringify([m.role, m.name, m.toolCalls.map((c) => [c.id, c.name])]);
-  return JSON.stringify([m.role, m.name, m.toolCallId, m.content.trim()]);
+  // Plain joins, not JSON: a long run compares every resent output on every request, and escaping it all is slow.
+  const head = `${m.role}\u0000${m.name ?? ''}\u0000${m.toolCallId ?? ''}\u0000`;
+  if (m.toolCalls?.length) return `${head}calls\u0000${m.toolCalls.map((c) => `${c.id}\u0001${c.name}`).join('\u0000')}`;
+  return `${head}text\u0000${m.content.trim()}`;
 }

@@ -6,10 +6,10 @@ import { createSandbox } from '../../docker/sandbox.js';
 import { testRunId } from '../../docker/testing.js';
 import type { Sandbox } from '../../docker/types.js';
 import { PriceTable } from '../../models/prices.js';
-import { BASH, CONTEXT, echoPolicy } from '../../simulated/testing/echo.js';
-import { useModelServer } from '../../simulated/testing/model-server.js';
-import { RecordingProxy } from './proxy.js';
-import { codexBinary } from './testing/cli-binaries.js';
+import { BASH, CONTEXT, echoPolicy } from '../testing/echo.js';
+import { useModelServer } from '../testing/model-server.js';
+import { RecordingProxy } from '../../scaffolds/agent-cli/proxy.js';
+import { codexBinary } from '../../scaffolds/agent-cli/testing/cli-binaries.js';
 
 /**
  * What an agent program in a sandbox can reach: a sandbox made as a CLI sample's (no network, the default limits, the

@@ -4,13 +4,13 @@ import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptMessage } from '../../core/record.js';
 import { PriceTable } from '../../models/prices.js';
-import type { Policy } from '../../simulated/policy.js';
-import { FaultConfigSchema } from '../../simulated/server/faults.js';
-import { BASH, CONTEXT } from '../../simulated/testing/echo.js';
-import { useModelServer } from '../../simulated/testing/model-server.js';
-import { RecordingProxy } from './proxy.js';
-import type { AgentApi } from './replies.js';
-import { exchangesToTranscript, TRANSCRIPT_NAMES } from './transcript.js';
+import type { Policy } from '../policy.js';
+import { FaultConfigSchema } from '../server/faults.js';
+import { BASH, CONTEXT } from '../testing/echo.js';
+import { useModelServer } from '../testing/model-server.js';
+import { RecordingProxy } from '../../scaffolds/agent-cli/proxy.js';
+import type { AgentApi } from '../../scaffolds/agent-cli/replies.js';
+import { exchangesToTranscript, TRANSCRIPT_NAMES } from '../../scaffolds/agent-cli/transcript.js';
 
 /**
  * Real exchanges made into a transcript: a program drives the real `openai` and `@anthropic-ai/sdk` clients with

@@ -6,13 +6,13 @@ import { createSandbox } from '../../docker/sandbox.js';
 import { testRunId } from '../../docker/testing.js';
 import type { Sandbox } from '../../docker/types.js';
 import { PriceTable } from '../../models/prices.js';
-import type { Policy } from '../../simulated/policy.js';
-import { CONTEXT } from '../../simulated/testing/echo.js';
-import { useModelServer } from '../../simulated/testing/model-server.js';
-import { RecordingProxy } from './proxy.js';
-import type { AgentApi } from './replies.js';
-import { claudeBinary, codexBinary } from './testing/cli-binaries.js';
-import { exchangesToTranscript } from './transcript.js';
+import type { Policy } from '../policy.js';
+import { CONTEXT } from '../testing/echo.js';
+import { useModelServer } from '../testing/model-server.js';
+import { RecordingProxy } from '../../scaffolds/agent-cli/proxy.js';
+import type { AgentApi } from '../../scaffolds/agent-cli/replies.js';
+import { claudeBinary, codexBinary } from '../../scaffolds/agent-cli/testing/cli-binaries.js';
+import { exchangesToTranscript } from '../../scaffolds/agent-cli/transcript.js';
 
 /**
  * The transcript of a real Codex CLI and a real Claude Code run, each inside a sandbox made as a CLI sample's, its
