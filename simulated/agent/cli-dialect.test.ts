@@ -115,3 +115,14 @@ describe('the binaries these tests need', () => {
     expect(() => claudeCodeBinary('/nonexistent-global-root')).toThrow(CLAUDE_CODE_INSTALL);
   });
 });
+
+describe.each<CliName>(['codex', 'claude-code'])('%s through the recording proxy, as the scaffold runs it', (cli) => {
+  it('honest: the proxy records every request the server answered', async () => {
+    const task = digitSumTask('original');
+    const run = await runCliSample(server, { cli, policy: getPolicy('honest'), task, runId, viaProxy: true });
+    expect(run.cli.exitCode, run.cli.stderr).toBe(0);
+    expect(run.func).toBe(moduleWith(task, honestCode(task)));
+    expect(run.stats.answered).toBe(2);
+    expect(run.exchanges?.map((e) => e.status)).toEqual(Array.from({ length: run.stats.requests }, () => 200));
+  });
+});
