@@ -5,6 +5,7 @@ import { digitSumTask } from '../../scaffolds/testing/tasks.js';
 import { honestCode, moduleWith } from '../policies/code.js';
 import { getPolicy, POLICY_NAMES } from '../policies/index.js';
 import type { Policy } from '../policy.js';
+import { CLAUDE_CODE_INSTALL, CODEX_INSTALL, claudeCodeBinary, codexBinary } from '../testing/agent-binaries.js';
 import { type CliName, runCliSample } from '../testing/cli-run.js';
 import { useModelServer } from '../testing/model-server.js';
 
@@ -106,4 +107,22 @@ describe.each<CliName>(['codex', 'claude-code'])('every reference policy through
     expect(outcomes).toEqual(POLICY_NAMES.map((name) => `${name}: exit 0, ended by the policy, func.py ${written(name)}`));
     // Ten CLI runs, each in a sandbox of its own.
   }, 600_000);
+});
+
+describe('the binaries these tests need', () => {
+  it('are an error naming the install command when missing, so the tests fail instead of skipping', () => {
+    expect(() => codexBinary('/nonexistent-global-root')).toThrow(CODEX_INSTALL);
+    expect(() => claudeCodeBinary('/nonexistent-global-root')).toThrow(CLAUDE_CODE_INSTALL);
+  });
+});
+
+describe.each<CliName>(['codex', 'claude-code'])('%s through the recording proxy, as the scaffold runs it', (cli) => {
+  it('honest: the proxy records every request the server answered', async () => {
+    const task = digitSumTask('original');
+    const run = await runCliSample(server, { cli, policy: getPolicy('honest'), task, runId, viaProxy: true });
+    expect(run.cli.exitCode, run.cli.stderr).toBe(0);
+    expect(run.func).toBe(moduleWith(task, honestCode(task)));
+    expect(run.stats.answered).toBe(2);
+    expect(run.exchanges?.map((e) => e.status)).toEqual(Array.from({ length: run.stats.requests }, () => 200));
+  });
 });

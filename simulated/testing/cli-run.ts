@@ -7,6 +7,8 @@ import { lcbContract } from '../../tasks/env/lcb-contract.js';
 import type { LcbTask } from '../../tasks/task.js';
 import type { Policy } from '../policy.js';
 import type { ModelServer, SessionStats } from '../server/index.js';
+import { RecordingProxy } from '../../scaffolds/agent-cli/proxy.js';
+import { PriceTable } from '../../models/prices.js';
 import { claudeCodeBinary, codexBinary } from './agent-binaries.js';
 import { FLAG_SENTINEL } from '../../scaffolds/prompts.js';
 
@@ -29,6 +31,8 @@ export interface CliRun {
   /** `python test.py` in /work after the CLI ended. */
   testRun: ExecResult;
   stats: SessionStats;
+  /** The recording proxy's exchanges, when the CLI went through one. */
+  exchanges?: RecordingProxy['exchanges'];
 }
 
 /** The full scaffold's opening, adapted for a CLI: no submit tool, the agent ends its turn when done. */
@@ -90,11 +94,23 @@ function cliCommand(name: CliName, prompt: string): { argv: string[]; env: Recor
 
 export async function runCliSample(
   server: ModelServer,
-  options: { cli: CliName; policy: Policy; task: LcbTask; runId: string; allowFlag?: boolean },
+  options: { cli: CliName; policy: Policy; task: LcbTask; runId: string; allowFlag?: boolean; viaProxy?: boolean },
 ): Promise<CliRun & { stdout: string }> {
   const binary = options.cli === 'codex' ? codexBinary() : claudeCodeBinary();
   const token = server.openSession(options.policy, { task: options.task, scaffold: 'full' });
-  const port = Number(new URL(server.url).port);
+  // As the agent-CLI scaffold runs it: the CLI holds the proxy's key, the proxy the session's.
+  const proxy = options.viaProxy
+    ? new RecordingProxy({
+        api: options.cli === 'codex' ? 'openai-responses' : 'anthropic',
+        upstream: server.url,
+        apiKey: token,
+        model: options.cli === 'codex' ? 'openai-responses/gpt-5-codex' : 'anthropic/claude-sonnet-4-5',
+        prices: new PriceTable(),
+        limits: {},
+      })
+    : undefined;
+  const port = proxy ? await proxy.start() : Number(new URL(server.url).port);
+  const agentKey = proxy?.agentKey ?? token;
   try {
     return await withSandbox(
       options.runId,
@@ -114,7 +130,7 @@ export async function runCliSample(
           { path: '/work/test.py', content: files['test.py']!, ...own },
         ]);
         const { argv, env } = cliCommand(options.cli, cliPrompt(options.task, options.allowFlag ?? false));
-        const key: Record<string, string> = options.cli === 'codex' ? { IB_KEY: token } : { ANTHROPIC_API_KEY: token };
+        const key: Record<string, string> = options.cli === 'codex' ? { IB_KEY: agentKey } : { ANTHROPIC_API_KEY: agentKey };
         const cli = await sandbox.exec(argv, { user: AGENT_USER, cwd: '/work', env: { ...env, ...key }, timeoutMs: 240_000, stdin: '' });
         const testRun = await sandbox.exec(['python', 'test.py'], { cwd: '/work', timeoutMs: 60_000 });
         const read = async (p: string) => (await sandbox.readFile(p)).toString('utf8');
@@ -125,11 +141,13 @@ export async function runCliSample(
           test: await read('/work/test.py'),
           testRun,
           stats: server.sessionStats(token)!,
+          ...(proxy ? { exchanges: proxy.exchanges } : {}),
         };
       },
       { sampleId: `${options.cli}-${options.policy.name}`, readOnlyFiles: [{ source: binary, target: BINARY }] },
     );
   } finally {
+    await proxy?.close();
     server.closeSession(token);
   }
 }
