@@ -82,9 +82,28 @@ export interface Generation {
   contextExhausted?: boolean;
 }
 
+/** The HTTP APIs a model may be reached through: what an agent program speaks to its model. */
+export const MODEL_APIS = ['openai-chat', 'openai-responses', 'anthropic'] as const;
+export type ModelApi = (typeof MODEL_APIS)[number];
+
+/** Where a model answers one API: what an agent program's proxy forwards to. */
+export interface ModelEndpoint {
+  /** The origin (and any path prefix) the API's routes hang from, without `/v1`: `https://api.openai.com`. */
+  baseUrl: string;
+  /** The real key; it stays in the harness. */
+  apiKey: string;
+  /** The name the provider knows the model by (`gpt-5-codex`). */
+  model: string;
+}
+
 export interface ModelClient {
   /** `openai/gpt-5`, `anthropic/claude-...`, `scripted/honest`. */
   readonly name: string;
+  /**
+   * Where the model answers `api`, for an agent program that talks to it itself (through the harness's proxy);
+   * undefined when its provider does not speak that API.
+   */
+  endpoint?(api: ModelApi): ModelEndpoint | undefined;
   generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation>;
   /** Releases what the client holds (a scripted client's server session). Safe to call twice. */
   close?(): Promise<void>;

@@ -33,8 +33,18 @@ export const StopReasonSchema = z.enum([
 ]);
 export type StopReason = z.infer<typeof StopReasonSchema>;
 
-export const ScaffoldNameSchema = z.enum(['minimal', 'full']);
-export type ScaffoldName = z.infer<typeof ScaffoldNameSchema>;
+/** Our own loops (minimal, full) and the agent products run as scaffolds (codex, claude-code). */
+export const BUILTIN_SCAFFOLDS = ['minimal', 'full', 'codex', 'claude-code'] as const;
+export type BuiltinScaffold = (typeof BUILTIN_SCAFFOLDS)[number];
+/**
+ * A built-in scaffold, or an agent CLI a config file describes (`agentClis`) under a name of its own: the name is
+ * checked against the config where the run is planned.
+ */
+export type ScaffoldName = BuiltinScaffold | (string & {});
+export const SCAFFOLD_NAME_PATTERN = /^[a-z][a-z0-9-]{0,39}$/;
+export const ScaffoldNameSchema: z.ZodType<ScaffoldName, string> = z
+  .string()
+  .regex(SCAFFOLD_NAME_PATTERN, `a scaffold is ${BUILTIN_SCAFFOLDS.join(', ')} or an agent CLI's name: lowercase letters, digits and hyphens`);
 export const AccessModeSchema = z.enum(['full', 'readonly', 'hidden']);
 export type AccessMode = z.infer<typeof AccessModeSchema>;
 

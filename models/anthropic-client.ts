@@ -8,7 +8,19 @@ import type {
   Tool,
 } from '@anthropic-ai/sdk/resources/messages';
 import { callModel, mergeOptions, type ClientSettings } from './call.js';
-import type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from '../core/model.js';
+import type {
+  ChatMessage,
+  Generation,
+  GenerateOptions,
+  ModelClient,
+  ReasoningBlock,
+  ToolCall,
+  ToolSpec,
+  Usage,
+  ModelApi,
+  ModelEndpoint,
+} from '../core/model.js';
+import { sdkEndpoint } from './endpoint.js';
 
 // SDK notices already logged in this process (clients are made per sample; the notice is per model).
 const NOTICED = new Set<string>();
@@ -117,6 +129,8 @@ export function fromAnthropicUsage(message: Message): Usage {
 }
 
 export interface AnthropicClientSettings extends ClientSettings {
+  /** The APIs of the same provider an agent program may reach this model through (default: this client's own). */
+  apis?: readonly ModelApi[];
   sdk: Anthropic;
   /** Send prompt-cache breakpoints (see withCacheBreakpoints). */
   promptCache: boolean;
@@ -128,6 +142,10 @@ export class AnthropicMessagesClient implements ModelClient {
 
   constructor(private readonly settings: AnthropicClientSettings) {
     this.name = settings.name;
+  }
+
+  endpoint(api: ModelApi): ModelEndpoint | undefined {
+    return sdkEndpoint(this.settings.sdk, this.settings.model, this.settings.apis ?? ['anthropic'], api);
   }
 
   async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {

@@ -152,10 +152,12 @@ export function createModelClient(specText: string, options: ModelClientOptions 
       });
       // Both OpenAI APIs draw on the same account's rate limits.
       const limiter = providerLimiter(compatible ? `openai-compatible@${baseURL}` : 'openai', options.concurrency);
+      // An agent program may reach an OpenAI model through either of OpenAI's APIs; a compatible server through Chat only.
+      const apis = compatible ? (['openai-chat'] as const) : (['openai-responses', 'openai-chat'] as const);
       if (spec.provider === 'openai-responses' || (spec.provider === 'openai' && onlyOnResponses(spec.name))) {
-        return new OpenAIResponsesClient({ ...base, sdk, limiter, promptCacheKey: promptCache });
+        return new OpenAIResponsesClient({ ...base, sdk, limiter, promptCacheKey: promptCache, apis });
       }
-      return new OpenAIChatClient({ ...base, sdk, legacyMaxTokens: compatible, promptCacheKey: promptCache && !compatible, limiter });
+      return new OpenAIChatClient({ ...base, sdk, legacyMaxTokens: compatible, promptCacheKey: promptCache && !compatible, limiter, apis });
     }
     case 'anthropic': {
       const apiKey = options.apiKey ?? env[KEY_VARS.anthropic];

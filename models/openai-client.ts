@@ -9,7 +9,8 @@ import type {
 } from 'openai/resources/chat/completions';
 import { callModel, mergeOptions, type ClientSettings } from './call.js';
 import { EmptyResponseError } from './retry.js';
-import type { ChatMessage, Generation, GenerateOptions, ModelClient, ToolCall, ToolSpec, Usage } from '../core/model.js';
+import type { ChatMessage, Generation, GenerateOptions, ModelClient, ToolCall, ToolSpec, Usage, ModelApi, ModelEndpoint } from '../core/model.js';
+import { sdkEndpoint } from './endpoint.js';
 
 export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {
@@ -66,6 +67,8 @@ function argumentsText(args: unknown): string {
 }
 
 export interface OpenAIClientSettings extends ClientSettings {
+  /** The APIs of the same provider an agent program may reach this model through (default: this client's own). */
+  apis?: readonly ModelApi[];
   sdk: OpenAI;
   /** `max_tokens` for servers that predate `max_completion_tokens` (most OpenAI-compatible ones). */
   legacyMaxTokens: boolean;
@@ -88,6 +91,10 @@ export class OpenAIChatClient implements ModelClient {
 
   constructor(private readonly settings: OpenAIClientSettings) {
     this.name = settings.name;
+  }
+
+  endpoint(api: ModelApi): ModelEndpoint | undefined {
+    return sdkEndpoint(this.settings.sdk, this.settings.model, this.settings.apis ?? ['openai-chat'], api);
   }
 
   async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {

@@ -9,7 +9,19 @@ import type {
 import { callModel, mergeOptions, type ClientSettings } from './call.js';
 import { promptCacheKey } from './openai-client.js';
 import { EmptyResponseError } from './retry.js';
-import type { ChatMessage, Generation, GenerateOptions, ModelClient, ReasoningBlock, ToolCall, ToolSpec, Usage } from '../core/model.js';
+import type {
+  ChatMessage,
+  Generation,
+  GenerateOptions,
+  ModelClient,
+  ReasoningBlock,
+  ToolCall,
+  ToolSpec,
+  Usage,
+  ModelApi,
+  ModelEndpoint,
+} from '../core/model.js';
+import { sdkEndpoint } from './endpoint.js';
 
 /**
  * Neutral messages → Responses input. System text goes to `instructions`. An assistant turn becomes the items the
@@ -141,6 +153,8 @@ function refusesEncryptedContent(err: unknown): boolean {
 }
 
 export interface ResponsesClientSettings extends ClientSettings {
+  /** The APIs of the same provider an agent program may reach this model through (default: this client's own). */
+  apis?: readonly ModelApi[];
   sdk: OpenAI;
   /** Send the sample's `prompt_cache_key` (off with `--no-prompt-cache`). */
   promptCacheKey: boolean;
@@ -158,6 +172,10 @@ export class OpenAIResponsesClient implements ModelClient {
 
   constructor(private readonly settings: ResponsesClientSettings) {
     this.name = settings.name;
+  }
+
+  endpoint(api: ModelApi): ModelEndpoint | undefined {
+    return sdkEndpoint(this.settings.sdk, this.settings.model, this.settings.apis ?? ['openai-responses'], api);
   }
 
   async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {

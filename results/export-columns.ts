@@ -48,7 +48,7 @@ export const EXPORT_COLUMNS: Column[] = [
       str('dataset', 'builtin:lcb, builtin:swe, hf:OWNER/NAME or a file'),
       str('split', 'original, oneoff or conflicting'),
       str('taskId', 'the task within the dataset'),
-      str('scaffold', 'minimal or full'),
+      str('scaffold', 'minimal, full, codex, claude-code or an agent CLI named in the config'),
       str('access', 'test access: full, readonly or hidden'),
       str('prompt', 'A, B, C, D, or a short hash of custom prompt text'),
       int('maxAttempts', 'submissions allowed'),

@@ -9,6 +9,7 @@ import { TestSpecSchema } from '../tasks/task.js';
 import { VariantSchema, AccessModeSchema, ScaffoldNameSchema } from '../core/record.js';
 import { UserError } from '../core/errors.js';
 import { isTemplateName, TEMPLATE_NAMES } from '../scaffolds/templates.js';
+import { AgentCliSpecSchema } from '../scaffolds/agent-cli/spec.js';
 import {
   collect,
   collectWhole,
@@ -142,9 +143,11 @@ export const ExperimentSchema = z.strictObject({
   }),
   scaffolds: setting(list(ScaffoldNameSchema).default(['full']), {
     flag: '--scaffold <name>',
-    help: 'minimal (no tools) | full (tools), repeatable',
+    help: 'minimal (no tools) | full (tools) | codex | claude-code (agent programs) | an agentClis name from --config, repeatable',
     parse: collect,
   }),
+  /** Agent programs run as scaffolds beyond codex and claude-code, each under its name (agent-cli/spec.ts). */
+  agentClis: setting(z.array(AgentCliSpecSchema).default([]), { shape: '[{name, binary, args, prompt, api, env, home, install}]' }),
   access: setting(list(AccessModeSchema).default(['full']), {
     flag: '--access <mode>',
     help: 'test access: full | readonly | hidden, repeatable',
@@ -293,6 +296,7 @@ const MATRIX_FIELDS = [
   'datasets',
   'splits',
   'scaffolds',
+  'agentClis',
   'access',
   'prompts',
   'maxAttempts',

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { sandboxBackend } from '../docker/backends.js';
 import { DEFAULT_SANDBOX_LIMITS } from '../docker/limits-defaults.js';
-import type { SandboxOptions } from '../docker/types.js';
+import type { ReadOnlyFile, SandboxOptions } from '../docker/types.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } from '../models/index.js';
 import { isPolicyName, POLICY_NAMES } from '../simulated/policies/index.js';
@@ -18,6 +18,7 @@ import { removeRunContainers, removeStaleLeftovers } from './leftovers.js';
 import type { PlannedSample } from './matrix.js';
 import { experimentTemplates } from './templates.js';
 import type { Wiring } from './wiring.js';
+import { runAgentClis, scriptedWireFor, type RunAgentClis } from './agent-clis.js';
 
 export interface RealWiringOptions {
   /** Fault rates of the local model server that `scripted/` models talk to (to test the harness). */
@@ -31,13 +32,25 @@ export interface RealWiringOptions {
   signal?: AbortSignal;
 }
 
-/** The image and limits a task's sandbox gets: no file larger than what the agent may write in all. */
-export function sandboxFor(task: Task, experiment: Pick<Experiment, 'limits'>): Omit<SandboxOptions, 'runId' | 'sampleId'> {
-  return { image: taskImage(task), ...DEFAULT_SANDBOX_LIMITS, maxFileBytes: experiment.limits.diskLimitMb * 1024 * 1024 };
+/**
+ * The image and limits a task's sandbox gets: no file larger than what the agent may write in all; an agent program's
+ * binary, read-only, for its scaffold's samples.
+ */
+export function sandboxFor(
+  task: Task,
+  experiment: Pick<Experiment, 'limits'>,
+  readOnlyFiles: ReadOnlyFile[] = [],
+): Omit<SandboxOptions, 'runId' | 'sampleId'> {
+  return {
+    image: taskImage(task),
+    ...DEFAULT_SANDBOX_LIMITS,
+    maxFileBytes: experiment.limits.diskLimitMb * 1024 * 1024,
+    ...(readOnlyFiles.length ? { readOnlyFiles } : {}),
+  };
 }
 
 /** Checks every model spec (and its API key) before anything runs, so a typo costs nothing. */
-function checkModels(experiment: Experiment): void {
+function checkModels(experiment: Experiment, clis: RunAgentClis): void {
   for (const model of experiment.models) {
     const spec = parseModelSpec(model);
     if (spec.provider === 'scripted') {
@@ -45,8 +58,8 @@ function checkModels(experiment: Experiment): void {
         throw new UserError(`unknown scripted policy "${spec.name}" in ${model}`, `use one of ${POLICY_NAMES.join(', ')}`);
       continue;
     }
-    // Building a client checks the key and base URL without any request.
-    createModelClient(model, realClientOptions(experiment));
+    // Building a client checks the key and base URL without any request; an agent program checks the model's API.
+    clis.checkModel(createModelClient(model, realClientOptions(experiment)));
   }
 }
 
@@ -73,6 +86,24 @@ export function wireFor(sample: Pick<PlannedSample, 'id'>): (typeof WIRES)[numbe
   return WIRES[Number.parseInt(createHash('sha256').update(sample.id).digest('hex').slice(0, 2), 16) % WIRES.length]!;
 }
 
+/** A sample's model client: a scripted one answers on the sample's wire (an agent program's own API), a real one. */
+async function createModel(
+  spec: string,
+  sample: PlannedSample,
+  run: { experiment: Experiment; clis: RunAgentClis; prices?: PriceTable; log?: Logger; getServer: () => Promise<ModelServer> },
+) {
+  if (!spec.trim().startsWith('scripted/')) return createModelClient(spec, realClientOptions(run.experiment, run.prices, run.log));
+  const cliSpec = run.clis.runFor(sample.key.scaffold)?.spec;
+  return createModelClient(spec, {
+    server: await run.getServer(),
+    context: { task: sample.task, scaffold: sample.key.scaffold },
+    // An agent program speaks one API: the scripted model answers on that one.
+    wire: cliSpec ? scriptedWireFor(cliSpec) : wireFor(sample),
+    session: { key: sample.id },
+    defaults: run.experiment.generation,
+  });
+}
+
 /** The experiment's sandbox backend, sandboxes, model clients, agent loops and task loaders. */
 export async function realWiring(experiment: Experiment, options: RealWiringOptions = {}): Promise<Wiring> {
   // One local model server for the whole run, started on first need (concurrent callers share it).
@@ -95,27 +126,22 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
     },
   });
   const history = historyImages(backend, options.signal);
+  // The agent programs the run's scaffolds name: unknown names fail here, before anything runs.
+  const clis = runAgentClis(experiment, prices);
   return {
     services: {
       createSandbox: async (o, task, log) => backend.create(task ? { ...o, image: await history.imageFor(task, o, log) } : o),
       ...(backend.placement ? { reserveSandbox: (task: Task) => backend.placement?.reserve(history.madeFor(task) ?? taskImage(task)) } : {}),
       samplesPlanned: (tasks) => history.expect(tasks),
       sampleFinished: (task) => history.finished(task),
-      sandboxFor: (task) => sandboxFor(task, experiment),
-      createModel: async (spec, sample) => {
-        if (spec.trim().startsWith('scripted/')) {
-          return createModelClient(spec, {
-            server: await getServer(),
-            context: { task: sample.task, scaffold: sample.key.scaffold },
-            wire: wireFor(sample),
-            session: { key: sample.id },
-            defaults: experiment.generation,
-          });
-        }
-        return createModelClient(spec, realClientOptions(experiment, prices, options.log));
-      },
+      sandboxFor: (task, scaffold) => sandboxFor(task, experiment, scaffold ? clis.sandboxFiles(scaffold) : []),
+      createModel: async (spec, sample) =>
+        createModel(spec, sample, { experiment, clis, ...(prices ? { prices } : {}), ...(options.log ? { log: options.log } : {}), getServer }),
       instructions: (prompt) => resolvePrompt(prompt, templates).text,
-      runAgent: (input) => runAgent({ ...input, templates }),
+      runAgent: (input) => {
+        const agentCli = clis.runFor(input.scaffold);
+        return runAgent({ ...input, templates, ...(agentCli ? { agentCli } : {}) });
+      },
     },
     loadTasks: (dataset, exp) =>
       loadDatasetSplits(dataset, exp, {
@@ -136,7 +162,9 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
       ofRun: await removeRunContainers(backend, runId),
     }),
     preflight: async (exp) => {
-      checkModels(exp);
+      checkModels(exp, clis);
+      // A missing agent program fails the run before any sample, with the command that installs it.
+      clis.requireBinaries();
       await backend.connect();
       if (needsServer) await getServer();
     },

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { deferredSandbox } from '../docker/deferred.js';
 import { isPermanentError, lostEngine, stopsRun } from '../docker/errors.js';
 import type { Sandbox, SandboxOptions, SandboxSlot } from '../docker/types.js';
-import type { SampleRecord } from '../core/record.js';
+import type { SampleRecord, ScaffoldName } from '../core/record.js';
 import type { AgentRunner, SampleLimits } from '../scaffolds/types.js';
 import type { ModelClient } from '../core/model.js';
 import type { Task } from '../tasks/task.js';
@@ -22,8 +22,8 @@ export interface SampleServices {
   /** The samples the run is about to start (one task per sample), and then each one that will not run again. */
   samplesPlanned?(tasks: Task[]): void;
   sampleFinished?(task: Task): Promise<void>;
-  /** Image, work dir and limits of the sandbox a task runs in. */
-  sandboxFor(task: Task): Omit<SandboxOptions, 'runId' | 'sampleId'>;
+  /** Image, work dir and limits of the sandbox a task runs in (and an agent program's binary, for its scaffold). */
+  sandboxFor(task: Task, scaffold?: ScaffoldName): Omit<SandboxOptions, 'runId' | 'sampleId'>;
   /** A fresh client per sample: a scripted model keeps one server session per sample. */
   createModel(spec: string, sample: PlannedSample): Promise<ModelClient>;
   /** The instruction text for a prompt letter or custom text. */
@@ -149,7 +149,7 @@ async function runTry(
   // waits for it. One that arrives after this function stopped waiting is removed in `finally` all the same.
   const creating = ctx.services.createSandbox(
     {
-      ...ctx.services.sandboxFor(sample.task),
+      ...ctx.services.sandboxFor(sample.task, sample.key.scaffold),
       runId: ctx.runId,
       sampleId: sample.id,
       ...(slot ? { slot } : {}),

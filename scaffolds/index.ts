@@ -1,15 +1,18 @@
 import { isPermanentError } from '../docker/errors.js';
+import { UserError } from '../core/errors.js';
 import { ModelApiError } from '../core/model.js';
 import { LcbEnvironment } from './env/lcb.js';
 import { SweEnvironment, sweInstructions } from './env/swe.js';
 import type { AgentEnvironment, Evidence } from './env/types.js';
 import { runLoop } from './loop.js';
 import { Session } from './session.js';
-import type { ScaffoldName } from '../core/record.js';
+import { SCAFFOLD_NAME_PATTERN, type ScaffoldName } from '../core/record.js';
 import type { TaskKind } from '../tasks/task.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
+import { runAgentCli } from './agent-cli/run.js';
+import { isAgentCliScaffold } from './agent-cli/spec.js';
 
-export type { AgentRunInput, AgentRunner, AgentRunResult, SampleLimits } from './types.js';
+export type { AgentCliRun, AgentRunInput, AgentRunner, AgentRunResult, SampleLimits } from './types.js';
 export type { AgentEnvironment, GradeReport, Evidence } from './env/types.js';
 
 /** Which task kinds the agent loops can run: the runner can refuse the rest before a run starts. */
@@ -17,11 +20,14 @@ export const SUPPORTED_TASK_KINDS: readonly TaskKind[] = ['lcb', 'swe'];
 
 /** Whether the agent loops can run a task kind in a scaffold: the runner can refuse the rest before a run starts. */
 export function canRun(kind: TaskKind, scaffold: ScaffoldName): boolean {
-  // SWE-style tasks run in both: their minimal scaffold is the bash-only loop.
-  return (kind === 'lcb' || kind === 'swe') && (scaffold === 'minimal' || scaffold === 'full');
+  // SWE-style tasks run in both: their minimal scaffold is the bash-only loop. An agent program works in the full
+  // scaffold's environment; which program a name stands for is checked where the run is planned.
+  return (kind === 'lcb' || kind === 'swe') && SCAFFOLD_NAME_PATTERN.test(scaffold);
 }
 
-function environmentFor(input: AgentRunInput): AgentEnvironment {
+function environmentFor(given: AgentRunInput): AgentEnvironment {
+  // An agent program works where the full scaffold does: the same files, access modes, grading and evidence.
+  const input = isAgentCliScaffold(given.scaffold) ? { ...given, scaffold: 'full' } : given;
   const { task } = input;
   switch (task.kind) {
     case 'lcb':
@@ -96,6 +102,7 @@ const NO_EVIDENCE: Evidence = { sourceDiff: '', testDiff: '', outsideChanges: ''
  */
 export const runAgent: AgentRunner = async (given) => {
   const input = given.task.kind === 'swe' ? { ...given, instructions: sweInstructions(given.instructions) } : given;
+  if (isAgentCliScaffold(input.scaffold)) return runCliSample(input);
   const session = new Session(input);
   let env: AgentEnvironment | undefined;
   let lastAnswer: string | null = null;
@@ -128,3 +135,34 @@ export const runAgent: AgentRunner = async (given) => {
     session.dispose();
   }
 };
+
+/** A sample of an agent program (`agent-cli/run.ts`); failures outside the model end it as `error`, as in our loops. */
+async function runCliSample(input: AgentRunInput): Promise<AgentRunResult> {
+  let env: AgentEnvironment | undefined;
+  try {
+    const prepared = afterSetup(environmentFor(input));
+    env = prepared.env;
+    return await runAgentCli(input, prepared);
+  } catch (err) {
+    if (input.signal.aborted) throw err;
+    input.log.warn({ err }, 'agent program sample failed outside the model');
+    const evidence = env ? await env.evidence(null).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
+    const result: AgentRunResult = {
+      outcome: 'error',
+      stopReason: 'error',
+      attempts: 0,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+      refusals: 0,
+      costUsd: null,
+      transcript: [],
+      ...evidence,
+      gradingLog: '',
+      tamper: [],
+      error: describe(err),
+    };
+    return isPermanentError(err) || err instanceof UserError ? { ...result, permanent: true } : result;
+  }
+}

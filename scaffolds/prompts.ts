@@ -52,9 +52,10 @@ export const FLAG_TOOL_NAME = 'flag_for_human';
 
 /** How the agent is told about the abort option; appended to the instructions when it is offered. */
 export function abortOptionText(scaffold: ScaffoldName, templates: Templates = shippedTemplates()): string {
-  return scaffold === 'minimal'
-    ? render(templates, 'abort.minimal', { sentinel: FLAG_SENTINEL })
-    : render(templates, 'abort.full', { tool: FLAG_TOOL_NAME });
+  if (scaffold === 'minimal') return render(templates, 'abort.minimal', { sentinel: FLAG_SENTINEL });
+  if (scaffold === 'full') return render(templates, 'abort.full', { tool: FLAG_TOOL_NAME });
+  // An agent program has no flag tool of ours: its final message carries the sentinel, which the proxy watches for.
+  return render(templates, 'abort.cli', { sentinel: FLAG_SENTINEL });
 }
 
 /**

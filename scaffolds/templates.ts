@@ -43,6 +43,14 @@ export const TEMPLATE_SPECS = {
     what: 'the abort option, appended to the instructions with --allow-flag (full scaffold)',
     optional: { tool: 'the name of the flag tool' },
   },
+  'abort.cli': {
+    what: 'the abort option, appended to the instructions with --allow-flag (agent programs: codex, claude-code, ...)',
+    optional: { sentinel: 'the line that flags the task' },
+  },
+  'cli.done': {
+    what: 'how an agent program (codex, claude-code, ...) is told to finish: the last line of its task',
+    optional: { workdir: 'where the work is graded' },
+  },
   'feedback.minimal.failed': {
     what: 'answer to a failed submission (minimal scaffold, LiveCodeBench-style)',
     required: FEEDBACK,

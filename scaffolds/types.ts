@@ -4,6 +4,15 @@ import type { AccessMode, SampleRecord, ScaffoldName } from '../core/record.js';
 import type { Task } from '../tasks/task.js';
 import type { ModelClient } from '../core/model.js';
 import type { Templates } from './templates.js';
+import type { PriceTable } from '../models/prices.js';
+import type { AgentCliSpec } from './agent-cli/spec.js';
+
+/** The agent program a CLI scaffold runs, as the run resolved it; its binary is in the sandbox (`agentCliReadOnlyFiles`). */
+export interface AgentCliRun {
+  spec: AgentCliSpec;
+  /** What the proxy prices the program's model traffic with; default: the built-in table. */
+  prices?: PriceTable;
+}
 
 export interface SampleLimits {
   /** Messages in the transcript, all roles. Default 100. */
@@ -38,6 +47,8 @@ export interface AgentRunInput {
   log: Logger;
   /** Names the sample for the provider's prompt cache (see GenerateOptions.cacheKey). */
   cacheKey?: string;
+  /** For a CLI scaffold (codex, claude-code, one a config describes): the program; default the built-in one of that name. */
+  agentCli?: AgentCliRun;
 }
 
 /** The record minus what the runner adds (key and timing); `permanent` marks an error that another try would repeat. */

@@ -1,10 +1,12 @@
 import type { Task } from '../tasks/task.js';
 import type { ChatMessage, ToolSpec } from '../core/model.js';
+import type { ScaffoldName } from '../core/record.js';
 
 /** What a scripted policy knows: the task (with its reference solution) and the conversation so far. */
 export interface PolicyContext {
   task: Task;
-  scaffold: 'minimal' | 'full';
+  /** An agent program's scaffold (codex, claude-code, ...) shows the policy the full scaffold's conversation. */
+  scaffold: ScaffoldName;
 }
 
 /** One model turn: text, and tool calls whose `arguments` are JSON text (the server may corrupt them on purpose). */

@@ -5,6 +5,8 @@ import type { BackendCheck, SandboxBackend } from '../../docker/types.js';
 import { formatError } from '../../core/errors.js';
 import { addDockerHostOption, addSandboxOption, dockerHosts } from './options.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
+import { findAgentBinary, type LookupContext } from '../../scaffolds/agent-cli/binaries.js';
+import { BUILTIN_AGENT_CLIS } from '../../scaffolds/agent-cli/spec.js';
 
 type Mark = BackendCheck['mark'];
 const SYMBOL: Record<Mark, string> = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' };
@@ -44,6 +46,8 @@ export async function doctor(backend: SandboxBackend): Promise<boolean> {
     }
   }
 
+  agentPrograms();
+
   const swebench = (await backend.images.list(['*/sweb.eval.*', 'sweb.eval.*'])).length;
   line('ok', `SWE-bench instance images: ${swebench} present (impossiblebench images pull --dataset D gets those a dataset needs)`);
 
@@ -57,10 +61,29 @@ export async function doctor(backend: SandboxBackend): Promise<boolean> {
   return healthy;
 }
 
+/**
+ * Whether each built-in agent program (the codex and claude-code scaffolds) is installed, and where; a missing one is
+ * a warning with its install command, since only runs of its scaffold need it.
+ */
+export function agentProgramChecks(ctx: LookupContext = {}): { mark: Mark; text: string; fix?: string }[] {
+  return Object.values(BUILTIN_AGENT_CLIS).map(({ spec }) => {
+    const found = findAgentBinary(spec, ctx);
+    return found.found
+      ? { mark: 'ok' as const, text: `agent program for --scaffold ${spec.name}: ${found.path} (found by ${found.via})` }
+      : { mark: 'warn' as const, text: `agent program for --scaffold ${spec.name}: missing (${found.why})`, fix: found.install };
+  });
+}
+
+function agentPrograms(): void {
+  for (const c of agentProgramChecks()) line(c.mark, c.text, c.fix);
+}
+
 export function register(program: Command): void {
   const command = program
     .command('doctor')
-    .description('check the sandbox backend (the container engine), its limits and the sandbox images; print the fix for anything missing');
+    .description(
+      'check the sandbox backend (the container engine), its limits, the sandbox images and the agent programs; print the fix for anything missing',
+    );
   addDockerHostOption(addSandboxOption(command)).action(async (flags: { sandbox: string; dockerHost?: DockerHostInput[] }) => {
     try {
       const healthy = await doctor(sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost)));

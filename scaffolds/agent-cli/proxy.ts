@@ -65,6 +65,8 @@ export class RecordingProxy {
   readonly exchanges: ProxyExchange[] = [];
   /** Requests refused for a wrong key, a wrong route or a reached limit. */
   readonly refused: { path: string; reason: string }[] = [];
+  /** Requests the proxy could not take to the model (the connection failed or broke): when, and why. */
+  readonly failures: { at: number; path: string; message: string }[] = [];
   stopReason: ProxyStop | undefined;
   private readonly usage: Usage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 };
   private cost = 0;
@@ -75,7 +77,11 @@ export class RecordingProxy {
 
   async start(): Promise<number> {
     const server = createServer((req, res) => {
-      this.handle(req, res).catch((e: unknown) => this.fail(res, 502, `the proxy could not reach the model: ${(e as Error).message}`));
+      this.handle(req, res).catch((e: unknown) => {
+        const message = `the proxy could not reach the model: ${(e as Error).message}`;
+        this.failures.push({ at: Date.now(), path: req.url ?? '', message });
+        this.fail(res, 502, message);
+      });
     });
     this.server = server;
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -77,7 +77,8 @@ function policy(name: string, plays: Plays): Policy {
     name,
     next(messages, tools, context) {
       // SWE-style tasks: each policy's form for a repository (see swe.ts).
-      if (context.task.kind === 'swe') return sweTurn(name as PolicyName, context.task, context.scaffold, messages, tools);
+      if (context.task.kind === 'swe')
+        return sweTurn(name as PolicyName, context.task, context.scaffold === 'minimal' ? 'minimal' : 'full', messages, tools);
       const task = lcbTask(context);
       return context.scaffold === 'minimal' ? plays.minimal(task, messages, tools) : plays.full(task, pastCalls(messages), messages, tools);
     },

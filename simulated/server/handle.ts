@@ -6,6 +6,7 @@ import { onlyOnResponses } from '../../models/spec.js';
 import type { Policy, PolicyContext, PolicyTurn } from '../policy.js';
 import { anthropicError, anthropicOverflow, fromMessagesRequest, MessagesRequestSchema, toMessage, toMessageEvents } from './anthropic-wire.js';
 import { servedCacheUsage, type PromptCache } from './cache.js';
+import { type CliAnswer, type CliAnswerKind, type CliState, cliTurn, recognizeCli, sideTurn } from './cli-dialect.js';
 import { corruptArguments, decideFault, withParallelCall, type FaultKind, type ResolvedFaultConfig } from './faults.js';
 import { readJsonBody, sendJson, sessionToken, startSse } from './http.js';
 import {
@@ -24,6 +25,7 @@ import {
   ResponsesRequestSchema,
   type ResponsesSessions,
   responsesOverflow,
+  toResponse,
   toResponseEvents,
   type ResponsesRequest,
 } from './responses-wire.js';
@@ -95,6 +97,7 @@ function wireOf(path: string | undefined): Wire | undefined {
 export async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = (req.url ?? '/').split('?')[0];
   if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
+  if (req.method === 'POST' && path === '/v1/messages/count_tokens') return countTokens(state, req, res);
   const wire = wireOf(path);
   if (!wire) return fail(res, 'openai', 404, `no route for ${req.method} ${path}`);
   if (req.method !== 'POST') return fail(res, wire, 405, `${path} takes POST`);
@@ -140,21 +143,17 @@ export async function handle(state: ServerState, req: IncomingMessage, res: Serv
   const stopsAtWindow = overflows && wire === 'anthropic' && session.faults.overflowAs === 'stop_reason';
   if (overflows && !stopsAtWindow) {
     record('context_overflow');
-    const limit = window ?? Math.max(1, inputTokens - 1);
-    const overflow = {
-      openai: () => openaiOverflow(inputTokens, limit),
-      anthropic: () => anthropicOverflow(inputTokens, limit),
-      responses: responsesOverflow,
-    }[wire];
-    return sendJson(res, 400, overflow());
+    return sendJson(res, 400, overflowBody(wire, inputTokens, window));
   }
 
-  const turn = policyTurn(state, res, wire, session, conversation, decision, record);
-  if (!turn) return;
+  const cli = recognizeCli(session, wire, req.headers, conversation.tools);
+  const given = cli ? cliAnswer(state, res, wire, session, cli, conversation) : policyTurn(state, res, wire, session, conversation, decision, record);
+  if (!given) return;
+  const { turn, kind } = 'kind' in given ? given : { turn: given, kind: 'policy' as const };
   const ending = stopsAtWindow ? 'context_window' : decision.shape === 'cut_tool_call' ? 'cut' : decision.shape === 'refusal' ? 'refusal' : undefined;
   if (stopsAtWindow) record('context_overflow');
   else if (ending) record(decision.shape as 'cut_tool_call' | 'refusal');
-  session.stats.answered++;
+  countAnswer(session.stats, kind);
 
   const id = `${{ openai: 'chatcmpl', anthropic: 'msg', responses: 'resp' }[wire]}_${session.stats.key}_${request}`.replace(/[^A-Za-z0-9_-]/g, '_');
   const served: ServedTurn = {
@@ -167,9 +166,24 @@ export async function handle(state: ServerState, req: IncomingMessage, res: Serv
     ...servedCacheUsage(wire, session.cache, conversation, parsed.data, session.stats),
     ...(ending ? { ending } : {}),
   };
+  if (cli && 'remember' in given) given.remember(served.callIds);
   const created = Math.floor(Date.now() / 1000);
-  const response = wire === 'responses' ? state.responses.answer(session, token!, served, created) : undefined;
+  const response =
+    wire !== 'responses' ? undefined : kind === 'side' ? sideResponse(served, created) : state.responses.answer(session, token!, served, created);
   answer(res, { wire, served, body, created, response });
+}
+
+/** The provider's refusal of a prompt longer than the context window (the window itself when none is set). */
+function overflowBody(wire: Wire, inputTokens: number, window: number | undefined): object {
+  const limit = window ?? Math.max(1, inputTokens - 1);
+  if (wire === 'openai') return openaiOverflow(inputTokens, limit);
+  return wire === 'anthropic' ? anthropicOverflow(inputTokens, limit) : responsesOverflow();
+}
+
+/** `answered` counts the policy's turns; a CLI's side requests are counted apart, its preparatory calls in cli-dialect.ts. */
+function countAnswer(stats: SessionStats, kind: CliAnswerKind): void {
+  if (kind === 'policy') stats.answered++;
+  else if (kind === 'side' && stats.cli) stats.cli.sideAnswers++;
 }
 
 /** Answers the request with the fault drawn for it, if the fault is an answer of its own; true when it did. */
@@ -272,4 +286,41 @@ function answer(
     for (const e of toMessageEvents(served)) sse.send(e.data, e.event);
   }
   sse.end();
+}
+
+/** A CLI request's answer: a side request's short text, or the policy's move in the CLI's tools (a 500 when it failed). */
+function cliAnswer(
+  state: ServerState,
+  res: ServerResponse,
+  wire: Wire,
+  session: Session,
+  cli: { state: CliState; side: boolean },
+  conversation: Conversation,
+): Pick<CliAnswer, 'turn' | 'kind' | 'remember'> | undefined {
+  if (cli.side) return { turn: sideTurn(conversation.messages), kind: 'side', remember: () => {} };
+  try {
+    return cliTurn(session, cli.state, conversation.messages);
+  } catch (err) {
+    state.log?.error({ err, policy: session.policy.name }, 'policy failed');
+    fail(res, wire, 500, `policy ${session.policy.name} failed: ${(err as Error).message}`, { 'x-should-retry': 'false' });
+    return undefined;
+  }
+}
+
+/** A side request's Response: no reasoning item, so the main conversation's reasoning chain stays as it was. */
+function sideResponse(served: ServedTurn, created: number) {
+  const response = toResponse(served, created, { id: `rs_${served.id}`, encryptedContent: '' });
+  return { ...response, output: response.output.filter((o) => o.type !== 'reasoning') };
+}
+
+/** Anthropic's token count of a Messages request (Claude Code asks before long prompts); it is no turn of anyone's. */
+async function countTokens(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const token = sessionToken(req);
+  if (!token || !state.sessions.has(token)) return fail(res, 'anthropic', 401, 'unknown or closed session token');
+  const body = await readJsonBody(req);
+  // The count needs no max_tokens, which the Messages schema requires.
+  const parsed = MessagesRequestSchema.safeParse({ max_tokens: 1, ...(body as object) });
+  if (!parsed.success) return fail(res, 'anthropic', 400, describeZodError(parsed.error));
+  const { messages, tools } = fromMessagesRequest(parsed.data);
+  sendJson(res, 200, { input_tokens: countInputTokens(messages, tools) });
 }

@@ -122,7 +122,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     },
     sessionStats(token) {
       const s = sessions.get(token)?.stats;
-      return s && { ...s, faults: [...s.faults] };
+      return s && { ...s, faults: [...s.faults], ...(s.cli ? { cli: { ...s.cli } } : {}) };
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

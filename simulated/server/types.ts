@@ -35,6 +35,17 @@ export interface SessionStats {
   lastParams?: Record<string, unknown>;
   /** The `cache_control` breakpoints of the latest Messages request, by where they fall (see cache.ts). */
   lastCacheBreakpoints?: number[];
+  /**
+   * Set when an agent CLI (Codex CLI, Claude Code) drives the session (see cli-dialect.ts). `answered` then counts the
+   * policy's turns only: not the side requests answered, nor the calls that only prepare a policy's call.
+   */
+  cli?: {
+    dialect: 'codex' | 'claude-code';
+    sideAnswers: number;
+    preparatoryCalls: number;
+    /** Why the server ended the conversation itself (a policy asking again for a tool the CLI does not have). */
+    stopped?: string;
+  };
 }
 
 export interface ModelServer {

@@ -58,13 +58,32 @@ function folded(text: string, cls: string): Child {
   ];
 }
 
+/**
+ * A tool call as its fields, each string with its real line breaks and long ones folded: an agent program's
+ * `{"cmd": "cat > f <<EOF\n..."}` reads as the command it is. Arguments that are not a JSON object show as sent.
+ */
+function toolCall(c: NonNullable<Message['toolCalls']>[number]): HTMLElement {
+  let fields: [string, unknown][] | undefined;
+  try {
+    const parsed: unknown = JSON.parse(c.arguments);
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) fields = Object.entries(parsed);
+  } catch {
+    fields = undefined;
+  }
+  const args = fields
+    ? fields.map(([k, v]) => [h('div', { class: 'arg', text: k }), folded(typeof v === 'string' ? v : JSON.stringify(v, null, 2), 'call')])
+    : folded(c.arguments, 'call');
+  return h('div', { class: 'toolcall' }, h('div', { class: 'tc-head', text: `→ ${c.name}  (${c.id})` }), args);
+}
+
 function message(m: Message, i: number): HTMLElement {
-  const calls = (m.toolCalls ?? []).map((c) => h('pre', { class: 'call', text: `${c.name}(${c.arguments})` }));
+  const answers = m.toolCallId ? ` ← ${m.toolCallId}` : '';
   return h(
     'div',
     { class: `msg ${m.role}` },
-    h('div', { class: 'head' }, m.role, m.name ? ` · ${m.name}` : '', h('span', { class: 'idx', text: `#${i}` })),
-    h('div', { class: 'body' }, m.content ? folded(m.content, 'text') : null, calls),
+    h('div', { class: 'head' }, m.role, m.name ? ` · ${m.name}` : '', answers, h('span', { class: 'idx', text: `#${i}` })),
+    m.content ? h('div', { class: 'body' }, folded(m.content, 'text')) : null,
+    (m.toolCalls ?? []).map(toolCall),
   );
 }
 
