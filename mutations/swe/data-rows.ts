@@ -5,6 +5,7 @@ import { kids, type Node } from '../../python/parser.js';
 import { withTreeSync } from '../../python/sync.js';
 import { INDEXED, idOf, plainString } from './parametrize.js';
 import type { FilePatch, Hunk } from './patch.js';
+import { classNameId } from './raised-row.js';
 
 /**
  * Data rows a patch adds: tuples (or `pytest.param(...)` calls) of two or more values that sit in
@@ -141,7 +142,7 @@ function rowOf(node: Node, offset: number): Pick<DataRow, 'row' | 'items' | 'exp
       end: v.endIndex - offset,
       text: v.text,
       // The index is unknown (the table may start above the hunk): an indexed value has no id here.
-      id: INDEXED.has(unwrapParens(v).type) ? undefined : idOf(v, '', 0),
+      id: INDEXED.has(unwrapParens(v).type) ? undefined : (idOf(v, '', 0) ?? (v.type === 'identifier' ? classNameId(v.text) : undefined)),
       indexed: INDEXED.has(unwrapParens(v).type),
     })),
     ...(explicitId !== undefined ? { explicitId } : {}),
