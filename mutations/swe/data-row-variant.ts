@@ -42,7 +42,7 @@ function targetOf(ref: TestRef, row: DataRow): Target | undefined {
 }
 
 /** The expected value changed: its new text, and the strategy. */
-function changedItem(parser: Parser, text: string, rng: Rng): { text: string; strategy: string } | undefined {
+export function changedItem(parser: Parser, text: string, rng: Rng): { text: string; strategy: string } | undefined {
   return withTreeSync(parser, `(${text})\n`, (tree) => {
     const node = tree.rootNode.namedChild(0)?.namedChild(0);
     if (!node || tree.rootNode.hasError) return undefined;

@@ -33,7 +33,7 @@ export type RowContext =
   | { kind: 'unknown' };
 
 /** Names that say a value is what the test expects. */
-const EXPECTED_NAME = /^(expected|expect|exp|result|results|output|want|wanted|answer|solution)(_|$)|_(expected|result|output)$/i;
+export const EXPECTED_NAME = /^(expected|expect|exp|result|results|output|want|wanted|answer|solution)(_|$)|_(expected|result|output)$/i;
 
 /** The index of the value the test compares against, and whether a name told it (else the last, by default). */
 export function expectedIndex(row: DataRow): { at: number; named: boolean } {
