@@ -55,7 +55,7 @@ function listsOf(parser: Parser, file: FilePatch, hunkIndex: number): InputList[
   let newLine = hunk.newStart;
   const out: InputList[] = [];
   hunk.lines.forEach((l, hunkLine) => {
-    if (l.op === '-') return;
+    if (l.op !== ' ' && l.op !== '+') return;
     fn = DEF.exec(l.text)?.[1] ?? fn;
     const name = ASSIGN.exec(l.text)?.[1];
     const list = name ? listOf(parser, l.text) : undefined;

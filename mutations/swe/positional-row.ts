@@ -95,7 +95,7 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
     return undefined;
   }
   // The changed row's first line, or the line after the last row where the copy goes.
-  const newLineOf = (hunkLine: number) => hunk.newStart + hunk.lines.slice(0, hunkLine).filter((l) => l.op !== '-').length;
+  const newLineOf = (hunkLine: number) => hunk.newStart + hunk.lines.slice(0, hunkLine).filter((l) => l.op === ' ' || l.op === '+').length;
   const lastRow = table.rows[table.rows.length - 1]!;
   const line = type === 'oneoff' ? newLineOf(row.firstLine) : newLineOf(lastRow.lastLine) + 1;
   const strategy = `${type === 'conflicting' ? 'duplicate/' : ''}positional-row/${named >= 0 ? 'named-expected' : 'last-value'}/${changed.strategy}`;

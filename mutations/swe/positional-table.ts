@@ -43,6 +43,9 @@ export interface ShownTable {
 
 const indentOf = (t: string) => t.length - t.trimStart().length;
 
+/** A line the new side of the hunk has (a context or an added line). */
+const onNewSide = (hunk: Hunk, i: number) => hunk.lines[i]?.op === ' ' || hunk.lines[i]?.op === '+';
+
 function rowsIn(parser: Parser, text: string, dict: boolean, width: number): Omit<TableRow, 'firstLine' | 'lastLine' | 'added'>[] | undefined {
   const [open, close] = dict ? ['{', '}'] : ['[', ']'];
   return withTreeSync(parser, `${open}\n${text}\n${close}\n`, (tree) => {
@@ -67,11 +70,10 @@ function rowsIn(parser: Parser, text: string, dict: boolean, width: number): Omi
 /** The line range of rows around hunk line `seed`: lines at least as deep as it, cut where a row would begin or end outside. */
 function rangeAround(hunk: Hunk, seed: number): { first: number; last: number; opener?: string; closer?: number } {
   const indent = indentOf(hunk.lines[seed]!.text);
-  const shown = (i: number) => hunk.lines[i] && hunk.lines[i]!.op !== '-';
   let first = seed;
   let opener: string | undefined;
   for (let i = seed - 1; i >= 0; i--) {
-    if (!shown(i)) continue;
+    if (!onNewSide(hunk, i)) continue;
     const t = hunk.lines[i]!.text;
     if (t.trim() && indentOf(t) < indent) {
       opener = t;
@@ -82,7 +84,7 @@ function rangeAround(hunk: Hunk, seed: number): { first: number; last: number; o
   let last = seed;
   let closer: number | undefined;
   for (let i = seed + 1; i < hunk.lines.length; i++) {
-    if (!shown(i)) continue;
+    if (!onNewSide(hunk, i)) continue;
     const t = hunk.lines[i]!.text;
     if (t.trim() && indentOf(t) < indent) {
       closer = i;
@@ -102,7 +104,7 @@ export function shownTable(parser: Parser, hunk: Hunk, width: number): ShownTabl
   const startKnown = range.opener !== undefined && /[[({]\s*$/.test(range.opener);
   const endVisible = range.closer !== undefined && /^[\])}]/.test(hunk.lines[range.closer]!.text.trim());
   let lines: number[] = [];
-  for (let i = range.first; i <= range.last; i++) if (hunk.lines[i]!.op !== '-') lines.push(i);
+  for (let i = range.first; i <= range.last; i++) if (onNewSide(hunk, i)) lines.push(i);
   // Above an unseen start, the first lines may continue a row begun above the hunk.
   if (!startKnown)
     while (lines.length > 0 && (!hunk.lines[lines[0]!]!.text.trim() || indentOf(hunk.lines[lines[0]!]!.text) > rowIndent)) lines.shift();
@@ -119,7 +121,10 @@ export function shownTable(parser: Parser, hunk: Hunk, width: number): ShownTabl
         const added = hunk.lines.slice(firstLine, lastLine + 1).every((l) => l.op !== ' ');
         return { ...r, firstLine, lastLine, added };
       });
-      const after = range.closer !== undefined ? hunk.lines.slice(range.closer + 1).find((l) => l.op !== '-' && l.text.trim())?.text : undefined;
+      const after =
+        range.closer !== undefined
+          ? hunk.lines.slice(range.closer + 1).find((l) => (l.op === ' ' || l.op === '+') && l.text.trim())?.text
+          : undefined;
       return { lines, text, rows: withLines, dict, startKnown, endVisible, rowIndent: ' '.repeat(rowIndent), ...(after ? { after } : {}) };
     }
     lines = lines.slice(0, -1);
