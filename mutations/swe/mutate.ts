@@ -17,6 +17,7 @@ import { fullContextPatch, narrowPatch } from './whole-file.js';
 import { dataRowMutation } from './data-row-variant.js';
 import { inputListMutation } from './input-lists.js';
 import { positionalRowMutation } from './positional-row.js';
+import { cutListMutation } from './cut-list.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 import type { SweMutation, SweMutationInput } from './types.js';
@@ -283,6 +284,8 @@ function mutateWithin(
     if (moved) return moved;
     const byPosition = positionalRowMutation(parser, patch, testFiles, refs, type, rng, seed);
     if (byPosition) return byPosition;
+    const cutList = cutListMutation(parser, patch, testFiles, refs, type, rng, seed);
+    if (cutList) return cutList;
     return { ok: false, reason: leftOutReason(byRef, regions, problems, wrapped, input.failToPass) };
   } finally {
     for (const { tree } of regions) tree.delete();
