@@ -251,7 +251,8 @@ function leadingStringRows(parser: Parser, lines: RegionLine[]): Set<number> | u
 export function regionOf(parser: Parser, file: FilePatch, hunkIndex: number): { region: Region; tree: Tree } | undefined {
   const region = buildRegion(parser, file, hunkIndex);
   const tree = parseRegion(parser, region);
-  if (!tree?.rootNode.hasError) return tree ? { region, tree } : undefined;
+  if (tree && !tree.rootNode.hasError) return readInsideString(parser, file, hunkIndex, region, tree);
+  if (!tree) return undefined;
   const leads = [leadingStringRows(parser, region.lines), leadingContinuationRows(region.lines), new Set<number>()].filter(
     (l): l is Set<number> => !!l,
   );
@@ -277,6 +278,38 @@ export function regionOf(parser: Parser, file: FilePatch, hunkIndex: number): { 
     altTree?.delete();
   }
   return { region, tree };
+}
+
+/**
+ * A clean parse may still read a hunk that starts inside a docstring the wrong way round: the
+ * docstring's closing quotes open a string that swallows the code below, test functions and all.
+ * When the string begun on that row holds a `def` line and the hunk's first row did not parse as
+ * code, the hunk is read as starting inside the string instead, if that parses too.
+ */
+function readInsideString(parser: Parser, file: FilePatch, hunkIndex: number, region: Region, tree: Tree): { region: Region; tree: Tree } {
+  const lead = leadingStringRows(parser, region.lines);
+  if (!lead || lead.size === 0) return { region, tree };
+  const closingRow = Math.max(...lead) + region.prefixLines;
+  const swallowing = tree.rootNode
+    .descendantsOfType('string')
+    .some((s) => !!s && s.startPosition.row === closingRow && /\n\s*(async\s+)?def\s+\w+\s*\(/.test(s.text));
+  // The plain reading had to drop the hunk's first row as broken code: prose, the docstring's text.
+  const rows = region.source.split('\n');
+  const first = region.lines.findIndex((l) => !isBlank(l.text));
+  const dropped = lead.has(first) && isBlank(rows[first + region.prefixLines] ?? '');
+  if (!swallowing || !dropped) return { region, tree };
+  const alt = buildRegion(parser, file, hunkIndex, lead);
+  blankSourceRows(
+    alt,
+    [...lead].map((r) => r + alt.prefixLines),
+  );
+  const altTree = parseRegion(parser, alt);
+  if (!altTree || altTree.rootNode.hasError) {
+    altTree?.delete();
+    return { region, tree };
+  }
+  tree.delete();
+  return { region: alt, tree: altTree };
 }
 
 /**

@@ -59,8 +59,11 @@ function rowsIn(parser: Parser, text: string, dict: boolean, width: number): Omi
       if (!value) return undefined;
       const v = unwrapParens(value);
       // A pytest.param row counts in the index but is never a target (its id may be its own).
-      const values = v.type === 'tuple' || v.type === 'list' ? kids(v).filter((k) => k.type !== 'comment') : [];
-      const plain = v.type !== 'call' || calleeName(v) !== 'param';
+      const param = v.type === 'call' && calleeName(v) === 'param';
+      // Every element a case: anything else means the lines are not a table's rows.
+      if (!param && v.type !== 'tuple' && v.type !== 'list') return undefined;
+      const values = param ? [] : kids(v).filter((k) => k.type !== 'comment');
+      const plain = !param;
       out.push({ ...at(c), items: plain && values.length === width ? values.map(at) : [], ...(key ? { key: at(key) } : {}) });
     }
     return out;
@@ -97,7 +100,8 @@ function rangeAround(hunk: Hunk, seed: number): { first: number; last: number; o
 
 /** The table a hunk shows around its first added row, or undefined when its rows cannot be read. */
 export function shownTable(parser: Parser, hunk: Hunk, width: number): ShownTable | undefined {
-  const seed = hunk.lines.findIndex((l) => l.op === '+' && /^\s*(\(|\[|pytest\.param\(|(['"]).*?\2\s*:)/.test(l.text));
+  // A row's first line: a tuple, a list with items on it, a pytest.param, or a dict entry.
+  const seed = hunk.lines.findIndex((l) => l.op === '+' && /^\s*(\(|\[\s*\S|pytest\.param\(|(['"]).*?\2\s*:)/.test(l.text));
   if (seed < 0) return undefined;
   const rowIndent = indentOf(hunk.lines[seed]!.text);
   const range = rangeAround(hunk, seed);
