@@ -30,6 +30,11 @@ export function classNameId(text: string): string | undefined {
   return CLASS_NAME.test(text) ? text : undefined;
 }
 
+/** A row value whose id is a class's name (not `True`, `False` or `None`, which pytest spells alike). */
+export function namedByClass(item: { text: string; id: string | undefined }): boolean {
+  return item.id === item.text && classNameId(item.text) !== undefined && !['True', 'False', 'None'].includes(item.text);
+}
+
 /** The test's parameter that `pytest.raises(p)` / `self.assertRaises(p)` expects, in the lines below the row's table. */
 function raisedParameter(lines: readonly string[], params: readonly string[]): string | undefined {
   for (const line of lines) {
