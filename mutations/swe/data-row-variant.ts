@@ -7,7 +7,8 @@ import { addedRows, expectedIndex, rowId, type DataRow } from './data-rows.js';
 import { withHunkLines } from './emit.js';
 import type { SweMutation } from './types.js';
 import { parsePatch, type FilePatch, type Patch } from './patch.js';
-import { namedByClass, raisedClassChange } from './raised-row.js';
+import { namedByClass } from './class-name.js';
+import { raisedClassChange } from './raised-row.js';
 import { fileMayHold, type TestRef } from './test-id.js';
 
 /** A row the patch adds, read by one FAIL_TO_PASS test: a parametrize case of it, or a row of a table its body loops over. */

@@ -5,7 +5,7 @@ import { kids, type Node } from '../../python/parser.js';
 import { withTreeSync } from '../../python/sync.js';
 import { INDEXED, idOf, plainString } from './parametrize.js';
 import type { FilePatch, Hunk } from './patch.js';
-import { classNameId } from './raised-row.js';
+import { classNameId } from './class-name.js';
 
 /**
  * Data rows a patch adds: tuples (or `pytest.param(...)` calls) of two or more values that sit in
