@@ -165,3 +165,69 @@ describe('a hunk that opens inside a docstring', () => {
     }
   });
 });
+
+/** A test that writes a test file from a string; the second hunk opens inside that string, and git names a `def` of it. */
+const STRING_BASE = `import pytest
+
+
+class TestItems:
+    def test_items(self, testdir):
+        p = testdir.makepyfile(
+            """
+            def testone():
+                pass
+
+            class TestX:
+                def testmethod_one(self):
+                    pass
+
+            class TestY(TestX):
+                pass
+        """
+        )
+        items, reprec = testdir.inline_genitems(p)
+        assert len(items) == 3
+        assert items[0].name == "testone"
+        assert items[1].name == "testmethod_one"
+`;
+const STRING_PATCH = `diff --git a/test_items.py b/test_items.py
+--- a/test_items.py
++++ b/test_items.py
+@@ -5,6 +5,8 @@ class TestItems:
+     def test_items(self, testdir):
+         p = testdir.makepyfile(
+             """
++            import pytest
++
+             def testone():
+                 pass
+ 
+@@ -13,10 +15,12 @@ def testmethod_one(self):
+                     pass
+ 
+             class TestY(TestX):
+-                pass
++                @pytest.mark.parametrize("arg0", [".["])
++                def testmethod_two(self, arg0):
++                    pass
+         """
+         )
+         items, reprec = testdir.inline_genitems(p)
+-        assert len(items) == 3
++        assert len(items) == 4
+         assert items[0].name == "testone"
+         assert items[1].name == "testmethod_one"
+`;
+
+describe('a hunk that opens inside a string the hunk before opened', () => {
+  it('takes the enclosing test from the hunk before, not the def git found inside the string', async () => {
+    const failToPass = ['test_items.py::TestItems::test_items'];
+    const fx: RowKindFixture = { base: STRING_BASE, testPatch: STRING_PATCH, failToPass, test: 'test_items', solution: {} };
+    for (const type of ['oneoff', 'conflicting'] as const) {
+      const m = await mutateSweTestPatch({ id: 'fixture', testPatch: STRING_PATCH, failToPass }, type, 0);
+      if (!m.ok) throw new Error(m.reason);
+      expect(m.record.before).toMatch(/^assert (len\(items\) == 4|items\[\d\]\.name == "[a-z_]+")$/);
+      checkPlacement(fx, m);
+    }
+  });
+});
