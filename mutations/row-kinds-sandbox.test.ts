@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './swe/apply.js';
 import { mutateSweTestPatch } from './swe/mutate.js';
 import { parsePatch } from './swe/patch.js';
-import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, POSITIONAL, RAISED_CLASS, type RowKindFixture } from './swe/row-kinds-fixtures.js';
+import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, POSITIONAL, RAISED_CLASS, type RowKindFixture } from './testing/row-kinds-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './apply.js';
 import { mutateSweTestPatch, type SweMutation } from './mutate.js';
 import { parsePatch } from './patch.js';
-import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, POSITIONAL, RAISED_CLASS, type RowKindFixture } from './row-kinds-fixtures.js';
+import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, POSITIONAL, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
 
 type Made = Extract<SweMutation, { ok: true }>;
 
