@@ -23,6 +23,8 @@ const UNIT = [
   'mutations/lcb/mutate.test.ts',
   'python/check.test.ts',
   'mutations/swe/data-rows.test.ts',
+  'mutations/swe/row-kinds.test.ts',
+  'runner/commands/audit-origin.test.ts',
   'mutations/swe/patch.test.ts',
   'mutations/swe/test-id.test.ts',
   'results/classify/classify.test.ts',

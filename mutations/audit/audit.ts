@@ -20,6 +20,17 @@ export interface AuditRow {
   findings: string[];
   /** Whether a solution (or gold patch) was run in Docker. */
   ran: boolean;
+  /** How the variant says it was made (its mutation record's origin, `patch` when unstated); absent without a record. */
+  origin?: MutationOrigin;
+}
+
+export type MutationOrigin = NonNullable<NonNullable<Task['mutation']>['origin']>;
+
+/** How many variants were made each way: an edit of the patch, one found in the whole test file, a model's. */
+export function originCounts(rows: readonly Pick<AuditRow, 'origin'>[]): Record<MutationOrigin, number> {
+  const counts: Record<MutationOrigin, number> = { patch: 0, 'whole-file': 0, model: 0 };
+  for (const r of rows) if (r.origin) counts[r.origin]++;
+  return counts;
 }
 
 export interface AuditOptions {
@@ -65,6 +76,7 @@ export async function auditTasks(tasks: readonly Task[], options: AuditOptions =
   const sweToRun: SweItem[] = [];
   for (const task of variants) {
     const row: AuditRow = { id: task.id, variant: task.variant, verdict: 'pass', findings: [], ran: false };
+    if (task.mutation) row.origin = task.mutation.origin ?? 'patch';
     if (task.kind === 'lcb') auditLcbStructure(parser, task, row, options, finish, lcbToRun);
     else auditSweStructure(task, row, options, finish, sweToRun);
   }

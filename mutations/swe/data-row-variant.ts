@@ -7,6 +7,8 @@ import { addedRows, expectedIndex, rowId, type DataRow } from './data-rows.js';
 import { withHunkLines } from './emit.js';
 import type { SweMutation } from './types.js';
 import { parsePatch, type FilePatch, type Patch } from './patch.js';
+import { namedByClass } from './class-name.js';
+import { raisedClassChange } from './raised-row.js';
 import { fileMayHold, type TestRef } from './test-id.js';
 
 /** A row the patch adds, read by one FAIL_TO_PASS test: a parametrize case of it, or a row of a table its body loops over. */
@@ -41,7 +43,7 @@ function targetOf(ref: TestRef, row: DataRow): Target | undefined {
 }
 
 /** The expected value changed: its new text, and the strategy. */
-function changedItem(parser: Parser, text: string, rng: Rng): { text: string; strategy: string } | undefined {
+export function changedItem(parser: Parser, text: string, rng: Rng): { text: string; strategy: string } | undefined {
   return withTreeSync(parser, `(${text})\n`, (tree) => {
     const node = tree.rootNode.namedChild(0)?.namedChild(0);
     if (!node || tree.rootNode.hasError) return undefined;
@@ -97,9 +99,20 @@ function newLineOf(row: DataRow, offset: number): number {
 
 function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, rng: Rng, seed: number): SweMutation | undefined {
   const { row, param } = t;
-  const { at, named } = expectedIndex(row);
+  const hunk = row.file.hunks[row.hunkIndex]!;
+  const shown = hunk.lines.filter((l) => l.op !== '-');
+  const below = hunk.lines.slice(row.run.last + 1).filter((l) => l.op !== '-');
+  // A row whose class is what `pytest.raises` expects changes that class; else its expected value.
+  const raised = raisedClassChange(
+    row,
+    shown.map((l) => l.text),
+    below.map((l) => l.text),
+  );
+  // A row named by a class (`InvalidURL-…`) is read only where the test shows what the class is for.
+  if (!raised && row.items.some(namedByClass)) return undefined;
+  const { at, named } = raised ? { at: raised.at, named: true } : expectedIndex(row);
   const item = row.items[at]!;
-  const changed = changedItem(parser, item.text, rng);
+  const changed = raised ? { text: raised.text, strategy: 'raised-class' } : changedItem(parser, item.text, rng);
   if (!changed) return undefined;
   const before = row.text.slice(row.row.start, row.row.end);
   let runText: string | undefined;
@@ -124,7 +137,6 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
   }
   const wellFormed = withTreeSync(parser, `[\n${runText}\n]\n`, (tree) => !tree.rootNode.hasError);
   if (!wellFormed) return undefined;
-  const hunk = row.file.hunks[row.hunkIndex]!;
   const lines = [
     ...hunk.lines.slice(0, row.run.first),
     ...runText.split('\n').map((text) => ({ op: '+' as const, text })),
@@ -138,7 +150,8 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
     return undefined;
   }
   const kind = param ? 'parametrize-row' : 'table-row';
-  const strategy = `${type === 'conflicting' ? 'duplicate/' : ''}${kind}/${named ? 'named-expected' : 'last-value'}/${changed.strategy}`;
+  const which = raised ? 'raised' : named ? 'named-expected' : 'last-value';
+  const strategy = `${type === 'conflicting' ? 'duplicate/' : ''}${kind}/${which}/${changed.strategy}`;
   const lineOffset = type === 'oneoff' ? row.row.start : at0;
   const record = { type, strategy, seed, line: newLineOf({ ...row, text: runText }, lineOffset), before, after, file: row.file.newPath, testId };
   const addedTests = type === 'conflicting' && param ? [testId] : undefined;

@@ -5,6 +5,7 @@ import { kids, type Node } from '../../python/parser.js';
 import { withTreeSync } from '../../python/sync.js';
 import { INDEXED, idOf, plainString } from './parametrize.js';
 import type { FilePatch, Hunk } from './patch.js';
+import { classNameId } from './class-name.js';
 
 /**
  * Data rows a patch adds: tuples (or `pytest.param(...)` calls) of two or more values that sit in
@@ -32,7 +33,7 @@ export type RowContext =
   | { kind: 'unknown' };
 
 /** Names that say a value is what the test expects. */
-const EXPECTED_NAME = /^(expected|expect|exp|result|results|output|want|wanted|answer|solution)(_|$)|_(expected|result|output)$/i;
+export const EXPECTED_NAME = /^(expected|expect|exp|result|results|output|want|wanted|answer|solution)(_|$)|_(expected|result|output)$/i;
 
 /** The index of the value the test compares against, and whether a name told it (else the last, by default). */
 export function expectedIndex(row: DataRow): { at: number; named: boolean } {
@@ -141,7 +142,7 @@ function rowOf(node: Node, offset: number): Pick<DataRow, 'row' | 'items' | 'exp
       end: v.endIndex - offset,
       text: v.text,
       // The index is unknown (the table may start above the hunk): an indexed value has no id here.
-      id: INDEXED.has(unwrapParens(v).type) ? undefined : idOf(v, '', 0),
+      id: INDEXED.has(unwrapParens(v).type) ? undefined : (idOf(v, '', 0) ?? (v.type === 'identifier' ? classNameId(v.text) : undefined)),
       indexed: INDEXED.has(unwrapParens(v).type),
     })),
     ...(explicitId !== undefined ? { explicitId } : {}),

@@ -10,6 +10,7 @@ import { closedAfter, functionParses, type Region } from './fragment.js';
 import { parsePatch, type Patch, type PatchLine } from './patch.js';
 import type { Candidate, SweMutation } from './types.js';
 import type { TestRef } from './test-id.js';
+import { messageItemPlan } from './with-item.js';
 
 export type { Candidate } from './types.js';
 
@@ -101,20 +102,21 @@ export function applyPlan(
   rng: Rng,
   seed: number,
   ref: TestRef,
+  asItem?: { plan: AssertionPlan; call: Node },
 ): SweMutation | string {
   const { region } = c;
   const hunk = region.hunk;
   const src = region.source;
   // `with self.assertNumQueries(1):` gets a second item, `, self.assertNumQueries(2)`: both count the same block.
-  const inline = type === 'conflicting' && !c.via && c.node.type === 'with_statement' && c.assertion.method === 'assertNumQueries';
-  const plan = inline ? withItemPlan(c, planned) : planned;
+  const inline = !!asItem || (type === 'conflicting' && !c.via && c.node.type === 'with_statement' && c.assertion.method === 'assertNumQueries');
+  const plan = asItem ? asItem.plan : inline ? withItemPlan(c, planned) : planned;
   for (const e of plan.edits) if (src.slice(e.start, e.end).includes('\n') || e.text.includes('\n')) return 'the change would span lines';
   const stmt = c.assertion.statement;
   const rel = (base: number) => plan.edits.map((e) => ({ ...e, start: e.start - base, end: e.end - base }));
-  let before = inline ? c.assertion.subject.text : stmt.text;
+  let before = asItem ? asItem.call.text : inline ? c.assertion.subject.text : stmt.text;
   let after = inline ? before + plan.edits[0]!.text : applyEdits(before, rel(stmt.start));
   let duplicate = after;
-  if (c.via) {
+  if (c.via && !asItem) {
     // The variable's assignment changes (one-off); the duplicate spells the changed value out.
     const v = c.via;
     const exp = v.name;
@@ -136,6 +138,9 @@ export function applyPlan(
     line = edited;
   } else {
     const added = addDuplicate(c, rng, duplicate, lines, newRows);
+    // A `with` block whose end is out of sight: the changed message goes in as another item of it.
+    const item = typeof added === 'string' ? messageItemPlan(c, planned) : undefined;
+    if (item) return applyPlan(parser, patch, c, planned, type, rng, seed, ref, item);
     if (typeof added === 'string') return added;
     line = added.line;
     fnEnd += added.rows;

@@ -3,6 +3,7 @@ import { kids, type Node } from '../../python/parser.js';
 import { withTreeSync } from '../../python/sync.js';
 import type { FilePatch, Hunk } from './patch.js';
 import { docstringFirstLine } from './docstring-line.js';
+import { headerAcrossString } from './string-header.js';
 
 /** One post-image line of a hunk: its text, where it sits in the hunk, and its new-file line number. */
 export interface RegionLine {
@@ -120,7 +121,7 @@ export function buildRegion(parser: Parser, file: FilePatch, hunkIndex: number, 
       const word = l.text.trimStart();
       if (/^(def|async|class|@)/.test(word)) defLevel = Math.max(defLevel, ws.length);
     }
-    const ctx = contextDefinition(parser, hunk.context);
+    const ctx = contextDefinition(parser, headerAcrossString(file, hunkIndex) ?? hunk.context);
     for (const [level, ws] of [...levels.entries()].sort((a, b) => a[0] - b[0])) {
       if (level === defLevel && ctx) prefix.push(ctx.kind === 'def' ? `${ws}def ${ctx.name}(self):` : `${ws}class ${ctx.name}:`);
       else prefix.push(`${ws}if 1:`);
@@ -222,14 +223,21 @@ function blankSourceRows(region: Region, rows: Iterable<number>): void {
  * docstring or of a long literal): read by letting the parser open the string itself. Undefined
  * when the hunk does not start inside such a string.
  */
-function leadingStringRows(parser: Parser, lines: RegionLine[]): Set<number> | undefined {
+function leadingStringRows(parser: Parser, lines: RegionLine[], knownInside = false): Set<number> | undefined {
   const body = `${lines.map((l) => l.text).join('\n')}\n`;
   for (const quote of ['"""', "'''"]) {
     const tree = parser.parse(`${quote}\n${body}`);
     if (!tree) continue;
     try {
       const first = tree.rootNode.namedChild(0);
-      const str = first?.type === 'expression_statement' ? first.namedChild(0) : first;
+      // What follows the string may be broken (a cut call's `)`), and error recovery may wrap the string:
+      // read so only when the hunk before is known to end inside a string.
+      const str =
+        first?.type === 'expression_statement'
+          ? first.namedChild(0)
+          : first?.type === 'ERROR' && knownInside
+            ? tree.rootNode.descendantsOfType('string').find((n) => n?.startIndex === 0)
+            : first;
       if (str?.type !== 'string' || str.startIndex !== 0 || str.hasError || str.endPosition.row < 1) continue;
       // The closing quote ends the string on hunk row endRow - 1; what follows it on that row
       // (`""",`) belongs to the same cut statement, so the row goes as a whole.
@@ -251,10 +259,12 @@ function leadingStringRows(parser: Parser, lines: RegionLine[]): Set<number> | u
 export function regionOf(parser: Parser, file: FilePatch, hunkIndex: number): { region: Region; tree: Tree } | undefined {
   const region = buildRegion(parser, file, hunkIndex);
   const tree = parseRegion(parser, region);
-  if (!tree?.rootNode.hasError) return tree ? { region, tree } : undefined;
-  const leads = [leadingStringRows(parser, region.lines), leadingContinuationRows(region.lines), new Set<number>()].filter(
-    (l): l is Set<number> => !!l,
-  );
+  // Known to open inside a string (the hunk before ends in one): that reading first, even when the plain one parses.
+  const inside = headerAcrossString(file, hunkIndex) !== undefined;
+  if (tree && !tree.rootNode.hasError && !inside) return readInsideString(parser, file, hunkIndex, region, tree);
+  if (!tree) return undefined;
+  const inString = leadingStringRows(parser, region.lines, inside);
+  const leads = [inString, leadingContinuationRows(region.lines), new Set<number>()].filter((l): l is Set<number> => !!l);
   const tries: Set<number>[] = [];
   for (let cut = 0; cut <= 6; cut++) {
     const tail = trailingRows(region.lines, cut);
@@ -263,6 +273,8 @@ export function regionOf(parser: Parser, file: FilePatch, hunkIndex: number): { 
   }
   // Each try drops whole rows; the first clean parse with the fewest dropped keeps the most.
   tries.sort((a, b) => a.size - b.size);
+  // A hunk known to open inside a string is read that way before any reading that drops fewer rows.
+  if (inside && inString) tries.sort((a, b) => Number([...inString].every((r) => b.has(r))) - Number([...inString].every((r) => a.has(r))));
   for (const rows of tries) {
     const alt = buildRegion(parser, file, hunkIndex, rows);
     blankSourceRows(
@@ -277,6 +289,38 @@ export function regionOf(parser: Parser, file: FilePatch, hunkIndex: number): { 
     altTree?.delete();
   }
   return { region, tree };
+}
+
+/**
+ * A clean parse may still read a hunk that starts inside a docstring the wrong way round: the
+ * docstring's closing quotes open a string that swallows the code below, test functions and all.
+ * When the string begun on that row holds a `def` line and the hunk's first row did not parse as
+ * code, the hunk is read as starting inside the string instead, if that parses too.
+ */
+function readInsideString(parser: Parser, file: FilePatch, hunkIndex: number, region: Region, tree: Tree): { region: Region; tree: Tree } {
+  const lead = leadingStringRows(parser, region.lines);
+  if (!lead || lead.size === 0) return { region, tree };
+  const closingRow = Math.max(...lead) + region.prefixLines;
+  const swallowing = tree.rootNode
+    .descendantsOfType('string')
+    .some((s) => !!s && s.startPosition.row === closingRow && /\n\s*(async\s+)?def\s+\w+\s*\(/.test(s.text));
+  // The plain reading had to drop the hunk's first row as broken code: prose, the docstring's text.
+  const rows = region.source.split('\n');
+  const first = region.lines.findIndex((l) => !isBlank(l.text));
+  const dropped = lead.has(first) && isBlank(rows[first + region.prefixLines] ?? '');
+  if (!swallowing || !dropped) return { region, tree };
+  const alt = buildRegion(parser, file, hunkIndex, lead);
+  blankSourceRows(
+    alt,
+    [...lead].map((r) => r + alt.prefixLines),
+  );
+  const altTree = parseRegion(parser, alt);
+  if (!altTree || altTree.rootNode.hasError) {
+    altTree?.delete();
+    return { region, tree };
+  }
+  tree.delete();
+  return { region: alt, tree: altTree };
 }
 
 /**

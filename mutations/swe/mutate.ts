@@ -15,6 +15,9 @@ import { resolveDescription } from './docstring.js';
 import { patchedFiles } from './apply.js';
 import { fullContextPatch, narrowPatch } from './whole-file.js';
 import { dataRowMutation } from './data-row-variant.js';
+import { inputListMutation } from './input-lists.js';
+import { positionalRowMutation } from './positional-row.js';
+import { cutListMutation } from './cut-list.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 import type { SweMutation, SweMutationInput } from './types.js';
@@ -277,6 +280,12 @@ function mutateWithin(
     const refs = byRef.map((r) => r.ref);
     const fromRow = dataRowMutation(parser, patch, testFiles, refs, type, rng, seed);
     if (fromRow) return fromRow;
+    const moved = inputListMutation(parser, patch, testFiles, refs, type, seed);
+    if (moved) return moved;
+    const byPosition = positionalRowMutation(parser, patch, testFiles, refs, type, rng, seed);
+    if (byPosition) return byPosition;
+    const cutList = cutListMutation(parser, patch, testFiles, refs, type, rng, seed);
+    if (cutList) return cutList;
     return { ok: false, reason: leftOutReason(byRef, regions, problems, wrapped, input.failToPass) };
   } finally {
     for (const { tree } of regions) tree.delete();

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { auditTasks, type AuditRow } from '../../mutations/audit/audit.js';
+import { auditTasks, originCounts, type AuditRow } from '../../mutations/audit/audit.js';
 import { progressLine } from '../../mutations/progress.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
@@ -23,7 +23,13 @@ export function summarize(rows: readonly AuditRow[]): string {
   const ran = rows.filter((r) => r.ran).length;
   const passed = rows.length - problems - errors;
   const unchecked = errors ? `, ${errors} not checked (the sandbox could not run them)` : '';
-  return `audited ${rows.length} impossible row${rows.length === 1 ? '' : 's'}: ${passed} as advertised, ${problems} with problems${unchecked}; solutions run for ${ran}`;
+  const made = originCounts(rows);
+  const recorded = made.patch + made['whole-file'] + made.model;
+  // Only rows with a mutation record say how they were made.
+  const how = recorded
+    ? `; made by an edit of the test patch ${made.patch}, by an edit found in the whole test file ${made['whole-file']}, by a model ${made.model}`
+    : '';
+  return `audited ${rows.length} impossible row${rows.length === 1 ? '' : 's'}: ${passed} as advertised, ${problems} with problems${unchecked}; solutions run for ${ran}${how}`;
 }
 
 export function register(program: Command): void {
