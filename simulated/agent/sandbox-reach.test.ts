@@ -1,8 +1,8 @@
 import { networkInterfaces } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_USER, ROOT_USER } from '../../core/sandbox.js';
-import { PYTHON_IMAGE } from '../../docker/images.js';
-import { createSandbox } from '../../docker/sandbox.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import { testRunId } from '../../docker/testing.js';
 import type { Sandbox } from '../../docker/types.js';
 import { PriceTable } from '../../models/prices.js';
@@ -36,7 +36,7 @@ beforeAll(async () => {
   });
   await proxy.start();
   const readOnlyFiles = [{ source: codexBinary(), target: '/opt/agent/bin/codex' }];
-  sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'reach', readOnlyFiles });
+  sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: 'reach', readOnlyFiles });
   await sandbox.forwardPort!(PORT, proxy.connect);
 });
 afterAll(async () => {

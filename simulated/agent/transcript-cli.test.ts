@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TranscriptMessage } from '../../core/record.js';
 import { AGENT_USER } from '../../core/sandbox.js';
-import { PYTHON_IMAGE } from '../../docker/images.js';
-import { createSandbox } from '../../docker/sandbox.js';
+import { PYTHON_IMAGE } from '../../docker/image-names.js';
+import { sandboxBackend } from '../../docker/backends.js';
 import { testRunId } from '../../docker/testing.js';
 import type { Sandbox } from '../../docker/types.js';
 import { PriceTable } from '../../models/prices.js';
@@ -48,7 +48,12 @@ async function cliSample(api: AgentApi, binary: string, sampleId: string): Promi
   const proxy = new RecordingProxy({ api, upstream: server.url, apiKey: token, model: 'x/cli', prices: new PriceTable(), limits: {} });
   await proxy.start();
   cleanup.push(() => proxy.close());
-  const sandbox = await createSandbox({ image: PYTHON_IMAGE, runId, sampleId, readOnlyFiles: [{ source: binary, target: '/opt/agent/bin/agent' }] });
+  const sandbox = await sandboxBackend().create({
+    image: PYTHON_IMAGE,
+    runId,
+    sampleId,
+    readOnlyFiles: [{ source: binary, target: '/opt/agent/bin/agent' }],
+  });
   cleanup.push(() => sandbox.destroy());
   await sandbox.forwardPort!(PORT, proxy.connect);
   await sandbox.exec(`mkdir -p /work /home/${AGENT_USER}/state && chown -R ${AGENT_USER} /work /home/${AGENT_USER}`);
