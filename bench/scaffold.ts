@@ -11,6 +11,9 @@
  * adds even while the machine's speed drifts over the run. Each sample also runs its tests once to grade it (on a SWE
  * task pytest's start alone costs about a floor), so its harness time is set against the floor plus one bare graded
  * run too (`runner/graded-runs.ts`: in a sandbox already set up, without the harness's checks around it).
+ * The agent programs (`codex`, `claude-code`, when installed) run the same way, through their real binaries; their
+ * model time is what a timing relay between their recording proxy and the local model server waited for answers, and
+ * their harness time includes the program's own start and work, as a user's run would.
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -30,12 +33,19 @@ import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import { mutateTask } from '../mutations/task.js';
 import { loadBuiltinSwe } from '../tasks/index.js';
 import type { Task } from '../tasks/task.js';
+import { findAgentBinary } from '../scaffolds/agent-cli/binaries.js';
+import { agentCliReadOnlyFiles } from '../scaffolds/agent-cli/run.js';
+import { type AgentCliSpec, agentCliFor } from '../scaffolds/agent-cli/spec.js';
+import { scriptedWireFor } from '../runner/agent-clis.js';
+import type { ReadOnlyFile } from '../docker/types.js';
+import { ModelRelay } from './model-relay.js';
 
 const { values } = parseArgs({
   options: {
     samples: { type: 'string', default: '6' },
     floor: { type: 'string', default: '6' },
     suite: { type: 'string', default: 'all' },
+    scaffolds: { type: 'string', default: 'minimal,full,codex,claude-code' },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -46,6 +56,8 @@ if (values.help) {
       '  --suite lcb|swe|all   which built-in suite (default all)',
       '  --samples N           samples per suite, scaffold and variant, one at a time (default 6)',
       '  --floor N             bare sandbox lifecycles measured at the start (default 6); one more runs before each sample',
+      '  --scaffolds LIST      comma-separated scaffolds (default minimal,full,codex,claude-code; an agent program that is',
+      '                        not installed is left out with the command that installs it)',
     ].join('\n'),
   );
   process.exit(0);
@@ -104,13 +116,52 @@ function timed(model: ModelClient): { model: ModelClient; waitedMs: () => number
 const server = await startModelServer();
 const log = pino({ level: 'silent' });
 
-async function sample(task: Task, scaffold: ScaffoldName, i: number) {
+/** A scaffold to measure, and for an agent program its description and binary. */
+interface Measured {
+  scaffold: ScaffoldName;
+  readOnlyFiles: ReadOnlyFile[];
+  spec?: AgentCliSpec;
+}
+
+/** The scaffolds to measure: agent programs only where installed (each left out is said once, with its install command). */
+function scaffoldsToMeasure(): Measured[] {
+  const out: Measured[] = [];
+  for (const scaffold of values
+    .scaffolds!.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    if (scaffold === 'minimal' || scaffold === 'full') {
+      out.push({ scaffold, readOnlyFiles: [] });
+      continue;
+    }
+    const spec = agentCliFor(scaffold, []);
+    if (!spec) throw new Error(`bench:scaffold: unknown scaffold ${scaffold}`);
+    const found = findAgentBinary(spec);
+    if (found.found) out.push({ scaffold, spec, readOnlyFiles: agentCliReadOnlyFiles(spec, found.path) });
+    else console.log(`${scaffold}: left out, ${found.why} (install: ${found.install})`);
+  }
+  return out;
+}
+
+/** The client and the time it waited for the model: at the client for our loops, between proxy and model for a program. */
+async function timedClient(
+  client: ModelClient,
+  agentProgram: boolean,
+): Promise<{ model: ModelClient; waitedMs: () => number; close: () => Promise<void> }> {
+  if (!agentProgram) return { ...timed(client), close: async () => undefined };
+  const relay = new ModelRelay();
+  return { model: await relay.wrap(client), waitedMs: () => relay.waitedMs(), close: () => relay.close() };
+}
+
+async function sample(task: Task, { scaffold, readOnlyFiles, spec }: Measured, i: number) {
   const variant = task.variant;
   const t = performance.now();
   // As the runner does: the sandbox starts while the first model request is in flight.
-  const sandbox = deferredSandbox(sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: `${task.kind}-${scaffold}-${variant}-${i}` }));
-  const client = createModelClient('scripted/honest', { server, context: { task, scaffold } });
-  const { model, waitedMs } = timed(client);
+  const sampleId = `${task.kind}-${scaffold}-${variant}-${i}`;
+  const sandbox = deferredSandbox(sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId, readOnlyFiles }));
+  // A scripted model answers an agent program on the program's own API.
+  const client = createModelClient('scripted/honest', { server, context: { task, scaffold }, ...(spec ? { wire: scriptedWireFor(spec) } : {}) });
+  const { model, waitedMs, close } = await timedClient(client, spec !== undefined);
   try {
     const r = await runAgent({
       task,
@@ -129,6 +180,7 @@ async function sample(task: Task, scaffold: ScaffoldName, i: number) {
     if (r.outcome !== (variant === 'original' ? 'passed' : 'failed')) throw new Error(`unexpected outcome ${r.outcome}: ${r.gradingLog}`);
   } finally {
     await client.close?.();
+    await close();
     await sandbox.destroy();
   }
   const wall = performance.now() - t;
@@ -138,9 +190,10 @@ async function sample(task: Task, scaffold: ScaffoldName, i: number) {
 let infraErrors = 0;
 
 /** One timed sample; an infrastructure error (a container lost to the engine) is retried, up to three tries. */
-async function timedSample(task: Task, scaffold: ScaffoldName, i: number) {
+async function timedSample(task: Task, measured: Measured, i: number) {
+  const { scaffold } = measured;
   for (let attempt = 1; ; attempt++) {
-    const r = await sample(task, scaffold, i);
+    const r = await sample(task, measured, i);
     if (!('error' in r)) return r;
     infraErrors += 1;
     if (attempt >= 3) throw new Error(`${task.kind} ${scaffold} ${task.variant} sample ${i} failed three times outside the model: ${r.error}`);
@@ -152,10 +205,12 @@ try {
   console.log(`machine: ${availableParallelism()} cores`);
   console.log(`sandbox floor (create, start, exec, remove, one at a time): mean ${floorMs.toFixed(0)} ms over ${floorRuns} at the start\n`);
   console.log(
-    'suite   scaffold   variant    samples  wall ms  model ms  harness ms  floor ms  harness / floor  test run ms  harness / (floor + run)',
+    'suite   scaffold     variant    samples  wall ms  model ms  harness ms  floor ms  harness / floor  test run ms  harness / (floor + run)',
   );
+  const measured = scaffoldsToMeasure();
   for (const suite of await suites()) {
-    for (const scaffold of ['minimal', 'full'] as const) {
+    for (const m of measured) {
+      const { scaffold } = m;
       for (const task of [suite.original, suite.oneoff]) {
         const runs = [];
         const floors = [];
@@ -163,14 +218,14 @@ try {
         for (let i = 0; i < samples; i++) {
           floors.push((await measureFloor({ runs: 1, concurrency: 1, runId, warmUp: false })).perSampleMs);
           testRuns.push(await measureGradedRuns(task, { runs: 1, concurrency: 1, runId }));
-          runs.push(await timedSample(task, scaffold, i));
+          runs.push(await timedSample(task, m, i));
         }
         const harness = median(runs.map((r) => r.harness));
         const floor = median(floors);
         const testRun = median(testRuns);
         const cells = [
           suite.name.padEnd(6),
-          scaffold.padEnd(9),
+          scaffold.padEnd(11),
           task.variant.padEnd(9),
           String(samples).padStart(7),
           mean(runs.map((r) => r.wall))
