@@ -189,7 +189,7 @@ describe('a wedged engine', () => {
     const before = process.env[ENGINE_TIMEOUT_ENV];
     process.env[ENGINE_TIMEOUT_ENV] = '2';
     // Stopped, it takes connections and answers nothing: without a deadline every call below would wait for ever.
-    const thaw = second.freeze();
+    const thaw = await second.freeze();
     try {
       await expect(pool.list()).rejects.toThrow(`${second.url}: the container engine did not answer in 2 s (list containers)`);
       // A command that runs out of time cannot be stopped: an infrastructure error, not a timed-out command.
@@ -253,7 +253,7 @@ describe('history images on a pool', () => {
 
       // The second engine stops answering: a call that fails takes it out of the pool.
       process.env[ENGINE_TIMEOUT_ENV] = '2';
-      thaw = second.freeze();
+      thaw = await second.freeze();
       await expect(onSecond.exec(['true'])).rejects.toBeInstanceOf(EngineLostError);
       if (before === undefined) delete process.env[ENGINE_TIMEOUT_ENV];
       else process.env[ENGINE_TIMEOUT_ENV] = before;

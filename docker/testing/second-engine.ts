@@ -28,8 +28,12 @@ export interface SecondEngine {
   load(image: string): void;
   /** SIGKILL: the engine is gone at once, as when it crashes. */
   kill(): void;
-  /** SIGSTOP: the engine takes connections but answers nothing, as a wedged one; returns what thaws it (SIGCONT). */
-  freeze(): () => void;
+  /**
+   * SIGSTOP: the engine takes connections but answers nothing, as a wedged one; returns what thaws it (SIGCONT).
+   * Resolves once every thread of the daemon is stopped: the signal alone is delivered later, and a busy machine may
+   * answer one more call before it takes effect.
+   */
+  freeze(): Promise<() => void>;
   /** The ids of the sandboxes running on it now (none once it is gone). */
   runningSandboxes(): Promise<string[]>;
   /** Ends the engine, its containers and its folder, whatever state it is in. */
@@ -118,6 +122,27 @@ function processesOf(dir: string): number[] {
   return pids;
 }
 
+/** The state letter of each thread of a process ('T' once a SIGSTOP has taken effect on it). */
+function threadStates(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/task`).map((tid) => {
+    try {
+      // The state follows the command name, which is in parentheses and may itself hold spaces.
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    } catch {
+      return 'T'; // ended meanwhile: it answers nothing either
+    }
+  });
+}
+
+async function untilStopped(pid: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!threadStates(pid).every((state) => 'TtZX'.includes(state))) {
+    if (Date.now() > deadline) throw new Error(`the second dockerd (pid ${pid}) did not stop within 10 s of SIGSTOP`);
+    await delay(20);
+  }
+}
+
 export async function startSecondEngine(): Promise<SecondEngine> {
   if (!hasDockerd()) throw new Error('dockerd is not installed, so no second engine can start: run `bash scripts/setup-docker.sh` as root');
   const dir = await mkdtemp(join(tmpdir(), 'ib-engine2-'));
@@ -143,8 +168,9 @@ export async function startSecondEngine(): Promise<SecondEngine> {
     kill: () => {
       child.kill('SIGKILL');
     },
-    freeze: () => {
+    freeze: async () => {
       child.kill('SIGSTOP');
+      await untilStopped(child.pid!);
       return () => child.kill('SIGCONT');
     },
     runningSandboxes: async () => {
