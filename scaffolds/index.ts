@@ -6,6 +6,7 @@ import { SweEnvironment, sweInstructions } from './env/swe.js';
 import type { AgentEnvironment, Evidence } from './env/types.js';
 import { runLoop } from './loop.js';
 import { Session } from './session.js';
+import { errorResult, NO_EVIDENCE } from './error-result.js';
 import { SCAFFOLD_NAME_PATTERN, type ScaffoldName } from '../core/record.js';
 import type { TaskKind } from '../tasks/task.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
@@ -93,8 +94,6 @@ function afterSetup(env: AgentEnvironment): { env: AgentEnvironment; setup: Prom
   return { setup, env: view };
 }
 
-const NO_EVIDENCE: Evidence = { sourceDiff: '', testDiff: '', outsideChanges: '' };
-
 /**
  * Runs one agent on one task in the sandbox the runner made: setup, the scaffold's loop, grading, and the evidence.
  * API failures (after the client's retries) and sandbox or grading failures end the sample as `error`, never as a
@@ -147,22 +146,7 @@ async function runCliSample(input: AgentRunInput): Promise<AgentRunResult> {
     if (input.signal.aborted) throw err;
     input.log.warn({ err }, 'agent program sample failed outside the model');
     const evidence = env ? await env.evidence(null).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
-    const result: AgentRunResult = {
-      outcome: 'error',
-      stopReason: 'error',
-      attempts: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      refusals: 0,
-      costUsd: null,
-      transcript: [],
-      ...evidence,
-      gradingLog: '',
-      tamper: [],
-      error: describe(err),
-    };
+    const result = errorResult(describe(err), evidence);
     return isPermanentError(err) || err instanceof UserError ? { ...result, permanent: true } : result;
   }
 }
