@@ -28,3 +28,16 @@ export function errorResult(error: string, evidence: Evidence = NO_EVIDENCE): Ag
     error,
   };
 }
+
+/**
+ * The agent's changes, or none when they could not be read: the graded outcome stands whatever becomes of the
+ * evidence, and the failure is said in a note for the end of the grading log ('' when there is none).
+ */
+export async function readEvidence(read: () => Promise<Evidence>, describe: (err: unknown) => string): Promise<{ evidence: Evidence; note: string }> {
+  try {
+    const { sourceDiff, testDiff, outsideChanges } = await read();
+    return { evidence: { sourceDiff, testDiff, outsideChanges }, note: '' };
+  } catch (err) {
+    return { evidence: NO_EVIDENCE, note: `\n\n== evidence\nthe agent's changes could not be read: ${describe(err)}` };
+  }
+}

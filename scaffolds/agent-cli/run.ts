@@ -14,7 +14,7 @@ import { type AgentCliSpec, agentCliFor, type CliPlaceholder, fillPlaceholders }
 import { exchangesToTranscript } from './transcript.js';
 import { type ProgramEnd, programFailure, programLog } from './program-end.js';
 import { DiskWatch } from '../disk-watch.js';
-import { NO_EVIDENCE } from '../error-result.js';
+import { readEvidence } from '../error-result.js';
 
 /** The harness's folder for agent programs in a sandbox: their binary (read-only) and their own writable home. */
 export const AGENT_CLI_DIR = '/opt/agent-cli';
@@ -214,11 +214,11 @@ async function watchedRun(input: AgentRunInput, start: (signal: AbortSignal) => 
 
 /** The record of a sample the disk limit stopped: not graded, as in our loops, with the evidence of what it left. */
 async function diskStopped(proxy: RecordingProxy, spec: AgentCliSpec, env: AgentEnvironment, end: ProgramEnd): Promise<AgentRunResult> {
-  const evidence = await env.evidence(null).catch((err: unknown) => ({ ...NO_EVIDENCE, problem: String(err) }));
+  const { evidence, note } = await readEvidence(() => env.evidence(null), String);
   return cliResult(proxy, spec, {
     outcome: 'failed',
     stop: 'disk_limit',
-    gradingLog: programLog(spec.name, end),
+    gradingLog: programLog(spec.name, end) + note,
     evidence,
     tamper: [],
     graded: false,
@@ -274,11 +274,11 @@ export async function runAgentCli(input: AgentRunInput, prepared: { env: AgentEn
     const { run } = end;
     const failure = proxy.stopReason ? undefined : programFailure(spec.name, run, proxy.exchanges.length);
     const report = await env.gradeWorkdir(false);
-    const evidence = await env.evidence(null).catch((err: unknown) => ({ ...NO_EVIDENCE, problem: String(err) }));
+    const { evidence, note } = await readEvidence(() => env.evidence(null), String);
     const timing = timingOf(proxy, { t0, started, ended, graded: performance.now() });
     const traffic = proxy.stopReason ? undefined : trafficEnd(proxy);
     const stop = traffic && 'overflow' in traffic ? 'context_limit' : stopOf(proxy, run);
-    const gradingLog = `== final state: ${report.outcome}\n${report.log}\n\n${programLog(spec.name, end)}`;
+    const gradingLog = `== final state: ${report.outcome}\n${report.log}\n\n${programLog(spec.name, end)}${note}`;
     const tamper = report.tamper ?? [];
     input.log.debug({ outcome: report.outcome, stop, exitCode: run.exitCode, requests: proxy.exchanges.length, timing }, 'agent program ended');
     const error = traffic && 'failed' in traffic ? `model API failed: ${traffic.failed}` : failure;
