@@ -58,6 +58,8 @@ describe('an agent program past the disk limit', () => {
     expect(result.attempts).toBe(0);
     expect(result.gradingLog).not.toContain('== final state');
     expect(result.gradingLog).toMatch(/codex was stopped at the disk limit: the sandbox held more than the 200 MiB it may add/);
+    // Stopped while it ran, not caught after it exited: an exited codex leaves its banner on stderr in the log.
+    expect(result.gradingLog).not.toContain('-- stderr');
     // The program's traffic up to the stop is kept: the model asked for the command that filled the disk.
     const calls = result.transcript.flatMap((m) => m.toolCalls ?? []);
     expect(calls.some((c) => c.arguments.includes('fallocate'))).toBe(true);
@@ -79,6 +81,20 @@ describe('an agent program whose end is the harness’s failure', () => {
     // Only the last lines: the start of a long stderr stays in the grading log.
     expect(result.error).not.toContain('loading plugin 5\n');
     expect(result.gradingLog).toContain('loading plugin 1\n');
+  }, 120_000);
+
+  it('says what the proxy refused when the program reaches it without its key', async () => {
+    const request = [
+      'import urllib.request',
+      "req = urllib.request.Request('http://127.0.0.1:4141/v1/chat/completions', data=b'{}', headers={'Authorization': 'Bearer sk-wrong'})",
+      'urllib.request.urlopen(req)',
+    ].join('; ');
+    const program = await scriptProgram('keyless-agent', `exec python3 -c "${request}"`);
+    const result = await runCli({ server, runId, scaffold: 'codex', program, task: digitSumTask('original'), access: 'full', policy: 'honest' });
+    expect([result.outcome, result.stopReason]).toEqual(['error', 'error']);
+    expect(result.error).toMatch(
+      /^agent program keyless-agent exited with code 1 before its first model request; the proxy refused its request to \/v1\/chat\/completions: the request did not carry the key this sample was given; its last stderr lines:\n[\s\S]*HTTP Error 401/,
+    );
   }, 120_000);
 
   it('says so when the out-of-memory killer takes it', async () => {

@@ -51,13 +51,18 @@ export function programLog(name: string, end: ProgramEnd): string {
 /**
  * Why the program's end is the harness's failure rather than the model's, if it is: the out-of-memory killer took
  * the program itself (the sandbox's memory limit is the harness's), or it ended before it asked the model anything
- * (a program that cannot start, rejects its settings or its key, says nothing of the model). Said with its exit code and the
- * last lines of its stderr.
+ * (a program that cannot start, rejects its settings or its key, says nothing of the model). Said with its exit code,
+ * what the proxy refused it (a wrong key or route) and the last lines of its stderr.
  */
-export function programFailure(name: string, run: ExecResult, requests: number): string | undefined {
-  if (run.timedOut) return undefined;
-  if (!run.oomKilled && requests > 0) return undefined;
+export function programFailure(
+  name: string,
+  run: ExecResult,
+  traffic: { requests: number; refused: { path: string; reason: string }[] },
+): string | undefined {
+  if (run.timedOut || (!run.oomKilled && traffic.requests > 0)) return undefined;
   const when = run.oomKilled ? '' : ' before its first model request';
+  const refused = traffic.requests === 0 ? traffic.refused[0] : undefined;
+  const why = refused ? `; the proxy refused its request to ${refused.path}: ${refused.reason}` : '';
   const tail = stderrTail(run);
-  return `agent program ${name} ${howItEnded({ kind: 'ran', run })}${when}${tail ? `; its last stderr lines:\n${tail}` : '; it wrote nothing to stderr'}`;
+  return `agent program ${name} ${howItEnded({ kind: 'ran', run })}${when}${why}${tail ? `; its last stderr lines:\n${tail}` : '; it wrote nothing to stderr'}`;
 }

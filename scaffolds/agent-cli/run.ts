@@ -272,7 +272,7 @@ export async function runAgentCli(input: AgentRunInput, prepared: { env: AgentEn
       return await diskStopped(proxy, spec, env, end);
     }
     const { run } = end;
-    const failure = proxy.stopReason ? undefined : programFailure(spec.name, run, proxy.exchanges.length);
+    const failure = proxy.stopReason ? undefined : programFailure(spec.name, run, { requests: proxy.exchanges.length, refused: proxy.refused });
     const report = await env.gradeWorkdir(false);
     const { evidence, note } = await readEvidence(() => env.evidence(null), String);
     const timing = timingOf(proxy, { t0, started, ended, graded: performance.now() });
