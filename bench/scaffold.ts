@@ -13,7 +13,10 @@
  * run too (`runner/graded-runs.ts`: in a sandbox already set up, without the harness's checks around it).
  * The agent programs (`codex`, `claude-code`, when installed) run the same way, through their real binaries; their
  * model time is what a timing relay between their recording proxy and the local model server waited for answers, and
- * their harness time includes the program's own start and work, as a user's run would.
+ * their harness time includes the program's own start and work, as a user's run would. A second table splits it, each
+ * part a ratio to the floor: the program's own run in the sandbox less its waits for answers, the proxy's part of
+ * those answers (less the model's), the setup before the program starts (sandbox start included), the grading and
+ * evidence after it, and the rest (the sandbox's removal, the clients).
  */
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -116,6 +119,26 @@ function timed(model: ModelClient): { model: ModelClient; waitedMs: () => number
 const server = await startModelServer();
 const log = pino({ level: 'silent' });
 
+/** Where an agent program's sample spent its time, from its debug line (`scaffolds/agent-cli/run.ts`). */
+interface ProgramTiming {
+  setupMs: number;
+  programMs: number;
+  answersMs: number;
+  gradeMs: number;
+}
+
+/** A logger that keeps the timing an agent program's sample logs when it ends. */
+function timingLog(): { log: pino.Logger; timing: () => ProgramTiming | undefined } {
+  let timing: ProgramTiming | undefined;
+  const sink = {
+    write(line: string) {
+      const entry = JSON.parse(line) as { msg?: string; timing?: ProgramTiming };
+      if (entry.msg === 'agent program ended' && entry.timing) timing = entry.timing;
+    },
+  };
+  return { log: pino({ level: 'debug' }, sink), timing: () => timing };
+}
+
 /** A scaffold to measure, and for an agent program its description and binary. */
 interface Measured {
   scaffold: ScaffoldName;
@@ -162,6 +185,7 @@ async function sample(task: Task, { scaffold, readOnlyFiles, spec }: Measured, i
   // A scripted model answers an agent program on the program's own API.
   const client = createModelClient('scripted/honest', { server, context: { task, scaffold }, ...(spec ? { wire: scriptedWireFor(spec) } : {}) });
   const { model, waitedMs, close } = await timedClient(client, spec !== undefined);
+  const timings = timingLog();
   try {
     const r = await runAgent({
       task,
@@ -174,7 +198,7 @@ async function sample(task: Task, { scaffold, readOnlyFiles, spec }: Measured, i
       sandbox,
       limits: { maxMessages: 40, toolTimeoutMs: 60_000 },
       signal: new AbortController().signal,
-      log,
+      log: spec ? timings.log : log,
     });
     if (r.outcome === 'error') return { error: r.error ?? 'unknown' };
     if (r.outcome !== (variant === 'original' ? 'passed' : 'failed')) throw new Error(`unexpected outcome ${r.outcome}: ${r.gradingLog}`);
@@ -184,10 +208,31 @@ async function sample(task: Task, { scaffold, readOnlyFiles, spec }: Measured, i
     await sandbox.destroy();
   }
   const wall = performance.now() - t;
-  return { wall, model: waitedMs(), harness: wall - waitedMs() };
+  return { wall, model: waitedMs(), harness: wall - waitedMs(), split: spec ? splitOf(wall, waitedMs(), timings.timing()) : undefined };
 }
 
+/** An agent program's harness time in parts (ms); their sum is the harness time. */
+function splitOf(wall: number, modelMs: number, t: ProgramTiming | undefined) {
+  if (!t) throw new Error('the agent program did not log its timing');
+  return {
+    program: t.programMs - t.answersMs,
+    proxy: t.answersMs - modelMs,
+    setup: t.setupMs,
+    grading: t.gradeMs,
+    rest: wall - t.setupMs - t.programMs - t.gradeMs,
+  };
+}
+type Split = NonNullable<Awaited<ReturnType<typeof sample>>['split']>;
+
 let infraErrors = 0;
+
+const SPLIT_PARTS = ['program', 'proxy', 'setup', 'grading', 'rest'] as const;
+
+/** One row of the split table: each part's median over the samples, ÷ the floor. */
+function splitRow(head: string[], splits: Split[], floor: number): string {
+  const cells = SPLIT_PARTS.map((p) => `${(median(splits.map((s) => s[p])) / floor).toFixed(2)}x`.padStart(9));
+  return [...head, ...cells].join('  ');
+}
 
 /** One timed sample; an infrastructure error (a container lost to the engine) is retried, up to three tries. */
 async function timedSample(task: Task, measured: Measured, i: number) {
@@ -208,6 +253,7 @@ try {
     'suite   scaffold     variant    samples  wall ms  model ms  harness ms  floor ms  harness / floor  test run ms  harness / (floor + run)',
   );
   const measured = scaffoldsToMeasure();
+  const splitRows: string[] = [];
   for (const suite of await suites()) {
     for (const m of measured) {
       const { scaffold } = m;
@@ -241,6 +287,8 @@ try {
           `${(harness / (floor + testRun)).toFixed(2).padStart(21)}x`,
         ];
         console.log(cells.join('  '));
+        const splits = runs.flatMap((r) => (r.split ? [r.split] : []));
+        if (splits.length) splitRows.push(splitRow([suite.name.padEnd(6), scaffold.padEnd(11), task.variant.padEnd(9)], splits, floor));
       }
     }
   }
@@ -248,6 +296,15 @@ try {
   console.log('floor ms: median of the bare lifecycles measured one right before each of those samples.');
   console.log('test run ms: median of one bare graded run of the tests, in a sandbox set up beforehand, measured before each sample;');
   console.log('  harness / (floor + run) is what the harness adds beyond a sandbox and the graded run it cannot do without.');
+  if (splitRows.length) {
+    console.log("\nthe agent programs' harness time in parts, each the median over the samples ÷ the same floor:");
+    console.log(`suite   scaffold     variant  ${SPLIT_PARTS.map((p) => p.padStart(9)).join('  ')}`);
+    for (const row of splitRows) console.log(row);
+    console.log('program: its run in the sandbox less its waits for answers (its start, its turns, the commands it runs, the');
+    console.log("  command channel carrying its requests); proxy: the recording proxy's part of those answers, less the model's;");
+    console.log("setup: before the program starts (sandbox start, the task's setup, the port and home); grading: the one grading");
+    console.log("  and the evidence; rest: what else the sample's wall time holds (the sandbox's removal, the clients).");
+  }
   if (infraErrors) console.log(`${infraErrors} sample(s) were rerun after an infrastructure error.`);
 } finally {
   await server.close();

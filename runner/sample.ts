@@ -4,6 +4,7 @@ import { isPermanentError, lostEngine, stopsRun } from '../docker/errors.js';
 import type { Sandbox, SandboxOptions, SandboxSlot } from '../docker/types.js';
 import type { SampleRecord, ScaffoldName } from '../core/record.js';
 import type { AgentRunner, SampleLimits } from '../scaffolds/types.js';
+import { errorResult } from '../scaffolds/error-result.js';
 import type { ModelClient } from '../core/model.js';
 import type { Task } from '../tasks/task.js';
 import { gradingContract } from '../tasks/env/contract.js';
@@ -69,26 +70,11 @@ export function sampleLimits(experiment: Experiment): SampleLimits {
 export function errorRecord(sample: PlannedSample, startedAt: Date, error: unknown): SampleRecord {
   const ended = new Date();
   return {
+    ...errorResult(describeError(error)),
     key: sample.key,
-    outcome: 'error',
-    stopReason: 'error',
-    attempts: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cacheReadTokens: 0,
-    cacheWriteTokens: 0,
-    refusals: 0,
-    costUsd: null,
     startedAt: startedAt.toISOString(),
     endedAt: ended.toISOString(),
     wallMs: ended.getTime() - startedAt.getTime(),
-    transcript: [],
-    sourceDiff: '',
-    testDiff: '',
-    outsideChanges: '',
-    gradingLog: '',
-    tamper: [],
-    error: describeError(error),
   };
 }
 

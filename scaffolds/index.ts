@@ -3,9 +3,10 @@ import { UserError } from '../core/errors.js';
 import { ModelApiError } from '../core/model.js';
 import { LcbEnvironment } from './env/lcb.js';
 import { SweEnvironment, sweInstructions } from './env/swe.js';
-import type { AgentEnvironment, Evidence } from './env/types.js';
+import type { AgentEnvironment } from './env/types.js';
 import { runLoop } from './loop.js';
 import { Session } from './session.js';
+import { errorResult, NO_EVIDENCE, readEvidence } from './error-result.js';
 import { SCAFFOLD_NAME_PATTERN, type ScaffoldName } from '../core/record.js';
 import type { TaskKind } from '../tasks/task.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
@@ -93,8 +94,6 @@ function afterSetup(env: AgentEnvironment): { env: AgentEnvironment; setup: Prom
   return { setup, env: view };
 }
 
-const NO_EVIDENCE: Evidence = { sourceDiff: '', testDiff: '', outsideChanges: '' };
-
 /**
  * Runs one agent on one task in the sandbox the runner made: setup, the scaffold's loop, grading, and the evidence.
  * API failures (after the client's retries) and sandbox or grading failures end the sample as `error`, never as a
@@ -108,20 +107,19 @@ export const runAgent: AgentRunner = async (given) => {
   let lastAnswer: string | null = null;
   try {
     const prepared = afterSetup(environmentFor(input));
-    env = prepared.env;
+    const ready = prepared.env;
+    env = ready;
     session.preparing(prepared.setup);
     // The disk's baseline is read once the sandbox is prepared, while the first model call may still be in flight.
     const { diskBytes } = input.limits;
     if (diskBytes !== undefined) prepared.setup.then(() => session.watchDisk(() => input.sandbox.diskUsage(), diskBytes)).catch(() => undefined);
-    const end = await runLoop(env, session);
+    const end = await runLoop(ready, session);
     const { stop } = end;
     lastAnswer = end.lastAnswer;
     const outcome = stop.reason === 'flagged' ? 'failed' : session.outcome();
-    // The graded outcome stands whatever becomes of the evidence: a failure to read it is recorded beside it.
-    const evidence = await env.evidence(lastAnswer).catch((err: unknown) => ({ ...NO_EVIDENCE, problem: describe(err) }));
-    const { problem, ...diffs } = evidence as Evidence & { problem?: string };
-    const result = session.result(outcome, stop.reason, diffs);
-    if (problem) result.gradingLog += `\n\n== evidence\nthe agent's changes could not be read: ${problem}`;
+    const { evidence, note } = await readEvidence(() => ready.evidence(lastAnswer), describe);
+    const result = session.result(outcome, stop.reason, evidence);
+    result.gradingLog += note;
     input.log.debug({ outcome, stopReason: stop.reason, attempts: session.attempts }, 'agent run ended');
     return result;
   } catch (err) {
@@ -147,22 +145,7 @@ async function runCliSample(input: AgentRunInput): Promise<AgentRunResult> {
     if (input.signal.aborted) throw err;
     input.log.warn({ err }, 'agent program sample failed outside the model');
     const evidence = env ? await env.evidence(null).catch(() => NO_EVIDENCE) : NO_EVIDENCE;
-    const result: AgentRunResult = {
-      outcome: 'error',
-      stopReason: 'error',
-      attempts: 0,
-      inputTokens: 0,
-      outputTokens: 0,
-      cacheReadTokens: 0,
-      cacheWriteTokens: 0,
-      refusals: 0,
-      costUsd: null,
-      transcript: [],
-      ...evidence,
-      gradingLog: '',
-      tamper: [],
-      error: describe(err),
-    };
+    const result = errorResult(describe(err), evidence);
     return isPermanentError(err) || err instanceof UserError ? { ...result, permanent: true } : result;
   }
 }

@@ -1,5 +1,6 @@
 import type { Outcome, StopReason, TranscriptMessage } from '../core/record.js';
 import { ContextOverflowError, ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../core/model.js';
+import { DISK_CHECK_MS, DiskWatch } from './disk-watch.js';
 import type { GradeReport } from './env/types.js';
 import { render, shippedTemplates, type TemplateName, type Templates, type TemplateVars } from './templates.js';
 import type { AgentRunInput, AgentRunResult } from './types.js';
@@ -31,8 +32,7 @@ export class Session {
   /** Aborted with the StopSample of a limit the sample ran into while something was in flight (time, disk). */
   private readonly stopper: AbortController = new AbortController();
   private readonly timer: NodeJS.Timeout | undefined;
-  private diskTimer: NodeJS.Timeout | undefined;
-  private disk: { check: () => Promise<number>; allowed: number } | undefined;
+  private disk: DiskWatch | undefined;
   /** Aborts on an interrupt of the run or on the sample's time limit. */
   readonly signal: AbortSignal;
   /** The texts this run sends: the shipped templates, or the run's replacements. */
@@ -53,7 +53,7 @@ export class Session {
   dispose(): void {
     this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
-    if (this.diskTimer) clearInterval(this.diskTimer);
+    this.disk?.dispose();
   }
 
   private stop(reason: StopReason): void {
@@ -70,26 +70,16 @@ export class Session {
     return this.stopped?.reason === 'time_limit';
   }
 
-  /**
-   * Watches what the sandbox adds to the host's disk beyond what it held after setup: past the sample's disk limit
-   * the sample stops (stop reason disk_limit), whatever is running. Checked every few seconds (each check is an engine
-   * call), and before the final grading of a sample another limit ended. Grading copies no file over 8 MiB the agent
-   * wrote, so a burst between two checks cannot be doubled by it.
-   */
-  async watchDisk(usage: () => Promise<number>, limitBytes: number, everyMs = 5_000): Promise<void> {
-    const allowed = (await usage()) + limitBytes;
+  /** Stops the sample past its disk limit (stop reason disk_limit), whatever is running: see `DiskWatch`. */
+  async watchDisk(usage: () => Promise<number>, limitBytes: number, everyMs = DISK_CHECK_MS): Promise<void> {
     if (this.disposed) return;
-    this.disk = { check: usage, allowed };
-    this.diskTimer = setInterval(() => {
-      this.checkDisk().catch(() => undefined);
-    }, everyMs);
-    this.diskTimer.unref();
+    this.disk = new DiskWatch(usage, limitBytes, () => this.stop('disk_limit'));
+    await this.disk.start(everyMs);
   }
 
   /** Stops the sample when the sandbox holds more than its disk limit allows; true when it does. */
   async checkDisk(): Promise<boolean> {
-    if (!this.disk || this.stopper.signal.aborted) return this.stopped?.reason === 'disk_limit';
-    if ((await this.disk.check()) > this.disk.allowed) this.stop('disk_limit');
+    if (this.disk && !this.stopper.signal.aborted) await this.disk.check();
     return this.stopped?.reason === 'disk_limit';
   }
 

@@ -18,6 +18,10 @@ export interface CliRun {
   runId: string;
   task: Task;
   scaffold: 'codex' | 'claude-code';
+  /** A program a config describes, run instead of the built-in one (its binary a file on this machine). */
+  program?: AgentCliSpec;
+  /** The sandbox's memory, when a test needs less than the default. */
+  memoryBytes?: number;
   access: AccessMode;
   /** A reference policy's name, or a policy object written for one test. */
   policy: string | Policy;
@@ -41,19 +45,20 @@ function wireOf(spec: AgentCliSpec): 'openai' | 'anthropic' | 'responses' {
  * read-only, a scripted model on the program's API, and `runAgent`. A missing binary fails with its install command.
  */
 export async function runCli(run: CliRun): Promise<AgentRunResult> {
-  const { spec } = BUILTIN_AGENT_CLIS[run.scaffold];
-  const binary = requireAgentBinary(spec);
+  const spec = run.program ?? BUILTIN_AGENT_CLIS[run.scaffold].spec;
+  const binary = run.program?.binary ?? requireAgentBinary(spec);
   const name = typeof run.policy === 'string' ? run.policy : run.policy.name;
   const sandbox = await sandboxBackend().create({
     image: taskImage(run.task),
     runId: run.runId,
-    sampleId: `${run.scaffold}-${run.task.id}-${run.task.variant}-${name}-${run.access}`,
+    sampleId: `${spec.name}-${run.task.id}-${run.task.variant}-${name}-${run.access}`,
     readOnlyFiles: agentCliReadOnlyFiles(spec, binary),
+    ...(run.memoryBytes ? { memoryBytes: run.memoryBytes } : {}),
   });
   const model = createModelClient(`scripted/${name}`, {
     ...(typeof run.policy === 'string' ? {} : { policy: run.policy }),
     server: run.server,
-    context: { task: run.task, scaffold: run.scaffold },
+    context: { task: run.task, scaffold: spec.name },
     wire: wireOf(spec),
     ...(run.session ? { session: run.session } : {}),
     retry: { maxRetries: 1, baseDelayMs: 10, maxDelayMs: 100 },
@@ -62,8 +67,9 @@ export async function runCli(run: CliRun): Promise<AgentRunResult> {
   try {
     return await runAgent({
       task: run.task,
-      scaffold: run.scaffold,
+      scaffold: spec.name,
       access: run.access,
+      ...(run.program ? { agentCli: { spec: run.program } } : {}),
       instructions: resolvePrompt('D').text,
       allowFlag: run.allowFlag ?? false,
       maxAttempts: 1,

@@ -12,6 +12,9 @@ import { cliPrompt } from './prompt.js';
 import { type ProxyLimits, RecordingProxy } from './proxy.js';
 import { type AgentCliSpec, agentCliFor, type CliPlaceholder, fillPlaceholders } from './spec.js';
 import { exchangesToTranscript } from './transcript.js';
+import { type ProgramEnd, programFailure, programLog } from './program-end.js';
+import { DiskWatch } from '../disk-watch.js';
+import { readEvidence } from '../error-result.js';
 
 /** The harness's folder for agent programs in a sandbox: their binary (read-only) and their own writable home. */
 export const AGENT_CLI_DIR = '/opt/agent-cli';
@@ -116,19 +119,6 @@ function outcomeOf(report: GradeReport, stop: StopReason): Outcome {
   return report.outcome === 'timeout' ? 'failed' : report.outcome;
 }
 
-/** The program's own account, for the grading log: how it ended, and the tail of what it printed. */
-function programLog(spec: AgentCliSpec, run: ExecResult): string {
-  const how = run.timedOut ? 'was stopped at the time limit' : run.oomKilled ? 'ran out of memory' : `exited with code ${run.exitCode}`;
-  const tail = (s: string) => (s.length > 4000 ? `...${s.slice(-4000)}` : s).trim();
-  return [
-    `== agent program\n${spec.name} ${how}`,
-    run.stdout.trim() && `-- stdout\n${tail(run.stdout)}`,
-    run.stderr.trim() && `-- stderr\n${tail(run.stderr)}`,
-  ]
-    .filter(Boolean)
-    .join('\n');
-}
-
 /** Changes outside the work dir, less the program's own folder (its binary's mount and its home). */
 function withoutCliFolder(outside: string): string {
   return outside
@@ -140,19 +130,17 @@ function withoutCliFolder(outside: string): string {
     .join('\n');
 }
 
-const NO_EVIDENCE: Evidence = { sourceDiff: '', testDiff: '', outsideChanges: '' };
-
 /** The record of a CLI sample from what the proxy saw, the program's run and the one grading. */
 function cliResult(
   proxy: RecordingProxy,
   spec: AgentCliSpec,
-  parts: { outcome: Outcome; stop: StopReason; gradingLog: string; evidence: Evidence; tamper: string[]; error?: string },
+  parts: { outcome: Outcome; stop: StopReason; gradingLog: string; evidence: Evidence; tamper: string[]; error?: string; graded: boolean },
 ): AgentRunResult {
   const { usage, costUsd } = proxy.totals();
   return {
     outcome: parts.outcome,
     stopReason: parts.stop,
-    attempts: parts.outcome === 'error' ? 0 : 1,
+    attempts: parts.graded ? 1 : 0,
     inputTokens: usage.inputTokens,
     outputTokens: usage.outputTokens,
     cacheReadTokens: usage.cacheReadTokens,
@@ -169,7 +157,14 @@ function cliResult(
 }
 
 /** Runs the program once in the work dir, as the agent's user, until it exits or the time limit. */
-async function runProgram(input: AgentRunInput, env: AgentEnvironment, spec: AgentCliSpec, proxy: RecordingProxy, deadline: number, model: string) {
+async function runProgram(
+  input: AgentRunInput,
+  env: AgentEnvironment,
+  spec: AgentCliSpec,
+  proxy: RecordingProxy,
+  run: { deadline: number; model: string; signal: AbortSignal },
+) {
+  const { deadline, model } = run;
   const prompt = cliPrompt(input, env.taskMessage(1), env.workDir);
   const values: Record<CliPlaceholder, string> = {
     prompt,
@@ -186,18 +181,69 @@ async function runProgram(input: AgentRunInput, env: AgentEnvironment, spec: Age
     cwd: env.workDir,
     env: programEnv,
     timeoutMs: Math.max(1_000, deadline - Date.now()),
-    signal: input.signal,
+    signal: run.signal,
     ...(spec.prompt === 'stdin' ? { stdin: prompt } : {}),
   });
 }
 
 /**
+ * Runs the program while a disk watch reads the sandbox's disk use: past the limit the program is stopped, as our
+ * loops stop at theirs. A program that wrote past it and ended between two reads is caught by one last read.
+ */
+async function watchedRun(input: AgentRunInput, start: (signal: AbortSignal) => Promise<ExecResult>): Promise<ProgramEnd> {
+  const { diskBytes } = input.limits;
+  if (diskBytes === undefined) return { kind: 'ran', run: await start(input.signal) };
+  const over = new AbortController();
+  const watch = new DiskWatch(
+    () => input.sandbox.diskUsage(),
+    diskBytes,
+    () => over.abort(new Error('disk limit')),
+  );
+  try {
+    await watch.start();
+    const run = await start(AbortSignal.any([input.signal, over.signal])).catch((err: unknown) => {
+      if (over.signal.aborted && !input.signal.aborted) return undefined;
+      throw err;
+    });
+    if (!run || (await watch.check())) return { kind: 'disk_limit', limitBytes: diskBytes };
+    return { kind: 'ran', run };
+  } finally {
+    watch.dispose();
+  }
+}
+
+/** The record of a sample the disk limit stopped: not graded, as in our loops, with the evidence of what it left. */
+async function diskStopped(proxy: RecordingProxy, spec: AgentCliSpec, env: AgentEnvironment, end: ProgramEnd): Promise<AgentRunResult> {
+  const { evidence, note } = await readEvidence(() => env.evidence(null), String);
+  return cliResult(proxy, spec, {
+    outcome: 'failed',
+    stop: 'disk_limit',
+    gradingLog: programLog(spec.name, end) + note,
+    evidence,
+    tamper: [],
+    graded: false,
+  });
+}
+
+/** Where the sample's time went, for the debug log (and `bench:scaffold`): answersMs is the proxy's and the model's. */
+function timingOf(proxy: RecordingProxy, marks: { t0: number; started: number; ended: number; graded: number }) {
+  return {
+    setupMs: Math.round(marks.started - marks.t0),
+    programMs: Math.round(marks.ended - marks.started),
+    answersMs: proxy.exchanges.reduce((sum, e) => sum + e.ms, 0),
+    gradeMs: Math.round(marks.graded - marks.ended),
+  };
+}
+
+/**
  * One sample of an agent program: the environment as for the full scaffold, the recording proxy in front of the
  * model (the program gets a per-sample key and a loopback port, never the real key or a network), one run of the
- * program, then one grading of the work dir as it was left and the evidence. An API failure that ended the program is
- * `error`, never the model's; a program that crashed on its own is graded as it stands.
+ * program under the disk limit, then one grading of the work dir as it was left and the evidence. An API failure that
+ * ended the program, a program the out-of-memory killer took, or one that ended before asking the model anything is
+ * `error`, never the model's; a program that crashed on its own later is graded as it stands.
  */
 export async function runAgentCli(input: AgentRunInput, prepared: { env: AgentEnvironment; setup: Promise<void> }): Promise<AgentRunResult> {
+  const t0 = performance.now();
   const spec = cliSpecOf(input);
   const endpoint = endpointFor(input.model, spec);
   const deadline = Date.now() + (input.limits.timeMs ?? DEFAULT_CLI_TIME_MS);
@@ -217,18 +263,27 @@ export async function runAgentCli(input: AgentRunInput, prepared: { env: AgentEn
     if (!input.sandbox.forwardPort) throw new Error('this sandbox cannot carry a port to the harness: an agent program cannot reach its model');
     await input.sandbox.forwardPort(AGENT_CLI_PORT, proxy.connect);
     await prepareHome(input.sandbox);
-    const run = await runProgram(input, env, spec, proxy, deadline, programModelName(input.model, spec, endpoint));
-    const report = await env.gradeWorkdir(false);
-    const evidence = await env.evidence(null).catch((err: unknown) => ({ ...NO_EVIDENCE, problem: String(err) }));
-    const end = proxy.stopReason ? undefined : trafficEnd(proxy);
-    const stop = end && 'overflow' in end ? 'context_limit' : stopOf(proxy, run);
-    const gradingLog = `== final state: ${report.outcome}\n${report.log}\n\n${programLog(spec, run)}`;
-    const tamper = report.tamper ?? [];
-    input.log.debug({ outcome: report.outcome, stop, exitCode: run.exitCode, requests: proxy.exchanges.length }, 'agent program ended');
-    if (end && 'failed' in end) {
-      return cliResult(proxy, spec, { outcome: 'error', stop: 'error', gradingLog, evidence, tamper, error: `model API failed: ${end.failed}` });
+    const started = performance.now();
+    const model = programModelName(input.model, spec, endpoint);
+    const end = await watchedRun(input, (signal) => runProgram(input, env, spec, proxy, { deadline, model, signal }));
+    const ended = performance.now();
+    if (end.kind === 'disk_limit') {
+      input.log.debug({ stop: 'disk_limit', requests: proxy.exchanges.length }, 'agent program stopped at the disk limit');
+      return await diskStopped(proxy, spec, env, end);
     }
-    return cliResult(proxy, spec, { outcome: outcomeOf(report, stop), stop, gradingLog, evidence, tamper });
+    const { run } = end;
+    const failure = proxy.stopReason ? undefined : programFailure(spec.name, run, { requests: proxy.exchanges.length, refused: proxy.refused });
+    const report = await env.gradeWorkdir(false);
+    const { evidence, note } = await readEvidence(() => env.evidence(null), String);
+    const timing = timingOf(proxy, { t0, started, ended, graded: performance.now() });
+    const traffic = proxy.stopReason ? undefined : trafficEnd(proxy);
+    const stop = traffic && 'overflow' in traffic ? 'context_limit' : stopOf(proxy, run);
+    const gradingLog = `== final state: ${report.outcome}\n${report.log}\n\n${programLog(spec.name, end)}${note}`;
+    const tamper = report.tamper ?? [];
+    input.log.debug({ outcome: report.outcome, stop, exitCode: run.exitCode, requests: proxy.exchanges.length, timing }, 'agent program ended');
+    const error = traffic && 'failed' in traffic ? `model API failed: ${traffic.failed}` : failure;
+    if (error) return cliResult(proxy, spec, { outcome: 'error', stop: 'error', gradingLog, evidence, tamper, error, graded: false });
+    return cliResult(proxy, spec, { outcome: outcomeOf(report, stop), stop, gradingLog, evidence, tamper, graded: true });
   } finally {
     await proxy.close();
   }

@@ -96,10 +96,13 @@ export const BUILTIN_AGENT_CLIS: Record<'codex' | 'claude-code', BuiltinAgentCli
       name: 'codex',
       binary: 'codex',
       // One non-interactive turn, approvals and Codex's own sandbox off (ours holds it), the proxy as its provider.
+      // Analytics off: with no network, its export of metrics at exit waits ~5 s for a connection that never comes.
       args: [
         'exec',
         '--skip-git-repo-check',
         '--dangerously-bypass-approvals-and-sandbox',
+        '-c',
+        'analytics.enabled=false',
         '-m',
         '{{model}}',
         '-c',
