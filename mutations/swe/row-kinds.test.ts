@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './apply.js';
 import { mutateSweTestPatch, type SweMutation } from './mutate.js';
 import { parsePatch } from './patch.js';
-import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, POSITIONAL, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
+import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
 
 type Made = Extract<SweMutation, { ok: true }>;
 
@@ -229,5 +229,70 @@ describe('a hunk that opens inside a string the hunk before opened', () => {
       expect(m.record.before).toMatch(/^assert (len\(items\) == 4|items\[\d\]\.name == "[a-z_]+")$/);
       checkPlacement(fx, m);
     }
+  });
+});
+
+const FORM_BASE = `import unittest
+
+from forms import fields_of
+
+
+class FormTests(unittest.TestCase):
+    def test_fields(self):
+        class Form:
+            class Meta:
+                fields = ["a", "b"]
+                exclude = []
+                label = "x"
+
+        self.assertEqual(fields_of(Form), ["a", "b"])
+`;
+
+const FORM_PATCH = `diff --git a/test_forms.py b/test_forms.py
+--- a/test_forms.py
++++ b/test_forms.py
+@@ -12,3 +12,4 @@ class Meta:
+                 label = "x"
+ 
+         self.assertEqual(fields_of(Form), ["a", "b"])
++        self.assertEqual(fields_of(Form, only=["a"]), ["a"])
+`;
+
+const HELPER_PATCH = `diff --git a/test_calc.py b/test_calc.py
+--- a/test_calc.py
++++ b/test_calc.py
+@@ -5,6 +5,7 @@ def make():
+     value = 1
+     value += 1
+     value += 2
++    assert value == 4
+ 
+ 
+ def test_other():
+`;
+
+describe('a test whose def lies above a hunk that git headed with a helper the test defines', () => {
+  it('a method of a class the test defines: the lines at its body indentation belong to the test, and both variants change its added assertion', async () => {
+    const { oneoff, conflicting } = await both(NESTED_HELPER);
+    const [changed] = checkPlacement(NESTED_HELPER, oneoff);
+    expect(changed).toMatch(/^ {4}assert Sub\.(size|run)\.__doc__ == "[^"]+"$/);
+    expect(changed).not.toBe('    assert Sub.size.__doc__ == "The size."');
+    expect(checkPlacement(NESTED_HELPER, conflicting)).toHaveLength(1);
+    expect(conflicting.record.strategy).toMatch(/^duplicate\//);
+  });
+
+  it('a class nested in a test method, its hunk using self at the method\'s body level: the assertion is the test\'s', async () => {
+    const failToPass = ['test_fields (test_forms.FormTests)'];
+    const fx: RowKindFixture = { base: FORM_BASE, testPatch: FORM_PATCH, failToPass, test: 'test_fields', solution: {} };
+    for (const type of ['oneoff', 'conflicting'] as const) {
+      const m = await mutateSweTestPatch({ id: 'fixture', testPatch: FORM_PATCH, failToPass }, type, 0);
+      if (!m.ok) throw new Error(m.reason);
+      expect(checkPlacement(fx, m).join('\n')).toMatch(/self\.assertEqual\(fields_of\(Form/);
+    }
+  });
+
+  it('a top-level helper (no self) is not read as the test: its lines belong to the helper', async () => {
+    for (const type of ['oneoff', 'conflicting'] as const)
+      expect((await mutateSweTestPatch({ id: 'fixture', testPatch: HELPER_PATCH, failToPass: ['test_calc.py::test_other'] }, type, 0)).ok).toBe(false);
   });
 });

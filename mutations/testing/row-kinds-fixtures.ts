@@ -239,3 +239,73 @@ def check():
 `,
   },
 };
+
+/** A module-level test whose hunk git heads with a method of a class the test defines; the patch adds an assertion below it. */
+export const NESTED_HELPER: RowKindFixture = {
+  base: `from docs import inherit
+
+
+def test_inherited():
+    class Base:
+        def run(self):
+            "Run it."
+            value = 1
+            return value
+
+    @inherit
+    class Sub(Base):
+        def run(self):
+            return 2
+
+    assert Sub.run.__doc__ == "Run it."
+
+
+def test_plain():
+    assert inherit(object) is object
+`,
+  testPatch: `diff --git a/test_docs.py b/test_docs.py
+--- a/test_docs.py
++++ b/test_docs.py
+@@ -8,12 +8,22 @@ def run(self):
+             value = 1
+             return value
+ 
++        @property
++        def size(self):
++            "The size."
++            return 0
++
+     @inherit
+     class Sub(Base):
+         def run(self):
+             return 2
+ 
++        @property
++        def size(self):
++            return 3
++
+     assert Sub.run.__doc__ == "Run it."
++    assert Sub.size.__doc__ == "The size."
+ 
+ 
+ def test_plain():
+`,
+  failToPass: ['test_docs.py::test_inherited'],
+  test: 'test_inherited',
+  solution: {
+    'docs.py': `def inherit(cls):
+    """Gives each method and property of cls without a docstring the one its base has."""
+    for name, value in list(vars(cls).items()):
+        if not (isinstance(value, property) or callable(value)) or value.__doc__:
+            continue
+        doc = next((d for d in (getattr(getattr(b, name, None), "__doc__", None) for b in cls.__mro__[1:]) if d), None)
+        if doc is None:
+            continue
+        if isinstance(value, property):
+            setattr(cls, name, property(value.fget, value.fset, value.fdel, doc))
+        else:
+            value.__doc__ = doc
+    return cls
+`,
+  },
+};
