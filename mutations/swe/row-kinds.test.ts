@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './apply.js';
 import { mutateSweTestPatch, type SweMutation } from './mutate.js';
 import { parsePatch } from './patch.js';
-import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
+import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
 
 type Made = Extract<SweMutation, { ok: true }>;
 
@@ -92,6 +92,15 @@ describe('SWE variants of the kinds beyond assertions', () => {
     // The original cases keep their places: the copy follows the last row.
     const lines = apply(POSITIONAL.base, conflicting.testPatch).split('\n');
     expect(lines.indexOf(added[0]!)).toBe(lines.indexOf('        (F(-6, 7), F(-3, 7)),') + 1);
+  });
+
+  it('cases named by index in a table whose end is out of sight: the copy follows the last row shown, below every case the ids name', async () => {
+    const { conflicting } = await both(POSITIONAL_CUT);
+    const added = checkPlacement(POSITIONAL_CUT, conflicting);
+    expect(added).toHaveLength(1);
+    expect(conflicting.record.testId).toBe('test_half.py::test_half[value10-expected10]');
+    const lines = apply(POSITIONAL_CUT.base, conflicting.testPatch).split('\n');
+    expect(lines.indexOf(added[0]!)).toBe(lines.indexOf('        (F(9, 10), F(9, 20)),') + 1);
   });
 
   it('an expected list cut off by the hunk: the one-off changes the added element, the conflicting one asserts it absent first', async () => {

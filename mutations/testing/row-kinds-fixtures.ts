@@ -309,3 +309,47 @@ def test_plain():
 `,
   },
 };
+
+/** Cases named by index in a table whose end lies below the hunk: the conflicting copy goes after the last row shown. */
+export const POSITIONAL_CUT: RowKindFixture = {
+  base: `from fractions import Fraction as F
+
+import pytest
+
+from halves import half
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (F(1, 2), F(1, 4)),
+        (F(2, 3), F(1, 3)),
+        (F(1, 3), F(1, 6)),
+        (F(1, 4), F(1, 8)),
+        (F(3, 4), F(3, 8)),
+        (F(5, 6), F(5, 12)),
+        (F(7, 8), F(7, 16)),
+        (F(9, 10), F(9, 20)),
+        (F(1, 1), F(1, 2)),
+    ],
+)
+def test_half(value, expected):
+    assert half(value) == expected
+`,
+  testPatch: `diff --git a/test_half.py b/test_half.py
+--- a/test_half.py
++++ b/test_half.py
+@@ -13,6 +13,8 @@
+         (F(1, 3), F(1, 6)),
+         (F(1, 4), F(1, 8)),
+         (F(3, 4), F(3, 8)),
++        (F(-4, 5), F(-2, 5)),
++        (F(-6, 7), F(-3, 7)),
+         (F(5, 6), F(5, 12)),
+         (F(7, 8), F(7, 16)),
+         (F(9, 10), F(9, 20)),
+`,
+  failToPass: ['test_half.py::test_half[value5-expected5]', 'test_half.py::test_half[value6-expected6]'],
+  test: 'test_half',
+  solution: POSITIONAL.solution,
+};
