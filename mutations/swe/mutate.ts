@@ -19,6 +19,7 @@ import { inputListMutation } from './input-lists.js';
 import { positionalRowMutation } from './positional-row.js';
 import { cutListMutation } from './cut-list.js';
 import { enclosingTestRegions } from './enclosing-test.js';
+import { cutTextMutation } from './cut-text.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 import type { SweMutation, SweMutationInput } from './types.js';
@@ -285,8 +286,8 @@ function mutateWithin(
     if (moved) return moved;
     const byPosition = positionalRowMutation(parser, patch, testFiles, refs, type, rng, seed);
     if (byPosition) return byPosition;
-    const cutList = cutListMutation(parser, patch, testFiles, refs, type, rng, seed);
-    if (cutList) return cutList;
+    const cut = cutListMutation(parser, patch, testFiles, refs, type, rng, seed) ?? cutTextMutation(parser, patch, testFiles, refs, type, rng, seed);
+    if (cut) return cut;
     return { ok: false, reason: leftOutReason(byRef, regions, problems, wrapped, input.failToPass) };
   } finally {
     for (const { tree } of regions) tree.delete();

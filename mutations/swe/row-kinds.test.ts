@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './apply.js';
 import { mutateSweTestPatch, type SweMutation } from './mutate.js';
 import { parsePatch } from './patch.js';
-import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
+import { CUT_LIST, CUT_TEXT, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
 
 type Made = Extract<SweMutation, { ok: true }>;
 
@@ -111,6 +111,19 @@ describe('SWE variants of the kinds beyond assertions', () => {
     expect(changed[0]).not.toBe('        "<c>",');
     expect(checkPlacement(CUT_LIST, conflicting)).toEqual(['    assert "<c>" not in list(actual)']);
     expect(conflicting.record.strategy).toBe('duplicate/cut-list/element-absent');
+  });
+
+  it('an expected text of pieces whose comparison lies below the hunk: the one-off changes the added piece, the conflicting one asserts it absent from the name assigned above', async () => {
+    const { oneoff, conflicting } = await both(CUT_TEXT);
+    const changed = checkPlacement(CUT_TEXT, oneoff);
+    expect(changed).toHaveLength(1);
+    expect(changed[0]).toMatch(/^ {12}'[^']*\\n'$/);
+    expect(changed[0]).not.toBe("            'decr(a)\\n'");
+    expect(checkPlacement(CUT_TEXT, conflicting)).toEqual(["    assert 'decr(a)\\n' not in context"]);
+    expect(conflicting.record.strategy).toBe('duplicate/cut-text/piece-absent');
+    // With the comparison in sight the assertion kinds take it; a piece-only hunk below no assignment is left alone.
+    const noSubject = CUT_TEXT.testPatch.replace('     context = render(names)\n', '     print(names)\n');
+    expect((await mutateSweTestPatch({ id: 'fixture', testPatch: noSubject, failToPass: CUT_TEXT.failToPass }, 'conflicting', 0)).ok).toBe(false);
   });
 
   it('a message check whose block ends out of sight: the conflicting variant adds the changed check as another item of the same with', async () => {

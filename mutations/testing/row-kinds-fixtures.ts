@@ -353,3 +353,45 @@ def test_half(value, expected):
   test: 'test_half',
   solution: POSITIONAL.solution,
 };
+
+/** An expected text of string pieces whose comparison lies below the hunk, checked against the name assigned right above. */
+export const CUT_TEXT: RowKindFixture = {
+  base: `from report import render
+
+
+def test_report():
+    names = ["incr"]
+    context = render(names)
+    assert ('incr(a)\\n'
+            '\\n'
+            'summary\\n'
+            'end\\n'
+            'of\\n'
+            'report\\n'
+            in context)
+`,
+  testPatch: `diff --git a/test_report.py b/test_report.py
+--- a/test_report.py
++++ b/test_report.py
+@@ -2,9 +2,11 @@
+ 
+ 
+ def test_report():
+-    names = ["incr"]
++    names = ["incr", "decr"]
+     context = render(names)
+     assert ('incr(a)\\n'
++            '\\n'
++            'decr(a)\\n'
+             '\\n'
+             'summary\\n'
+             'end\\n'
+`,
+  failToPass: ['test_report.py::test_report'],
+  test: 'test_report',
+  solution: {
+    'report.py': `def render(names):
+    return "".join(f"{n}(a)\\n\\n" for n in names) + "summary\\nend\\nof\\nreport\\n"
+`,
+  },
+};
