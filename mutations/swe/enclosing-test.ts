@@ -20,15 +20,26 @@ function header(parser: Parser, context: string): { kind: 'def' | 'class'; name:
   });
 }
 
+/** The kind of statement a line opens (a block opener is given a body to parse). */
+function statementType(parser: Parser, line: string): string | undefined {
+  const text = line.trim();
+  return withTreeSync(parser, text.endsWith(':') ? `${text}\n    pass\n` : `${text}\n`, (t) => (t.rootNode.hasError ? undefined : t.rootNode.namedChild(0)?.type));
+}
+
 /**
  * Whether the definition git named cannot hold the test's body lines itself, so those lines lie
- * in the test, defined above the hunk: a method (first parameter `self`) above a module-level
- * test's body lines; for a test in a class, a nested class whose body lines use `self` (a class
- * body has none), or `__init__` (pytest collects no class that defines one).
+ * in the test, defined above the hunk. Above a module-level test's body lines: a method (first
+ * parameter `self`), or a class whose body they would be though they hold a loop or an assert.
+ * For a test in a class: a nested class whose body lines use `self` (a class body has none), or
+ * `__init__` (pytest collects no class that defines one).
  */
 function nestedHelper(parser: Parser, h: NonNullable<ReturnType<typeof header>>, ref: TestRef, bodyLines: string[]): boolean {
   if (h.name === ref.name || h.name.startsWith('test') || ref.classes.includes(h.name)) return false;
-  if (ref.classes.length === 0) return h.kind === 'def' && (h.first === 'self' || h.first === 'cls');
+  if (ref.classes.length === 0) {
+    if (h.kind === 'def') return h.first === 'self' || h.first === 'cls';
+    // A class at the margin would hold these lines as its body, where loops and asserts have no place.
+    return !h.name.startsWith('Test') && bodyLines.some((l) => ['for_statement', 'assert_statement'].includes(statementType(parser, l) ?? ''));
+  }
   if (h.kind === 'def') return h.name === '__init__' && ref.file !== undefined;
   return bodyLines.some((l) => withTreeSync(parser, `${l.trim()}\n`, (t) => t.rootNode.descendantsOfType('identifier').some((i) => i?.text === 'self')));
 }

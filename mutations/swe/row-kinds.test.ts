@@ -313,6 +313,27 @@ describe('a test whose def lies above a hunk that git headed with a helper the t
     }
   });
 
+  it('a class the module-level test defines heads a hunk that adds a loop at the test body level: its last call, in the test, is made to expect an error', async () => {
+    const patch = `diff --git a/test_calc.py b/test_calc.py
+--- a/test_calc.py
++++ b/test_calc.py
+@@ -9,5 +9,8 @@ class Config:
+         check(e, e)
+     for e in ['a', 'b']:
+         check(e, e.upper())
++    for e in ['c']:
++        check(e, e.upper())
++    check('d', 'D')
+ 
+ 
+ def test_other():
+`;
+    const made = await mutateSweTestPatch({ id: 'fixture', testPatch: patch, failToPass: ['test_calc.py::test_calc'] }, 'oneoff', 0);
+    expect(made.ok && made.record).toMatchObject({ strategy: 'expect-error', testId: 'test_calc.py::test_calc' });
+    const named = await mutateSweTestPatch({ id: 'fixture', testPatch: patch.replace('class Config:', 'class TestConfig:'), failToPass: ['test_calc.py::test_calc'] }, 'oneoff', 0);
+    expect(named.ok).toBe(false);
+  });
+
   it('a top-level helper (no self) is not read as the test: its lines belong to the helper', async () => {
     for (const type of ['oneoff', 'conflicting'] as const)
       expect((await mutateSweTestPatch({ id: 'fixture', testPatch: HELPER_PATCH, failToPass: ['test_calc.py::test_other'] }, type, 0)).ok).toBe(false);
