@@ -20,6 +20,7 @@ import { positionalRowMutation } from './positional-row.js';
 import { cutListMutation } from './cut-list.js';
 import { enclosingTestRegions } from './enclosing-test.js';
 import { cutTextMutation } from './cut-text.js';
+import { figureRefMutation } from './figure-ref.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 import type { SweMutation, SweMutationInput } from './types.js';
@@ -288,6 +289,8 @@ function mutateWithin(
     if (byPosition) return byPosition;
     const cut = cutListMutation(parser, patch, testFiles, refs, type, rng, seed) ?? cutTextMutation(parser, patch, testFiles, refs, type, rng, seed);
     if (cut) return cut;
+    const figure = figureRefMutation(patch, regions, refs, type, seed);
+    if (figure) return figure;
     return { ok: false, reason: leftOutReason(byRef, regions, problems, wrapped, input.failToPass) };
   } finally {
     for (const { tree } of regions) tree.delete();

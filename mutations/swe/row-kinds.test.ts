@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './apply.js';
 import { mutateSweTestPatch, type SweMutation } from './mutate.js';
 import { parsePatch } from './patch.js';
-import { CUT_LIST, CUT_TEXT, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
+import { CUT_LIST, CUT_TEXT, FIGURE_REF, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
 
 type Made = Extract<SweMutation, { ok: true }>;
 
@@ -124,6 +124,21 @@ describe('SWE variants of the kinds beyond assertions', () => {
     // With the comparison in sight the assertion kinds take it; a piece-only hunk below no assignment is left alone.
     const noSubject = CUT_TEXT.testPatch.replace('     context = render(names)\n', '     print(names)\n');
     expect((await mutateSweTestPatch({ id: 'fixture', testPatch: noSubject, failToPass: CUT_TEXT.failToPass }, 'conflicting', 0)).ok).toBe(false);
+  });
+
+  it('a figure comparison: the one-off draws on the reference figure last, the conflicting one asserts the two figures render differently', async () => {
+    const { oneoff, conflicting } = await both(FIGURE_REF);
+    expect(checkPlacement(FIGURE_REF, oneoff)).toEqual(['    fig_ref.text(0.5, 0.5, "x")']);
+    expect(oneoff.record.strategy).toBe('figure-ref/text-drawn');
+    const added = checkPlacement(FIGURE_REF, conflicting);
+    expect(added).toHaveLength(3);
+    expect(added[2]).toBe('    assert fig_test.canvas.buffer_rgba().tobytes() != fig_ref.canvas.buffer_rgba().tobytes()');
+    // Both go after the test's own last line.
+    const lines = apply(FIGURE_REF.base, conflicting.testPatch).split('\n');
+    expect(lines.indexOf(added[0]!)).toBe(lines.indexOf('    where[0] = 0.75') + 1);
+    // Without the decorator the figures are compared by nothing: no variant.
+    const plain = FIGURE_REF.testPatch.replace('+@check_figures_equal(extensions=["png"])\n', '+\n');
+    expect((await mutateSweTestPatch({ id: 'fixture', testPatch: plain, failToPass: FIGURE_REF.failToPass }, 'oneoff', 0)).ok).toBe(false);
   });
 
   it('a message check whose block ends out of sight: the conflicting variant adds the changed check as another item of the same with', async () => {

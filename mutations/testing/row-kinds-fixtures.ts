@@ -395,3 +395,42 @@ def test_report():
 `,
   },
 };
+
+/** A figure comparison (`@check_figures_equal`) the patch adds whole, its last statement calling nothing. */
+export const FIGURE_REF: RowKindFixture = {
+  base: `from matplotlib.testing.decorators import check_figures_equal
+
+from marks import mark
+
+
+@check_figures_equal(extensions=["png"])
+def test_mark(fig_test, fig_ref):
+    mark(fig_test.add_subplot(), 0.5)
+    fig_ref.add_subplot().axvline(0.5)
+`,
+  testPatch: `diff --git a/test_marks.py b/test_marks.py
+--- a/test_marks.py
++++ b/test_marks.py
+@@ -7,3 +7,11 @@
+ def test_mark(fig_test, fig_ref):
+     mark(fig_test.add_subplot(), 0.5)
+     fig_ref.add_subplot().axvline(0.5)
++
++
++@check_figures_equal(extensions=["png"])
++def test_mark_copies_input(fig_test, fig_ref):
++    where = [0.25]
++    mark(fig_test.add_subplot(), where)
++    fig_ref.add_subplot().axvline(0.25)
++    where[0] = 0.75
+`,
+  failToPass: ['test_marks.py::test_mark_copies_input[png]'],
+  test: 'test_mark_copies_input',
+  solution: {
+    'marks.py': `def mark(ax, where):
+    """Draws a vertical line at \`where\` (a number, or a one-item list read once)."""
+    x = where[0] if isinstance(where, list) else where
+    ax.axvline(x)
+`,
+  },
+};
