@@ -349,6 +349,26 @@ describe('a test whose def lies above a hunk that git headed with a helper the t
     expect(named.ok).toBe(false);
   });
 
+  it('in a pytest class, a hunk headed by __init__ belongs to a class the test defines; another nested class needs self in the lines', async () => {
+    const patch = `diff --git a/test_wrap.py b/test_wrap.py
+--- a/test_wrap.py
++++ b/test_wrap.py
+@@ -9,4 +9,7 @@ def __init__(self, array):
+         array = Custom([1, 2])
+         assert wrap(array).size == 2
+ 
++        array = Custom([])
++        assert wrap(array).size == 0
++
+ 
+`;
+    const failToPass = ['test_wrap.py::TestWrap::test_custom'];
+    const made = await mutateSweTestPatch({ id: 'fixture', testPatch: patch, failToPass }, 'oneoff', 0);
+    expect(made.ok && made.record.testId).toBe(failToPass[0]);
+    const nested = patch.replace('def __init__(self, array):', 'class Meta:');
+    expect((await mutateSweTestPatch({ id: 'fixture', testPatch: nested, failToPass }, 'oneoff', 0)).ok).toBe(false);
+  });
+
   it('a top-level helper (no self) is not read as the test: its lines belong to the helper', async () => {
     for (const type of ['oneoff', 'conflicting'] as const)
       expect((await mutateSweTestPatch({ id: 'fixture', testPatch: HELPER_PATCH, failToPass: ['test_calc.py::test_other'] }, type, 0)).ok).toBe(false);
