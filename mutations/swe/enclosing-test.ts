@@ -6,6 +6,9 @@ import { fileMayHold, type TestRef } from './test-id.js';
 
 type Regions = { region: Region; tree: Tree }[];
 
+/** The indentation step assumed for the test's classes and its body (four spaces, as PEP 8 has it). */
+const STEP = 4;
+
 /** The definition git named in a hunk's header: its kind, name and first parameter, read by the parser. */
 function header(parser: Parser, context: string): { kind: 'def' | 'class'; name: string; first?: string } | undefined {
   const line = context.trim();
@@ -59,9 +62,8 @@ function regionUnder(parser: Parser, file: FilePatch, hunkIndex: number, ref: Te
     const n = leading(l.text).length;
     if (!isBlank(l.text) && n >= body && n < leading(first.text).length) deeper.add(n);
   }
-  const unit = body / (ref.classes.length + 1);
-  const prefix = ref.classes.map((c, i) => `${' '.repeat(i * unit)}class ${c}:`);
-  prefix.push(`${' '.repeat(body - unit)}def ${ref.name}(self):`);
+  const prefix = ref.classes.map((c, i) => `${' '.repeat(i * STEP)}class ${c}:`);
+  prefix.push(`${' '.repeat(body - STEP)}def ${ref.name}(self):`);
   for (const n of [...deeper].sort((a, b) => a - b)) prefix.push(`${' '.repeat(n)}if 1:`);
   const all = [...prefix, ...lines.map((l) => l.text)];
   const rowStarts: number[] = [];
@@ -91,7 +93,7 @@ export function enclosingTestRegions(parser: Parser, testFiles: readonly FilePat
     const names = new Set(unshown.map((r) => `${r.classes.join('.')}.${r.name}`));
     if (names.size !== 1) continue;
     const ref = unshown[0]!;
-    const body = 4 * (ref.classes.length + 1);
+    const body = STEP * (ref.classes.length + 1);
     file.hunks.forEach((hunk, h) => {
       const named = header(parser, hunk.context);
       // The test ends at the first code line shallower than its body: only lines above it are its own.
