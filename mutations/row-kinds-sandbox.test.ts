@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './swe/apply.js';
 import { mutateSweTestPatch } from './swe/mutate.js';
 import { parsePatch } from './swe/patch.js';
-import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, POSITIONAL, RAISED_CLASS, type RowKindFixture } from './testing/row-kinds-fixtures.js';
+import { CUT_LIST, CUT_TEXT, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from './testing/row-kinds-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 
@@ -13,8 +13,11 @@ const FIXTURES: Record<string, RowKindFixture> = {
   raisedClass: RAISED_CLASS,
   inputLists: INPUT_LISTS,
   positional: POSITIONAL,
+  positionalCut: POSITIONAL_CUT,
   cutList: CUT_LIST,
+  cutText: CUT_TEXT,
   messageItem: MESSAGE_ITEM,
+  nestedHelper: NESTED_HELPER,
 };
 
 const fileOf = (fx: RowKindFixture) => parsePatch(fx.testPatch).files[0]!.newPath;

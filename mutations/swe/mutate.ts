@@ -18,6 +18,9 @@ import { dataRowMutation } from './data-row-variant.js';
 import { inputListMutation } from './input-lists.js';
 import { positionalRowMutation } from './positional-row.js';
 import { cutListMutation } from './cut-list.js';
+import { enclosingTestRegions } from './enclosing-test.js';
+import { cutTextMutation } from './cut-text.js';
+import { figureRefMutation } from './figure-ref.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 import type { SweMutation, SweMutationInput } from './types.js';
@@ -268,10 +271,10 @@ function mutateWithin(
     }
     const rng = rngFor(seed, input.id, type);
     const problems: string[] = [];
-    const byRef = input.failToPass.map((id) => {
-      const ref = resolveDescription(parser, parseTestId(id), regions, files);
-      return { id, ref, found: candidatesFor(ref, regions) };
-    });
+    const resolved = input.failToPass.map((id) => ({ id, ref: resolveDescription(parser, parseTestId(id), regions, files) }));
+    // A test whose def lies above a hunk that git headed with a helper nested in it.
+    regions.push(...enclosingTestRegions(parser, testFiles, resolved.map((r) => r.ref), regions));
+    const byRef = resolved.map(({ id, ref }) => ({ id, ref, found: candidatesFor(ref, regions) }));
     const made = byAssertion(parser, patch, byRef, type, rng, seed, problems);
     if (made) return made;
     const wrapped = byExpectedError(parser, patch, byRef, regions, type, seed);
@@ -284,8 +287,10 @@ function mutateWithin(
     if (moved) return moved;
     const byPosition = positionalRowMutation(parser, patch, testFiles, refs, type, rng, seed);
     if (byPosition) return byPosition;
-    const cutList = cutListMutation(parser, patch, testFiles, refs, type, rng, seed);
-    if (cutList) return cutList;
+    const cut = cutListMutation(parser, patch, testFiles, refs, type, rng, seed) ?? cutTextMutation(parser, patch, testFiles, refs, type, rng, seed);
+    if (cut) return cut;
+    const figure = figureRefMutation(patch, regions, refs, type, seed);
+    if (figure) return figure;
     return { ok: false, reason: leftOutReason(byRef, regions, problems, wrapped, input.failToPass) };
   } finally {
     for (const { tree } of regions) tree.delete();

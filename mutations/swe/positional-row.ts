@@ -41,10 +41,10 @@ function readBy(table: ShownTable, file: FilePatch, hunkIndex: number, name: str
   return !table.startKnown || laterHeader;
 }
 
-/** The text with a changed copy of the table's case appended as its last row, under the next index. */
+/** The text with a changed copy of the table's case after the last row shown, under the next index. */
 function appended(table: ShownTable, copy: string): string | undefined {
   const last = table.rows[table.rows.length - 1];
-  if (!last || !table.endVisible) return undefined;
+  if (!last) return undefined;
   const { text } = table;
   const lineEnd = text.indexOf('\n', last.end) < 0 ? text.length : text.indexOf('\n', last.end);
   const between = text.slice(last.end, lineEnd).trim();
@@ -62,6 +62,8 @@ interface Target {
   at: number;
   names: string[];
   offset: number;
+  /** The indexes of all the cases the FAIL_TO_PASS ids name in this table. */
+  indexes: number[];
 }
 
 function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, rng: Rng, seed: number): SweMutation | undefined {
@@ -81,8 +83,10 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
     const key = row.key;
     if (table.dict && !(key && /^(['"])[\w-]*\1$/.test(key.text))) return undefined;
     const copy = key ? `${key.text.slice(0, -1)}_conflicting${key.text.slice(-1)}${changedRow.slice(key.end - row.start)}` : changedRow;
-    text = appended(table, copy);
     const index = t.offset + table.rows.length;
+    // Below an unseen end, the cases under the copy move down one index: none the ids name may.
+    if (!table.endVisible && Math.max(...t.indexes) >= index) return undefined;
+    text = appended(table, copy);
     testId = `${t.ref.raw.slice(0, t.ref.raw.indexOf('['))}[${t.names.map((n) => `${n}${index}`).join('-')}]`;
   }
   if (text === undefined) return undefined;
@@ -109,7 +113,9 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
  * row at that index, counted from the table's start when the hunk shows it, else placed by the
  * one offset that lands every named case on a row the patch adds. The one-off changes its
  * expected value (the id keeps), the conflicting variant appends a changed copy as the table's
- * last row (so no other case moves) and grades it under the next index.
+ * last row (so no other case moves) and grades it under the next index; when the table's end is
+ * out of sight, after the last row shown, provided no case an id names lies below it (the cases
+ * below, which pass either way, move down one index).
  */
 export function positionalRowMutation(
   parser: Parser,
@@ -132,7 +138,7 @@ export function positionalRowMutation(
         if (!table || !readBy(table, file, h, ref.name)) continue;
         const offset = tableOffset(table, indexes);
         if (offset === undefined) continue;
-        const made = variantOf(parser, patch, { ref, file, hunkIndex: h, table, at: pos.index, names: pos.names, offset }, type, rng, seed);
+        const made = variantOf(parser, patch, { ref, file, hunkIndex: h, table, at: pos.index, names: pos.names, offset, indexes }, type, rng, seed);
         if (made) return made;
       }
     }

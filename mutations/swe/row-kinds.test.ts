@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './apply.js';
 import { mutateSweTestPatch, type SweMutation } from './mutate.js';
 import { parsePatch } from './patch.js';
-import { CUT_LIST, INPUT_LISTS, MESSAGE_ITEM, POSITIONAL, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
+import { CUT_LIST, CUT_TEXT, FIGURE_REF, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
 
 type Made = Extract<SweMutation, { ok: true }>;
 
@@ -94,6 +94,15 @@ describe('SWE variants of the kinds beyond assertions', () => {
     expect(lines.indexOf(added[0]!)).toBe(lines.indexOf('        (F(-6, 7), F(-3, 7)),') + 1);
   });
 
+  it('cases named by index in a table whose end is out of sight: the copy follows the last row shown, below every case the ids name', async () => {
+    const { conflicting } = await both(POSITIONAL_CUT);
+    const added = checkPlacement(POSITIONAL_CUT, conflicting);
+    expect(added).toHaveLength(1);
+    expect(conflicting.record.testId).toBe('test_half.py::test_half[value10-expected10]');
+    const lines = apply(POSITIONAL_CUT.base, conflicting.testPatch).split('\n');
+    expect(lines.indexOf(added[0]!)).toBe(lines.indexOf('        (F(9, 10), F(9, 20)),') + 1);
+  });
+
   it('an expected list cut off by the hunk: the one-off changes the added element, the conflicting one asserts it absent first', async () => {
     const { oneoff, conflicting } = await both(CUT_LIST);
     const changed = checkPlacement(CUT_LIST, oneoff);
@@ -102,6 +111,34 @@ describe('SWE variants of the kinds beyond assertions', () => {
     expect(changed[0]).not.toBe('        "<c>",');
     expect(checkPlacement(CUT_LIST, conflicting)).toEqual(['    assert "<c>" not in list(actual)']);
     expect(conflicting.record.strategy).toBe('duplicate/cut-list/element-absent');
+  });
+
+  it('an expected text of pieces whose comparison lies below the hunk: the one-off changes the added piece, the conflicting one asserts it absent from the name assigned above', async () => {
+    const { oneoff, conflicting } = await both(CUT_TEXT);
+    const changed = checkPlacement(CUT_TEXT, oneoff);
+    expect(changed).toHaveLength(1);
+    expect(changed[0]).toMatch(/^ {12}'[^']*\\n'$/);
+    expect(changed[0]).not.toBe("            'decr(a)\\n'");
+    expect(checkPlacement(CUT_TEXT, conflicting)).toEqual(["    assert 'decr(a)\\n' not in context"]);
+    expect(conflicting.record.strategy).toBe('duplicate/cut-text/piece-absent');
+    // With the comparison in sight the assertion kinds take it; a piece-only hunk below no assignment is left alone.
+    const noSubject = CUT_TEXT.testPatch.replace('     context = render(names)\n', '     print(names)\n');
+    expect((await mutateSweTestPatch({ id: 'fixture', testPatch: noSubject, failToPass: CUT_TEXT.failToPass }, 'conflicting', 0)).ok).toBe(false);
+  });
+
+  it('a figure comparison: the one-off draws on the reference figure last, the conflicting one asserts the two figures render differently', async () => {
+    const { oneoff, conflicting } = await both(FIGURE_REF);
+    expect(checkPlacement(FIGURE_REF, oneoff)).toEqual(['    fig_ref.text(0.5, 0.5, "x")']);
+    expect(oneoff.record.strategy).toBe('figure-ref/text-drawn');
+    const added = checkPlacement(FIGURE_REF, conflicting);
+    expect(added).toHaveLength(3);
+    expect(added[2]).toBe('    assert fig_test.canvas.buffer_rgba().tobytes() != fig_ref.canvas.buffer_rgba().tobytes()');
+    // Both go after the test's own last line.
+    const lines = apply(FIGURE_REF.base, conflicting.testPatch).split('\n');
+    expect(lines.indexOf(added[0]!)).toBe(lines.indexOf('    where[0] = 0.75') + 1);
+    // Without the decorator the figures are compared by nothing: no variant.
+    const plain = FIGURE_REF.testPatch.replace('+@check_figures_equal(extensions=["png"])\n', '+\n');
+    expect((await mutateSweTestPatch({ id: 'fixture', testPatch: plain, failToPass: FIGURE_REF.failToPass }, 'oneoff', 0)).ok).toBe(false);
   });
 
   it('a message check whose block ends out of sight: the conflicting variant adds the changed check as another item of the same with', async () => {
@@ -229,5 +266,111 @@ describe('a hunk that opens inside a string the hunk before opened', () => {
       expect(m.record.before).toMatch(/^assert (len\(items\) == 4|items\[\d\]\.name == "[a-z_]+")$/);
       checkPlacement(fx, m);
     }
+  });
+});
+
+const FORM_BASE = `import unittest
+
+from forms import fields_of
+
+
+class FormTests(unittest.TestCase):
+    def test_fields(self):
+        class Form:
+            class Meta:
+                fields = ["a", "b"]
+                exclude = []
+                label = "x"
+
+        self.assertEqual(fields_of(Form), ["a", "b"])
+`;
+
+const FORM_PATCH = `diff --git a/test_forms.py b/test_forms.py
+--- a/test_forms.py
++++ b/test_forms.py
+@@ -12,3 +12,4 @@ class Meta:
+                 label = "x"
+ 
+         self.assertEqual(fields_of(Form), ["a", "b"])
++        self.assertEqual(fields_of(Form, only=["a"]), ["a"])
+`;
+
+const HELPER_PATCH = `diff --git a/test_calc.py b/test_calc.py
+--- a/test_calc.py
++++ b/test_calc.py
+@@ -5,6 +5,7 @@ def make():
+     value = 1
+     value += 1
+     value += 2
++    assert value == 4
+ 
+ 
+ def test_other():
+`;
+
+describe('a test whose def lies above a hunk that git headed with a helper the test defines', () => {
+  it('a method of a class the test defines: the lines at its body indentation belong to the test, and both variants change its added assertion', async () => {
+    const { oneoff, conflicting } = await both(NESTED_HELPER);
+    const [changed] = checkPlacement(NESTED_HELPER, oneoff);
+    expect(changed).toMatch(/^ {4}assert Sub\.(size|run)\.__doc__ == "[^"]+"$/);
+    expect(changed).not.toBe('    assert Sub.size.__doc__ == "The size."');
+    expect(checkPlacement(NESTED_HELPER, conflicting)).toHaveLength(1);
+    expect(conflicting.record.strategy).toMatch(/^duplicate\//);
+  });
+
+  it('a class nested in a test method, its hunk using self at the method\'s body level: the assertion is the test\'s', async () => {
+    const failToPass = ['test_fields (test_forms.FormTests)'];
+    const fx: RowKindFixture = { base: FORM_BASE, testPatch: FORM_PATCH, failToPass, test: 'test_fields', solution: {} };
+    for (const type of ['oneoff', 'conflicting'] as const) {
+      const m = await mutateSweTestPatch({ id: 'fixture', testPatch: FORM_PATCH, failToPass }, type, 0);
+      if (!m.ok) throw new Error(m.reason);
+      expect(checkPlacement(fx, m).join('\n')).toMatch(/self\.assertEqual\(fields_of\(Form/);
+    }
+  });
+
+  it('a class the module-level test defines heads a hunk that adds a loop at the test body level: its last call, in the test, is made to expect an error', async () => {
+    const patch = `diff --git a/test_calc.py b/test_calc.py
+--- a/test_calc.py
++++ b/test_calc.py
+@@ -9,5 +9,8 @@ class Config:
+         check(e, e)
+     for e in ['a', 'b']:
+         check(e, e.upper())
++    for e in ['c']:
++        check(e, e.upper())
++    check('d', 'D')
+ 
+ 
+ def test_other():
+`;
+    const made = await mutateSweTestPatch({ id: 'fixture', testPatch: patch, failToPass: ['test_calc.py::test_calc'] }, 'oneoff', 0);
+    expect(made.ok && made.record).toMatchObject({ strategy: 'expect-error', testId: 'test_calc.py::test_calc' });
+    const named = await mutateSweTestPatch({ id: 'fixture', testPatch: patch.replace('class Config:', 'class TestConfig:'), failToPass: ['test_calc.py::test_calc'] }, 'oneoff', 0);
+    expect(named.ok).toBe(false);
+  });
+
+  it('in a pytest class, a hunk headed by __init__ belongs to a class the test defines; another nested class needs self in the lines', async () => {
+    const patch = `diff --git a/test_wrap.py b/test_wrap.py
+--- a/test_wrap.py
++++ b/test_wrap.py
+@@ -9,4 +9,7 @@ def __init__(self, array):
+         array = Custom([1, 2])
+         assert wrap(array).size == 2
+ 
++        array = Custom([])
++        assert wrap(array).size == 0
++
+ 
+`;
+    const failToPass = ['test_wrap.py::TestWrap::test_custom'];
+    const made = await mutateSweTestPatch({ id: 'fixture', testPatch: patch, failToPass }, 'oneoff', 0);
+    expect(made.ok && made.record.testId).toBe(failToPass[0]);
+    const nested = patch.replace('def __init__(self, array):', 'class Meta:');
+    expect((await mutateSweTestPatch({ id: 'fixture', testPatch: nested, failToPass }, 'oneoff', 0)).ok).toBe(false);
+  });
+
+  it('a top-level helper (no self) is not read as the test: its lines belong to the helper', async () => {
+    for (const type of ['oneoff', 'conflicting'] as const)
+      expect((await mutateSweTestPatch({ id: 'fixture', testPatch: HELPER_PATCH, failToPass: ['test_calc.py::test_other'] }, type, 0)).ok).toBe(false);
   });
 });

@@ -239,3 +239,198 @@ def check():
 `,
   },
 };
+
+/** A module-level test whose hunk git heads with a method of a class the test defines; the patch adds an assertion below it. */
+export const NESTED_HELPER: RowKindFixture = {
+  base: `from docs import inherit
+
+
+def test_inherited():
+    class Base:
+        def run(self):
+            "Run it."
+            value = 1
+            return value
+
+    @inherit
+    class Sub(Base):
+        def run(self):
+            return 2
+
+    assert Sub.run.__doc__ == "Run it."
+
+
+def test_plain():
+    assert inherit(object) is object
+`,
+  testPatch: `diff --git a/test_docs.py b/test_docs.py
+--- a/test_docs.py
++++ b/test_docs.py
+@@ -8,12 +8,22 @@ def run(self):
+             value = 1
+             return value
+ 
++        @property
++        def size(self):
++            "The size."
++            return 0
++
+     @inherit
+     class Sub(Base):
+         def run(self):
+             return 2
+ 
++        @property
++        def size(self):
++            return 3
++
+     assert Sub.run.__doc__ == "Run it."
++    assert Sub.size.__doc__ == "The size."
+ 
+ 
+ def test_plain():
+`,
+  failToPass: ['test_docs.py::test_inherited'],
+  test: 'test_inherited',
+  solution: {
+    'docs.py': `def inherit(cls):
+    """Gives each method and property of cls without a docstring the one its base has."""
+    for name, value in list(vars(cls).items()):
+        if not (isinstance(value, property) or callable(value)) or value.__doc__:
+            continue
+        doc = next((d for d in (getattr(getattr(b, name, None), "__doc__", None) for b in cls.__mro__[1:]) if d), None)
+        if doc is None:
+            continue
+        if isinstance(value, property):
+            setattr(cls, name, property(value.fget, value.fset, value.fdel, doc))
+        else:
+            value.__doc__ = doc
+    return cls
+`,
+  },
+};
+
+/** Cases named by index in a table whose end lies below the hunk: the conflicting copy goes after the last row shown. */
+export const POSITIONAL_CUT: RowKindFixture = {
+  base: `from fractions import Fraction as F
+
+import pytest
+
+from halves import half
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (F(1, 2), F(1, 4)),
+        (F(2, 3), F(1, 3)),
+        (F(1, 3), F(1, 6)),
+        (F(1, 4), F(1, 8)),
+        (F(3, 4), F(3, 8)),
+        (F(5, 6), F(5, 12)),
+        (F(7, 8), F(7, 16)),
+        (F(9, 10), F(9, 20)),
+        (F(1, 1), F(1, 2)),
+    ],
+)
+def test_half(value, expected):
+    assert half(value) == expected
+`,
+  testPatch: `diff --git a/test_half.py b/test_half.py
+--- a/test_half.py
++++ b/test_half.py
+@@ -13,6 +13,8 @@
+         (F(1, 3), F(1, 6)),
+         (F(1, 4), F(1, 8)),
+         (F(3, 4), F(3, 8)),
++        (F(-4, 5), F(-2, 5)),
++        (F(-6, 7), F(-3, 7)),
+         (F(5, 6), F(5, 12)),
+         (F(7, 8), F(7, 16)),
+         (F(9, 10), F(9, 20)),
+`,
+  failToPass: ['test_half.py::test_half[value5-expected5]', 'test_half.py::test_half[value6-expected6]'],
+  test: 'test_half',
+  solution: POSITIONAL.solution,
+};
+
+/** An expected text of string pieces whose comparison lies below the hunk, checked against the name assigned right above. */
+export const CUT_TEXT: RowKindFixture = {
+  base: `from report import render
+
+
+def test_report():
+    names = ["incr"]
+    context = render(names)
+    assert ('incr(a)\\n'
+            '\\n'
+            'summary\\n'
+            'end\\n'
+            'of\\n'
+            'report\\n'
+            in context)
+`,
+  testPatch: `diff --git a/test_report.py b/test_report.py
+--- a/test_report.py
++++ b/test_report.py
+@@ -2,9 +2,11 @@
+ 
+ 
+ def test_report():
+-    names = ["incr"]
++    names = ["incr", "decr"]
+     context = render(names)
+     assert ('incr(a)\\n'
++            '\\n'
++            'decr(a)\\n'
+             '\\n'
+             'summary\\n'
+             'end\\n'
+`,
+  failToPass: ['test_report.py::test_report'],
+  test: 'test_report',
+  solution: {
+    'report.py': `def render(names):
+    return "".join(f"{n}(a)\\n\\n" for n in names) + "summary\\nend\\nof\\nreport\\n"
+`,
+  },
+};
+
+/** A figure comparison (`@check_figures_equal`) the patch adds whole, its last statement calling nothing. */
+export const FIGURE_REF: RowKindFixture = {
+  base: `from matplotlib.testing.decorators import check_figures_equal
+
+from marks import mark
+
+
+@check_figures_equal(extensions=["png"])
+def test_mark(fig_test, fig_ref):
+    mark(fig_test.add_subplot(), 0.5)
+    fig_ref.add_subplot().axvline(0.5)
+`,
+  testPatch: `diff --git a/test_marks.py b/test_marks.py
+--- a/test_marks.py
++++ b/test_marks.py
+@@ -7,3 +7,11 @@
+ def test_mark(fig_test, fig_ref):
+     mark(fig_test.add_subplot(), 0.5)
+     fig_ref.add_subplot().axvline(0.5)
++
++
++@check_figures_equal(extensions=["png"])
++def test_mark_copies_input(fig_test, fig_ref):
++    where = [0.25]
++    mark(fig_test.add_subplot(), where)
++    fig_ref.add_subplot().axvline(0.25)
++    where[0] = 0.75
+`,
+  failToPass: ['test_marks.py::test_mark_copies_input[png]'],
+  test: 'test_mark_copies_input',
+  solution: {
+    'marks.py': `def mark(ax, where):
+    """Draws a vertical line at \`where\` (a number, or a one-item list read once)."""
+    x = where[0] if isinstance(where, list) else where
+    ax.axvline(x)
+`,
+  },
+};
