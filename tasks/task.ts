@@ -20,6 +20,12 @@ export const MutationRecordSchema = z.object({
   origin: z.enum(['patch', 'whole-file', 'model']).optional(),
   /** The model that wrote the variant, when `origin` is `model`. */
   model: z.string().optional(),
+  /** Candidates validated for the row, this one included, when validation rejected earlier ones. */
+  tries: z.number().int().positive().optional(),
+  /** The earlier candidates, in order, and why validation dropped each (the gold patch passed it). */
+  dropped: z
+    .array(z.object({ strategy: z.string(), line: z.number().int(), before: z.string(), after: z.string(), reason: z.string() }))
+    .optional(),
 });
 export type MutationRecord = z.infer<typeof MutationRecordSchema>;
 

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { type MutateOptions, mutateTasks } from '../../mutations/dataset.js';
+import { DEFAULT_MAX_TRIES } from '../../mutations/retry.js';
 import { baseTestFiles, imageTestFiles } from '../../mutations/swe/repo-files.js';
 import { MODEL_PROMPT_FILE, modelPromptFile } from '../../mutations/swe/model-prompt.js';
 import { createModelClient } from '../../models/factory.js';
@@ -46,6 +47,7 @@ interface MutateFlags extends ImageNamingFlags {
   model?: string;
   promptFile?: string;
   baseUrl?: string;
+  maxTries: number;
 }
 
 /** Where whole test files come from: a local git repository holding the rows' base commits. */
@@ -135,6 +137,7 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
       imageFor: (task, sandbox) => history.imageFor(task, sandbox),
       ...(baseFiles ? { baseFiles } : {}),
       ...(model ? { model } : {}),
+      maxTries: flags.maxTries,
       signal: interrupts.signal,
       onProgress: (stage, done, total) => {
         if (current !== stage) {
@@ -155,8 +158,11 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
       unvalidated: 'validation could not run',
     } as const;
     for (const t of result.variants) {
+      for (const [i, d] of (t.mutation?.dropped ?? []).entries())
+        console.log(`dropped ${t.id} candidate ${i + 1} (${d.strategy}, line ${d.line}): ${d.reason}`);
       const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
-      if (evidence?.length) console.log(`kept ${t.id}: ${evidence.join('; ')}`);
+      const tries = t.mutation?.tries ? ` (candidate ${t.mutation.tries}, ${t.mutation.strategy})` : '';
+      if (evidence?.length) console.log(`kept ${t.id}${tries}: ${evidence.join('; ')}`);
     }
     for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
     const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
@@ -215,6 +221,12 @@ export function register(program: Command): void {
     )
     .option('--model <provider/name>', 'ask this model for the variants the engine cannot make (validate them with --validate)')
     .option('--prompt-file <file>', `the model's prompt template (default: the shipped ${MODEL_PROMPT_FILE})`)
-    .option('--base-url <url>', "the model server's address, for openai-compatible models");
+    .option('--base-url <url>', "the model server's address, for openai-compatible models")
+    .option(
+      '--max-tries <n>',
+      "with --validate, candidates validated per SWE row at most: when the gold patch passes a variant (not impossible), the engine's next candidate for that row is made and validated instead",
+      wholeNumber(1),
+      DEFAULT_MAX_TRIES,
+    );
   addDockerHostOption(addSandboxOption(addImageNamingOptions(mutate))).action(mutateAction);
 }
