@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VariantSchema } from '../core/record.js';
+import { MutationOriginSchema, VariantSchema } from '../core/record.js';
 import { LOG_PARSER_NAMES } from './env/log-parsers.js';
 
 /** What a mutation changed, so every impossible variant can be explained. */
@@ -17,7 +17,7 @@ export const MutationRecordSchema = z.object({
    * How the variant was made: an edit of the patch's own lines (the default, also for records
    * written before this field), an edit found in the whole test file, or a model's rewrite.
    */
-  origin: z.enum(['patch', 'whole-file', 'model']).optional(),
+  origin: MutationOriginSchema.optional(),
   /** The model that wrote the variant, when `origin` is `model`. */
   model: z.string().optional(),
   /** Candidates validated for the row, this one included, when validation rejected earlier ones. */
