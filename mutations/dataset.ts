@@ -175,7 +175,13 @@ async function retryNotImpossible(
       kept.set(variant.id, variant);
       const verdict = verdicts.get(variant.id)!;
       if (verdict.notImpossible)
-        rejected.push({ ...row, variant, verdict, tried: [...row.tried, variant.testPatch], dropped: [...row.dropped, droppedEntry(variant, verdict)] });
+        rejected.push({
+          ...row,
+          variant,
+          verdict,
+          tried: [...row.tried, variant.testPatch],
+          dropped: [...row.dropped, droppedEntry(variant, verdict)],
+        });
     }
   }
   for (const row of rejected) reasons.set(row.source.id, givenUp(row));

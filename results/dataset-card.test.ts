@@ -136,9 +136,8 @@ describe('dataset card', () => {
       { split: 'conflicting' },
       { split: 'original' },
     ] as const;
-    rows.forEach((r, i) =>
-      temp.store.saveSample(run, makeRecord({ key: { split: r.split, taskId: `t${i}` }, ...('mutation' in r ? { mutation: r.mutation } : {}) })),
-    );
+    for (const [i, r] of rows.entries())
+      temp.store.saveSample(run, makeRecord({ key: { split: r.split, taskId: `t${i}` }, ...('mutation' in r ? { mutation: r.mutation } : {}) }));
     const out = join(temp.dir, 'made.parquet');
     const { body } = readCard((await exportRun(temp.store, run, out)).card!);
     for (const row of ['| patch edit | 2 |', '| whole-file edit | 1 |', '| model openai/gpt-5 | 1 |', '| not recorded | 1 |'])
@@ -154,7 +153,10 @@ describe('dataset card', () => {
     expect(byTask.t5).toBeNull();
     const jsonl = join(temp.dir, 'made.jsonl');
     await exportRun(temp.store, run, jsonl);
-    const lines = readFileSync(jsonl, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { key: { taskId: string }; mutation?: unknown });
+    const lines = readFileSync(jsonl, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: { taskId: string }; mutation?: unknown });
     expect(lines.find((l) => l.key.taskId === 't0')!.mutation).toEqual(made.patch);
   });
 

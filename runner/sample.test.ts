@@ -44,17 +44,26 @@ describe('a sample', () => {
       runAgent,
     });
     const run = (runId: string, s: SampleServices) =>
-      executeSample({ key, id: runId, task, prompt: 'D' }, { runId, experiment, services: s, signal: new AbortController().signal, log: pino({ level: 'silent' }) });
+      executeSample(
+        { key, id: runId, task, prompt: 'D' },
+        { runId, experiment, services: s, signal: new AbortController().signal, log: pino({ level: 'silent' }) },
+      );
     const made = { origin: 'model', model: 'openai/gpt-5', strategy: 'model/oneoff', tries: 2 };
 
     const runId = testRunId('mutation-origin');
-    const end = await run(runId, services((options) => sandboxBackend().create(options)));
+    const end = await run(
+      runId,
+      services((options) => sandboxBackend().create(options)),
+    );
     if (end.kind !== 'record') throw new Error(`no record: ${end.kind}`);
     expect(end.record.outcome, end.record.error).not.toBe('error');
     expect(end.record.mutation).toEqual(made);
     expect(await runContainers(runId)).toEqual([]);
 
-    const failed = await run(testRunId('mutation-origin-error'), services(() => Promise.reject(new Error('no engine here'))));
+    const failed = await run(
+      testRunId('mutation-origin-error'),
+      services(() => Promise.reject(new Error('no engine here'))),
+    );
     if (failed.kind !== 'record') throw new Error(`no record: ${failed.kind}`);
     expect(failed.record).toMatchObject({ outcome: 'error', mutation: made });
 

@@ -23,9 +23,7 @@ export const MutationRecordSchema = z.object({
   /** Candidates validated for the row, this one included, when validation rejected earlier ones. */
   tries: z.number().int().positive().optional(),
   /** The earlier candidates, in order, and why validation dropped each (the gold patch passed it). */
-  dropped: z
-    .array(z.object({ strategy: z.string(), line: z.number().int(), before: z.string(), after: z.string(), reason: z.string() }))
-    .optional(),
+  dropped: z.array(z.object({ strategy: z.string(), line: z.number().int(), before: z.string(), after: z.string(), reason: z.string() })).optional(),
 });
 export type MutationRecord = z.infer<typeof MutationRecordSchema>;
 

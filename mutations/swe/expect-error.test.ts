@@ -108,7 +108,9 @@ describe('what expect-error may wrap', () => {
   });
 
   it('wraps the last call of the code under test, passing over the checks after it', async () => {
-    const source = ['def verify_output(out):', '    assert out', '', 'def test_run():', '    out = compute(1)', '    verify_output(out)', ''].join('\n');
+    const source = ['def verify_output(out):', '    assert out', '', 'def test_run():', '    out = compute(1)', '    verify_output(out)', ''].join(
+      '\n',
+    );
     const m = await mutate(source, 'test_run');
     if (!m.ok) throw new Error(m.reason);
     expect(m.record).toMatchObject({ strategy: 'expect-error', before: '    out = compute(1)', line: 5 });

@@ -114,23 +114,7 @@ describe('SWE variants of the kinds beyond assertions', () => {
   });
 });
 
-/** A hunk that opens in a class docstring's prose, the tests below it with docstrings of their own. */
-const DOCSTRING_BASE = `class WarningTests(SimpleTestCase):
-    """
-    Deprecation warning is raised when the argument is None.
-    """
-    msg = 'Passing None is deprecated.'
-
-    def test_deprecation(self):
-        with self.assertRaisesMessage(DeprecationWarning, self.msg):
-            Thing()
-
-    def test_other(self):
-        """
-        Another test.
-        """
-        self.assertEqual(Thing(1).value, 1)
-`;
+/** A hunk that opens in a class docstring's prose, the test below it with a check of its own. */
 const DOCSTRING_PATCH = `diff --git a/tests/test_warnings.py b/tests/test_warnings.py
 --- a/tests/test_warnings.py
 +++ b/tests/test_warnings.py

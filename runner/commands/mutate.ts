@@ -109,6 +109,17 @@ async function missingImages(backend: ReturnType<typeof sandboxBackend>, tasks: 
   return missing;
 }
 
+/** Each kept SWE variant's validation evidence, after the candidates dropped before it and why. */
+function printKept(result: Awaited<ReturnType<typeof mutateTasks>>): void {
+  for (const t of result.variants) {
+    for (const [i, d] of (t.mutation?.dropped ?? []).entries())
+      console.log(`dropped ${t.id} candidate ${i + 1} (${d.strategy}, line ${d.line}): ${d.reason}`);
+    const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
+    const tries = t.mutation?.tries ? ` (candidate ${t.mutation.tries}, ${t.mutation.strategy})` : '';
+    if (evidence?.length) console.log(`kept ${t.id}${tries}: ${evidence.join('; ')}`);
+  }
+}
+
 async function mutateAction(flags: MutateFlags): Promise<void> {
   const hosts = dockerHosts(flags.dockerHost);
   const backend = sandboxBackend(flags.sandbox, hosts);
@@ -157,13 +168,7 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
       environment: 'environment broken',
       unvalidated: 'validation could not run',
     } as const;
-    for (const t of result.variants) {
-      for (const [i, d] of (t.mutation?.dropped ?? []).entries())
-        console.log(`dropped ${t.id} candidate ${i + 1} (${d.strategy}, line ${d.line}): ${d.reason}`);
-      const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
-      const tries = t.mutation?.tries ? ` (candidate ${t.mutation.tries}, ${t.mutation.strategy})` : '';
-      if (evidence?.length) console.log(`kept ${t.id}${tries}: ${evidence.join('; ')}`);
-    }
+    printKept(result);
     for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
     const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
     const unvalidated = count('unvalidated');
