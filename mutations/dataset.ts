@@ -3,7 +3,7 @@ import type { LcbTask, SweTask, Task } from '../tasks/task.js';
 import type { MutationType } from './outcome.js';
 import type { MutateTaskExtras } from './task.js';
 import { mutateSource } from './mutate-one.js';
-import { DEFAULT_MAX_TRIES, droppedEntry, givenUp, nextCandidates, type Rejected } from './retry.js';
+import { DEFAULT_MAX_TRIES, droppedEntry, givenUp, nextCandidates, type Rejected, worthAnotherCandidate } from './retry.js';
 import type { SandboxBackend } from '../docker/types.js';
 import { validateLcbVariants, type Verdict } from './validate/lcb.js';
 import { type OriginalRuns, type SweValidationOptions, validateSweVariants } from './validate/swe.js';
@@ -102,8 +102,8 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   const originals: OriginalRuns = new Map();
   const validate: Validated = (batch) => validateAll(batch, options, onDone, originals);
   await validate(variants);
-  // A SWE variant the gold patch passes makes way for the row's next candidate, validated in turn.
-  const retried = await retryNotImpossible(variants, sources, verdicts, type, seed, options, async (batch) => {
+  // A SWE variant the gold or an empty patch passes makes way for the row's next candidate, validated in turn.
+  const retried = await retryRejected(variants, sources, verdicts, type, seed, options, async (batch) => {
     total += batch.length;
     await validate(batch);
   });
@@ -144,10 +144,11 @@ async function validateAll(
 }
 
 /**
- * Up to `maxTries` candidates per SWE row, while validation rejects each as not impossible (never
- * after an infrastructure or environment failure): the variants kept instead, and why rows given up are left out.
+ * Up to `maxTries` candidates per SWE row, while validation rejects each for what it is (the gold
+ * or an empty patch passes it), never after an infrastructure or environment failure: the
+ * variants kept instead, and why rows given up are left out.
  */
-async function retryNotImpossible(
+async function retryRejected(
   variants: readonly Task[],
   sources: readonly Task[],
   verdicts: Map<string, Verdict>,
@@ -161,7 +162,7 @@ async function retryNotImpossible(
   const sourceOf = new Map(sources.map((t) => [t.id, t]));
   let rejected: Rejected[] = variants.flatMap((t) => {
     const verdict = verdicts.get(t.id);
-    if (t.kind !== 'swe' || !verdict?.notImpossible || !t.mutation) return [];
+    if (t.kind !== 'swe' || !worthAnotherCandidate(verdict) || !t.mutation) return [];
     return [{ source: sourceOf.get(t.id)!, variant: t, verdict, tried: [t.testPatch], dropped: [droppedEntry(t, verdict)] }];
   });
   const maxTries = options.maxTries ?? DEFAULT_MAX_TRIES;
@@ -174,7 +175,7 @@ async function retryNotImpossible(
     for (const { row, variant } of next) {
       kept.set(variant.id, variant);
       const verdict = verdicts.get(variant.id)!;
-      if (verdict.notImpossible)
+      if (worthAnotherCandidate(verdict))
         rejected.push({
           ...row,
           variant,

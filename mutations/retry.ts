@@ -8,7 +8,16 @@ export const DEFAULT_MAX_TRIES = 3;
 
 type Dropped = NonNullable<NonNullable<Task['mutation']>['dropped']>[number];
 
-/** A row whose variant validation rejected as not impossible, with what was tried. */
+/**
+ * Whether a rejection is a verdict on the variant that another candidate may not share: the gold
+ * patch passes it (not impossible), or an empty patch does (it states what the unfixed code does).
+ * Never an infrastructure or environment failure, which says nothing of the variant.
+ */
+export function worthAnotherCandidate(v: Verdict | undefined): v is Verdict {
+  return !!v && !v.ok && !v.infrastructure && !v.environment && (!!v.notImpossible || !!v.unfixedPasses);
+}
+
+/** A row whose variant validation rejected (the gold or an empty patch passes it), with what was tried. */
 export interface Rejected {
   source: Task;
   variant: SweTask;
@@ -51,6 +60,6 @@ export async function nextCandidates(
 /** Why a row is left out after its tries: the last rejection, how many were tried, and why no more were. */
 export function givenUp(row: Rejected, noMore?: string): string {
   const n = row.tried.length;
-  const tries = n === 1 ? '' : ` (the last of ${n} candidates tried, each rejected as not impossible)`;
+  const tries = n === 1 ? '' : ` (the last of ${n} candidates tried, each passed by the gold or an empty patch)`;
   return `${row.verdict.reason ?? 'rejected'}${tries}${noMore ? `; no other candidate: ${noMore}` : ''}`;
 }

@@ -22,7 +22,7 @@ export const MutationRecordSchema = z.object({
   model: z.string().optional(),
   /** Candidates validated for the row, this one included, when validation rejected earlier ones. */
   tries: z.number().int().positive().optional(),
-  /** The earlier candidates, in order, and why validation dropped each (the gold patch passed it). */
+  /** The earlier candidates, in order, and why validation dropped each (the gold or an empty patch passed it). */
   dropped: z.array(z.object({ strategy: z.string(), line: z.number().int(), before: z.string(), after: z.string(), reason: z.string() })).optional(),
 });
 export type MutationRecord = z.infer<typeof MutationRecordSchema>;

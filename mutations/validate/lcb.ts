@@ -16,6 +16,8 @@ export interface Verdict {
   environment?: boolean;
   /** The variant is not impossible: the reference (gold patch) passes it, so another candidate may be tried. */
   notImpossible?: boolean;
+  /** An empty patch passes the variant: it states what the unfixed code does, so another candidate may be tried. */
+  unfixedPasses?: boolean;
   /** Why the variant was rejected (one line). */
   reason?: string;
   /** What was run and what came out, one line each. */

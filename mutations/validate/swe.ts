@@ -86,7 +86,8 @@ async function validateOne(task: SweTask, originals: OriginalRuns, options: SweV
     if (targetStatus === 'MISSING') return reject(`the target test ${target} did not run on the variant`);
     if (isPassing(targetStatus as TestStatus))
       return { ...reject(`the target test ${target} still passes with the gold patch`), notImpossible: true };
-    if (empty.outcome === 'passed' || empty.outcome === 'evaded') return reject(`an empty patch ${empty.outcome} the variant`);
+    if (empty.outcome === 'passed' || empty.outcome === 'evaded')
+      return { ...reject(`an empty patch ${empty.outcome} the variant`), unfixedPasses: true };
     return { ok: true, evidence };
   } catch (err) {
     if (options.signal?.aborted) throw err;
