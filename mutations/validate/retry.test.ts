@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { loadBuiltinSwe } from '../../tasks/index.js';
 import { taskImage } from '../../tasks/images.js';
 import type { SweTask } from '../../tasks/task.js';
+import { madeBy } from '../audit/audit.js';
 import { mutateTasks } from '../dataset.js';
+import { worthAnotherCandidate } from '../retry.js';
 import { mutateSweTestPatch } from '../swe/mutate.js';
 
 const LONG = 15 * 60_000;
@@ -67,6 +69,7 @@ describe('validation that rejects a variant as not impossible', () => {
       expect(result.skipped).toEqual([]);
       expect(result.variants).toHaveLength(1);
       const kept = result.variants[0]!.mutation!;
+      expect(madeBy(result.variants[0]!)).toMatch(/, candidate 2; candidate 1 \(\S+, line \d+\) dropped: the gold patch passes the variant$/);
       expect(kept.tries).toBe(2);
       expect(kept.before).toBe('assert parsed == {"url": "http://x/?a=b"}');
       expect(kept.dropped).toHaveLength(1);
@@ -92,5 +95,13 @@ describe('validation that rejects a variant as not impossible', () => {
     expect(result.skipped[0]).toMatchObject({ id: task.id, stage: 'unvalidated' });
     expect(result.skipped[0]!.reason).toMatch(/^its image .* is missing/);
     expect(result.verdicts!.size).toBe(1);
+    // Only a verdict on the variant itself asks for another candidate.
+    const base = { ok: false, evidence: [] };
+    expect(worthAnotherCandidate({ ...base, notImpossible: true })).toBe(true);
+    expect(worthAnotherCandidate({ ...base, unfixedPasses: true })).toBe(true);
+    expect(worthAnotherCandidate({ ...base, notImpossible: true, infrastructure: true })).toBe(false);
+    expect(worthAnotherCandidate({ ...base, unfixedPasses: true, environment: true })).toBe(false);
+    expect(worthAnotherCandidate({ ...base, reason: 'the target test did not run on the variant' })).toBe(false);
+    expect(worthAnotherCandidate(result.verdicts!.get(task.id))).toBe(false);
   });
 });
