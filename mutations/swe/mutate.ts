@@ -184,8 +184,7 @@ function firstUntried(variants: Generator<Made, string>, tried: ReadonlySet<stri
   try {
     for (let next = variants.next(); ; next = variants.next()) {
       if (next.done) {
-        if (passed === 0) return { ok: false, reason: next.value };
-        return { ok: false, reason: `the ${passed} variant${passed === 1 ? '' : 's'} it can make ${passed === 1 ? 'was' : 'were'} tried already` };
+        return { ok: false, reason: passed === 0 ? next.value : 'every variant the engine makes of it was tried' };
       }
       const made = emit(next.value);
       if (!tried.has(made.testPatch)) return made;

@@ -92,7 +92,7 @@ describe('validation in Docker', () => {
         {
           id: 'keyval-smoke-in',
           stage: 'validate',
-          reason: 'an empty patch passed the variant; no other candidate: the 1 variant it can make was tried already',
+          reason: 'an empty patch passed the variant; no other candidate: every variant the engine makes of it was tried',
         },
       ]);
       const conflicting = await mutateTasks(tasks, 'conflicting', 0, { validate: true, concurrency: 2, runId: 'test-mutate-validate' });
