@@ -142,7 +142,8 @@ function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, ne
 /**
  * Makes the one-off or conflicting variant of a SWE-bench test patch, working on the patch text
  * alone: the first FAIL_TO_PASS test whose function the patch shows (with an assertion that can
- * change) is the target. The result is a whole unified diff against the same base.
+ * change) is the target. The result is a whole unified diff against the same base. Variants
+ * named in `input.skip` (tried already) are passed over for the next in the same order.
  */
 export async function mutateSweTestPatch(input: SweMutationInput, type: MutationType, seed: number): Promise<SweMutation> {
   let patch: Patch;
