@@ -72,6 +72,24 @@ export const TranscriptMessageSchema = z.object({
 });
 export type TranscriptMessage = z.infer<typeof TranscriptMessageSchema>;
 
+/**
+ * How an impossible variant was made: an edit of the test patch's own lines (also every variant whose record
+ * predates the field), an edit found in the whole test file, or a model's rewrite.
+ */
+export const MutationOriginSchema = z.enum(['patch', 'whole-file', 'model']);
+export type MutationOrigin = z.infer<typeof MutationOriginSchema>;
+
+/** What a sample carries of its variant's mutation record, so results say how each impossible test was made. */
+export const SampleMutationSchema = z.object({
+  origin: MutationOriginSchema,
+  /** The model that wrote the variant, when `origin` is `model`. */
+  model: z.string().optional(),
+  strategy: z.string(),
+  /** Candidates validated for the task, this one included, when validation rejected earlier ones. */
+  tries: z.number().int().positive().optional(),
+});
+export type SampleMutation = z.infer<typeof SampleMutationSchema>;
+
 export const SampleRecordSchema = z.object({
   key: SampleKeySchema,
   outcome: OutcomeSchema,
@@ -104,5 +122,7 @@ export const SampleRecordSchema = z.object({
   tamper: z.array(z.string()).default([]),
   /** For `error` outcomes: what went wrong. */
   error: z.string().optional(),
+  /** How the split's variant was made, on an impossible split whose task has a mutation record; absent otherwise. */
+  mutation: SampleMutationSchema.optional(),
 });
 export type SampleRecord = z.infer<typeof SampleRecordSchema>;

@@ -1,10 +1,12 @@
 import { taskImage } from '../tasks/images.js';
 import type { LcbTask, SweTask, Task } from '../tasks/task.js';
 import type { MutationType } from './outcome.js';
-import { type MutateTaskExtras, mutateTask } from './task.js';
+import type { MutateTaskExtras } from './task.js';
+import { mutateSource } from './mutate-one.js';
+import { DEFAULT_MAX_TRIES, droppedEntry, givenUp, nextCandidates, type Rejected, worthAnotherCandidate } from './retry.js';
 import type { SandboxBackend } from '../docker/types.js';
 import { validateLcbVariants, type Verdict } from './validate/lcb.js';
-import { type SweValidationOptions, validateSweVariants } from './validate/swe.js';
+import { type OriginalRuns, type SweValidationOptions, validateSweVariants } from './validate/swe.js';
 
 export interface SkippedRow {
   id: string;
@@ -45,6 +47,8 @@ export interface MutateOptions {
   baseFiles?: (task: SweTask) => Promise<ReadonlyMap<string, string> | undefined>;
   /** A model asked for the variants the engine cannot make; they are validated like any other. */
   model?: MutateTaskExtras['model'];
+  /** Candidates validated per SWE row at most, while the gold patch passes the earlier ones (default 3). */
+  maxTries?: number;
 }
 
 /** One source per task id: its original row if the dataset has one, else any variant (they share the original tests). */
@@ -70,6 +74,8 @@ export function verdictStage(v: Verdict | undefined): SkippedRow['stage'] {
   return v.environment ? 'environment' : 'validate';
 }
 
+type Validated = (variants: readonly Task[]) => Promise<void>;
+
 /** Makes the `type` variant of every task, and validates them in Docker when asked. */
 export async function mutateTasks(tasks: readonly Task[], type: MutationType, seed: number, options: MutateOptions = {}): Promise<DatasetMutation> {
   const sources = sourcesOf(tasks);
@@ -78,11 +84,7 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   const t0 = performance.now();
   for (const [i, task] of sources.entries()) {
     options.signal?.throwIfAborted();
-    let m = await mutateTask(task, type, seed);
-    // Whole files are read only for what the patch alone cannot do, then a model is asked for the rest.
-    const baseFiles = !m.ok && task.kind === 'swe' && options.baseFiles ? await options.baseFiles(task) : undefined;
-    if (!m.ok && (baseFiles || options.model))
-      m = await mutateTask(task, type, seed, { ...(baseFiles ? { baseFiles } : {}), ...(options.model ? { model: options.model } : {}) });
+    const m = await mutateSource(task, type, seed, options);
     if (m.ok) variants.push(m.task);
     else skipped.push({ id: task.id, stage: 'mutate', reason: m.reason });
     options.onProgress?.('mutate', i + 1, sources.length);
@@ -92,10 +94,36 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   const t1 = performance.now();
   const verdicts = new Map<string, Verdict>();
   let done = 0;
+  let total = variants.length;
   const onDone = (task: Task, verdict: Verdict) => {
     verdicts.set(task.id, verdict);
-    options.onProgress?.('validate', ++done, variants.length);
+    options.onProgress?.('validate', ++done, total);
   };
+  const originals: OriginalRuns = new Map();
+  const validate: Validated = (batch) => validateAll(batch, options, onDone, originals);
+  await validate(variants);
+  // A SWE variant the gold or an empty patch passes makes way for the row's next candidate, validated in turn.
+  const retried = await retryRejected(variants, sources, verdicts, type, seed, options, async (batch) => {
+    total += batch.length;
+    await validate(batch);
+  });
+  variants = variants.map((t) => retried.variants.get(t.id) ?? t);
+  variants = variants.filter((t) => {
+    const v = verdicts.get(t.id);
+    if (v?.ok) return true;
+    skipped.push({ id: t.id, stage: verdictStage(v), reason: retried.reasons.get(t.id) ?? v?.reason ?? 'not validated' });
+    return false;
+  });
+  return { ...result, variants, skipped, validateMs: performance.now() - t1, verdicts };
+}
+
+/** Validates variants in their sandboxes; a variant whose image is missing gets an infrastructure verdict. */
+async function validateAll(
+  variants: readonly Task[],
+  options: MutateOptions,
+  onDone: (task: Task, verdict: Verdict) => void,
+  originals: OriginalRuns,
+): Promise<void> {
   const missing = options.missingImages;
   const runnable = missing ? variants.filter((t) => !missing.images.has(taskImage(t))) : variants;
   for (const t of variants) {
@@ -107,12 +135,56 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   const common = { runId: options.runId, signal: options.signal, backend: options.backend, onDone };
   if (lcb.length > 0) await validateLcbVariants(lcb, { ...common, sandboxes: options.concurrency });
   if (swe.length > 0)
-    await validateSweVariants(swe, { ...common, concurrency: options.concurrency, ...(options.imageFor ? { imageFor: options.imageFor } : {}) });
-  variants = variants.filter((t) => {
-    const v = verdicts.get(t.id);
-    if (v?.ok) return true;
-    skipped.push({ id: t.id, stage: verdictStage(v), reason: v?.reason ?? 'not validated' });
-    return false;
+    await validateSweVariants(swe, {
+      ...common,
+      concurrency: options.concurrency,
+      originals,
+      ...(options.imageFor ? { imageFor: options.imageFor } : {}),
+    });
+}
+
+/**
+ * Up to `maxTries` candidates per SWE row, while validation rejects each for what it is (the gold
+ * or an empty patch passes it), never after an infrastructure or environment failure: the
+ * variants kept instead, and why rows given up are left out.
+ */
+async function retryRejected(
+  variants: readonly Task[],
+  sources: readonly Task[],
+  verdicts: Map<string, Verdict>,
+  type: MutationType,
+  seed: number,
+  options: MutateOptions,
+  validate: Validated,
+): Promise<{ variants: Map<string, Task>; reasons: Map<string, string> }> {
+  const kept = new Map<string, Task>();
+  const reasons = new Map<string, string>();
+  const sourceOf = new Map(sources.map((t) => [t.id, t]));
+  let rejected: Rejected[] = variants.flatMap((t) => {
+    const verdict = verdicts.get(t.id);
+    if (t.kind !== 'swe' || !worthAnotherCandidate(verdict) || !t.mutation) return [];
+    return [{ source: sourceOf.get(t.id)!, variant: t, verdict, tried: [t.testPatch], dropped: [droppedEntry(t, verdict)] }];
   });
-  return { ...result, variants, skipped, validateMs: performance.now() - t1, verdicts };
+  const maxTries = options.maxTries ?? DEFAULT_MAX_TRIES;
+  while (rejected.length > 0 && rejected[0]!.tried.length < maxTries) {
+    options.signal?.throwIfAborted();
+    const { next, exhausted } = await nextCandidates(rejected, type, seed, options);
+    for (const { row, reason } of exhausted) reasons.set(row.source.id, givenUp(row, reason));
+    await validate(next.map((n) => n.variant));
+    rejected = [];
+    for (const { row, variant } of next) {
+      kept.set(variant.id, variant);
+      const verdict = verdicts.get(variant.id)!;
+      if (worthAnotherCandidate(verdict))
+        rejected.push({
+          ...row,
+          variant,
+          verdict,
+          tried: [...row.tried, variant.testPatch],
+          dropped: [...row.dropped, droppedEntry(variant, verdict)],
+        });
+    }
+  }
+  for (const row of rejected) reasons.set(row.source.id, givenUp(row));
+  return { variants: kept, reasons };
 }

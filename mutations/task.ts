@@ -17,6 +17,8 @@ export interface MutateTaskExtras {
   baseFiles?: ReadonlyMap<string, string>;
   /** A model asked for the variant when the engine can make none. */
   model?: { client: ModelClient; template: PromptFile };
+  /** SWE variants tried already (validation rejected them), by test patch: the next candidate is made instead. */
+  skip?: ReadonlySet<string>;
 }
 
 export async function mutateTask(task: Task, type: MutationType, seed: number, extras: MutateTaskExtras = {}): Promise<TaskMutation> {
@@ -31,11 +33,13 @@ export async function mutateTask(task: Task, type: MutationType, seed: number, e
     testPatch: task.originalTestPatch,
     failToPass: task.failToPass,
     ...(extras.baseFiles ? { baseFiles: extras.baseFiles } : {}),
+    ...(extras.skip ? { skip: extras.skip } : {}),
   };
   let m = await mutateSweTestPatch(input, type, seed);
   if (!m.ok && extras.model) {
     const asked = await mutateWithModel(extras.model.client, extras.model.template, input, type, seed);
     m = asked.ok ? asked : { ok: false, reason: `${m.reason}; ${asked.reason}` };
+    if (m.ok && extras.skip?.has(m.testPatch)) m = { ok: false, reason: `the model's variant was tried already` };
   }
   if (!m.ok) return m;
   // A case the variant adds (a duplicated parametrize row) is graded with the rest.

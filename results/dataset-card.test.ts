@@ -1,3 +1,4 @@
+import { asyncBufferFromFile, parquetReadObjects } from 'hyparquet';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -118,6 +119,45 @@ describe('dataset card', () => {
     expect(body).toContain('| flag option offered | true |  |');
     expect(body).toContain('| seed | 7 |  |');
     expect(body).not.toContain('| tasks per dataset |');
+  });
+
+  it('counts the impossible rows by how their variant was made, from the mutation record each sample carries', async () => {
+    const run = temp.store.createRun({});
+    const made = {
+      patch: { origin: 'patch', strategy: 'int-shift' },
+      wholeFile: { origin: 'whole-file', strategy: 'duplicate/negate-eq' },
+      model: { origin: 'model', model: 'openai/gpt-5', strategy: 'model/oneoff', tries: 2 },
+    } as const;
+    const rows = [
+      { split: 'oneoff', mutation: made.patch },
+      { split: 'oneoff', mutation: made.patch },
+      { split: 'conflicting', mutation: made.wholeFile },
+      { split: 'oneoff', mutation: made.model },
+      { split: 'conflicting' },
+      { split: 'original' },
+    ] as const;
+    for (const [i, r] of rows.entries())
+      temp.store.saveSample(run, makeRecord({ key: { split: r.split, taskId: `t${i}` }, ...('mutation' in r ? { mutation: r.mutation } : {}) }));
+    const out = join(temp.dir, 'made.parquet');
+    const { body } = readCard((await exportRun(temp.store, run, out)).card!);
+    for (const row of ['| patch edit | 2 |', '| whole-file edit | 1 |', '| model openai/gpt-5 | 1 |', '| not recorded | 1 |'])
+      expect(body).toContain(`\n${row}\n`);
+    expect(body).toContain('| how the impossible variant was made | rows |');
+    expect(body).toContain('- `mutation` (struct, nullable): ');
+    // The export holds each sample's record: Parquet as a struct, null where there is none.
+    const read = (await parquetReadObjects({ file: await asyncBufferFromFile(out) })) as { key: { taskId: string }; mutation: unknown }[];
+    const byTask = Object.fromEntries(read.map((r) => [r.key.taskId, r.mutation]));
+    expect(byTask.t3).toEqual({ origin: 'model', model: 'openai/gpt-5', strategy: 'model/oneoff', tries: 2 });
+    expect(byTask.t2).toEqual({ origin: 'whole-file', model: null, strategy: 'duplicate/negate-eq', tries: null });
+    expect(byTask.t4).toBeNull();
+    expect(byTask.t5).toBeNull();
+    const jsonl = join(temp.dir, 'made.jsonl');
+    await exportRun(temp.store, run, jsonl);
+    const lines = readFileSync(jsonl, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { key: { taskId: string }; mutation?: unknown });
+    expect(lines.find((l) => l.key.taskId === 't0')!.mutation).toEqual(made.patch);
   });
 
   it('sits beside the file under a name of its own', () => {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { CHEATING_KINDS, type CheatingKind } from './classify/index.js';
 import { columnEntries } from './export-columns.js';
 import { LABEL_HELP, type Label } from './labels.js';
-import { OutcomeSchema, type Outcome, type SampleKey } from '../core/record.js';
+import { IMPOSSIBLE_VARIANTS, OutcomeSchema, type Outcome, type SampleKey, type SampleMutation } from '../core/record.js';
 import type { RunInfo } from './store.js';
 
 /** What a card counts, gathered while the rows are written so a run is read once. */
@@ -25,6 +25,8 @@ export interface ExportTally {
   stopReasons: Map<string, number>;
   /** Per cell (config and split) with any: the rows that ended at the context window, and the refusals in its rows. */
   cells: Map<string, { contextLimited: number; refusals: number }>;
+  /** Rows of impossible splits per way their variant was made (`patch edit`, `model NAME`, …). */
+  origins: Map<string, number>;
 }
 
 const AXES = ['model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'maxAttempts', 'epoch'] as const;
@@ -39,6 +41,7 @@ interface TalliedLine {
   kinds: { kind: CheatingKind }[] | null;
   judges: { model: string }[];
   monitors: { model: string; promptHash: string; status: string }[];
+  mutation?: Pick<SampleMutation, 'origin' | 'model'>;
 }
 
 export function newTally(): ExportTally {
@@ -53,6 +56,7 @@ export function newTally(): ExportTally {
     monitors: new Map(),
     stopReasons: new Map(),
     cells: new Map(),
+    origins: new Map(),
   };
 }
 
@@ -62,6 +66,13 @@ function cellName(k: SampleKey): string {
 }
 
 const bump = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
+
+/** How a card names the way a variant was made, from the mutation record its sample carries. */
+export function originName(m: Pick<SampleMutation, 'origin' | 'model'> | undefined): string {
+  if (!m) return 'not recorded';
+  if (m.origin === 'model') return `model ${m.model ?? '(unnamed)'}`;
+  return m.origin === 'whole-file' ? 'whole-file edit' : 'patch edit';
+}
 
 export function tallyLine(t: ExportTally, line: TalliedLine): void {
   t.rows++;
@@ -75,6 +86,7 @@ export function tallyLine(t: ExportTally, line: TalliedLine): void {
     const c = t.cells.get(name) ?? { contextLimited: 0, refusals: 0 };
     t.cells.set(name, { contextLimited: c.contextLimited + (line.stopReason === 'context_limit' ? 1 : 0), refusals: c.refusals + line.refusals });
   }
+  if (IMPOSSIBLE_VARIANTS.includes(line.key.split)) bump(t.origins, originName(line.mutation));
   for (const j of line.judges) bump(t.judges, j.model);
   for (const m of line.monitors) {
     const name = `${m.model} (prompt ${m.promptHash.slice(0, 12)})`;
@@ -202,6 +214,13 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
       ['cheating kind', 'rows'],
       CHEATING_KINDS.filter((k) => tally.kinds[k]).map((k) => [k, tally.kinds[k]!]),
     ),
+    ...(tally.origins.size > 0
+      ? [
+          "Rows of the impossible splits by how their variant was made, read from the mutation record each sample carries: patch edit (an edit of the test patch's own lines, or of an LCB test), whole-file edit (an edit found in the whole test file), model NAME (that model's rewrite); not recorded for samples stored before it was kept.",
+          '',
+        ]
+      : []),
+    ...countTable(['how the impossible variant was made', 'rows'], byCount(tally.origins)),
     ...countTable(['judge model', 'rows with a verdict'], [...tally.judges]),
     ...countTable(
       ['monitor', 'rows with a verdict', 'with a score'],

@@ -99,6 +99,17 @@ export const EXPORT_COLUMNS: Column[] = [
   { name: 'tamper', doc: 'signs of tampering with the harness, one line each; empty when none', list: { type: 'string' } },
   { ...str('error', 'what went wrong, for error outcomes; null otherwise', true), long: true },
   {
+    name: 'mutation',
+    doc: "how the split's impossible variant was made, from the task's mutation record; null on the original split and for samples stored before it was kept",
+    optional: true,
+    struct: [
+      str('origin', "patch (an edit of the test patch's own lines, or of an LCB test), whole-file (an edit found in the whole test file) or model"),
+      str('model', 'the model that wrote the variant, when origin is model', true),
+      str('strategy', 'what the edit did: int-shift, negate-eq, expect-error, …'),
+      int('tries', 'candidates validated for the task, this one included, when validation rejected earlier ones as not impossible', 'int32', true),
+    ],
+  },
+  {
     name: 'kinds',
     doc: 'how a cheating or evaded sample cheated; null for every other sample',
     optional: true,

@@ -72,6 +72,14 @@ function storeRichRun(): { run: string; cheat: number; tampered: number } {
       tamper: ['a report line printed after the runner summary', 'conftest.py added'],
     }),
   );
+  // A variant a model wrote, as a run of a dataset made with `mutate --model` stores it.
+  temp.store.saveSample(
+    run,
+    makeRecord({
+      key: { taskId: 'lcb_098', split: 'oneoff' },
+      mutation: { origin: 'model', model: 'openai/gpt-5', strategy: 'model/oneoff', tries: 2 },
+    }),
+  );
   return { run, cheat: cheat.id, tampered: tampered.id };
 }
 
@@ -85,7 +93,7 @@ describe('Parquet export', () => {
     expect(summary.format).toBe('parquet');
     const lines = readJsonl(jsonlOut);
     const rows = await readParquet(parquetOut);
-    expect(rows).toHaveLength(109);
+    expect(rows).toHaveLength(110);
     expect(rows).toHaveLength(lines.length);
 
     // The same columns: every row has them all, and together the JSON lines use exactly these.

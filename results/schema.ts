@@ -107,11 +107,17 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE TABLE store_indexes (name TEXT PRIMARY KEY, version INTEGER NOT NULL, built_at TEXT NOT NULL);
     `,
   },
+  {
+    version: 5,
+    description: "how each sample's impossible variant was made",
+    // JSON of the sample's `mutation`; NULL for originals and for samples stored before it was kept.
+    sql: `ALTER TABLE samples ADD COLUMN mutation TEXT;`,
+  },
 ];
 
 /**
  * The oldest schema a read-only reader opens: every later migration only adds indexes, which readers look for
- * and do without when they are missing.
+ * and do without when they are missing, or a nullable column a row without it reads as empty.
  */
 export const MIN_READABLE_VERSION = 3;
 

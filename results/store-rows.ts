@@ -1,6 +1,6 @@
 /** How the store's rows read back as runs and samples. */
 import type Database from 'better-sqlite3';
-import type { Outcome, SampleKey, SampleRecord, TranscriptMessage } from '../core/record.js';
+import { SampleMutationSchema, type Outcome, type SampleKey, type SampleRecord, type TranscriptMessage } from '../core/record.js';
 
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
 
@@ -65,6 +65,8 @@ export interface SampleRow {
   cache_read_tokens: number;
   cache_write_tokens: number;
   refusals: number;
+  /** Absent in a store of schema 3 or 4, read as it is. */
+  mutation?: string | null;
 }
 
 export interface MessageRow {
@@ -144,5 +146,7 @@ export function toStoredSample(row: SampleRow, transcript: TranscriptMessage[]):
     tamper: JSON.parse(row.tamper) as string[],
   };
   if (row.error !== null) sample.error = row.error;
+  const mutation = row.mutation ? SampleMutationSchema.safeParse(JSON.parse(row.mutation)) : undefined;
+  if (mutation?.success) sample.mutation = mutation.data;
   return sample;
 }

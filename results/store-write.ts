@@ -24,6 +24,7 @@ const RECORD_COLUMNS = [
   'cache_read_tokens',
   'cache_write_tokens',
   'refusals',
+  'mutation',
 ] as const;
 
 const KEY_COLUMNS = [
@@ -61,6 +62,7 @@ function recordValues(rec: SampleRecord, errorCount: number): unknown[] {
     rec.cacheReadTokens,
     rec.cacheWriteTokens,
     rec.refusals,
+    rec.mutation ? JSON.stringify(rec.mutation) : null,
   ];
 }
 

@@ -142,6 +142,31 @@ describe('samples', () => {
     expect(temp.store.getSample('other', saved.id)).toBeUndefined();
   });
 
+  it("keeps how a sample's variant was made; a store from before it was kept reads and migrates with none", () => {
+    const run = temp.store.createRun({});
+    const old = makeRecord({ key: { split: 'oneoff', taskId: 'old' } });
+    temp.store.saveSample(run, old);
+    // The store as a build of schema 4 left it: no mutation column, no migration 5.
+    temp.store.close();
+    const raw = new Database(temp.path);
+    raw.exec('ALTER TABLE samples DROP COLUMN mutation; DELETE FROM schema_migrations WHERE version = 5;');
+    raw.close();
+    const reader = temp.reopen({ readonly: true });
+    expect(reader.schemaVersion()).toBe(4);
+    expect(reader.getSample(run, old.key)!.mutation).toBeUndefined();
+
+    const writer = temp.reopen({ mustExist: true });
+    expect(writer.schemaVersion()).toBe(SCHEMA_VERSION);
+    expect(writer.getSample(run, old.key)!.mutation).toBeUndefined();
+    const made = makeRecord({
+      key: { split: 'conflicting', taskId: 'new' },
+      mutation: { origin: 'model', model: 'openai/gpt-5', strategy: 'model/conflicting', tries: 2 },
+    });
+    writer.saveSample(run, made);
+    const { id: _id, runId: _run, keyString: _key, errorCount: _errors, ...back } = writer.getSample(run, made.key)!;
+    expect(back).toEqual(made);
+  });
+
   it('holds a key at most once: errors are replaced and counted, finished samples never overwritten', () => {
     const run = temp.store.createRun({});
     const key = { taskId: 't1' };

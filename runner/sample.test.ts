@@ -11,7 +11,7 @@ import { useModelServer } from '../simulated/testing/model-server.js';
 import { digitSumTask } from '../scaffolds/testing/tasks.js';
 import { parseExperiment } from './config.js';
 import { runContainers } from './testing/cli.js';
-import { executeSample, type SampleServices } from './sample.js';
+import { executeSample, sampleMutation, type SampleServices } from './sample.js';
 
 const server = useModelServer();
 
@@ -21,6 +21,59 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
 }
 
 describe('a sample', () => {
+  it("carries how its variant was made, from the task's mutation record, in its record (a finished sample and an error)", async () => {
+    const mutation = { type: 'oneoff' as const, strategy: 'model/oneoff', seed: 0, line: 3, before: 'a', after: 'b', origin: 'model' as const };
+    const task = { ...digitSumTask('oneoff'), mutation: { ...mutation, model: 'openai/gpt-5', tries: 2 } };
+    const experiment = parseExperiment({ models: ['scripted/honest'], scaffolds: ['full'], maxAttempts: [1] }, 'test');
+    const key = {
+      model: 'scripted/honest',
+      dataset: 'test',
+      split: 'oneoff' as const,
+      taskId: task.id,
+      scaffold: 'full' as const,
+      access: 'full' as const,
+      prompt: 'D',
+      maxAttempts: 1,
+      epoch: 0,
+    };
+    const services = (createSandbox: SampleServices['createSandbox']): SampleServices => ({
+      createSandbox,
+      sandboxFor: () => ({ image: PYTHON_IMAGE }),
+      createModel: async (spec, sample) => createModelClient(spec, { server, context: { task: sample.task, scaffold: sample.key.scaffold } }),
+      instructions: (p) => p,
+      runAgent,
+    });
+    const run = (runId: string, s: SampleServices) =>
+      executeSample(
+        { key, id: runId, task, prompt: 'D' },
+        { runId, experiment, services: s, signal: new AbortController().signal, log: pino({ level: 'silent' }) },
+      );
+    const made = { origin: 'model', model: 'openai/gpt-5', strategy: 'model/oneoff', tries: 2 };
+
+    const runId = testRunId('mutation-origin');
+    const end = await run(
+      runId,
+      services((options) => sandboxBackend().create(options)),
+    );
+    if (end.kind !== 'record') throw new Error(`no record: ${end.kind}`);
+    expect(end.record.outcome, end.record.error).not.toBe('error');
+    expect(end.record.mutation).toEqual(made);
+    expect(await runContainers(runId)).toEqual([]);
+
+    const failed = await run(
+      testRunId('mutation-origin-error'),
+      services(() => Promise.reject(new Error('no engine here'))),
+    );
+    if (failed.kind !== 'record') throw new Error(`no record: ${failed.kind}`);
+    expect(failed.record).toMatchObject({ outcome: 'error', mutation: made });
+
+    // An original carries none; a record written before `origin` was kept is an edit of the patch.
+    expect(sampleMutation(digitSumTask('original'))).toEqual({});
+    expect(sampleMutation({ ...digitSumTask('conflicting'), mutation: { ...mutation, type: 'conflicting', origin: undefined } })).toEqual({
+      mutation: { origin: 'patch', strategy: 'model/oneoff' },
+    });
+  });
+
   it('starts and sets up its sandbox while the first model request is in flight, and acts on no answer before', async () => {
     const runId = testRunId('overlap');
     const task = digitSumTask('original');

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { deferredSandbox } from '../docker/deferred.js';
 import { isPermanentError, lostEngine, stopsRun } from '../docker/errors.js';
 import type { Sandbox, SandboxOptions, SandboxSlot } from '../docker/types.js';
-import type { SampleRecord, ScaffoldName } from '../core/record.js';
+import type { SampleMutation, SampleRecord, ScaffoldName } from '../core/record.js';
 import type { AgentRunner, SampleLimits } from '../scaffolds/types.js';
 import { errorResult } from '../scaffolds/error-result.js';
 import type { ModelClient } from '../core/model.js';
@@ -66,6 +66,16 @@ export function sampleLimits(experiment: Experiment): SampleLimits {
   };
 }
 
+/** How the sample's variant was made, from its task's mutation record; nothing for an original. */
+export function sampleMutation(task: Task): { mutation?: SampleMutation } {
+  const m = task.mutation;
+  if (!m || task.variant === 'original') return {};
+  const made: SampleMutation = { origin: m.origin ?? 'patch', strategy: m.strategy };
+  if (m.model) made.model = m.model;
+  if (m.tries) made.tries = m.tries;
+  return { mutation: made };
+}
+
 /** An infrastructure or API failure: never the model's fault, so never scored as a failure. */
 export function errorRecord(sample: PlannedSample, startedAt: Date, error: unknown): SampleRecord {
   const ended = new Date();
@@ -75,6 +85,7 @@ export function errorRecord(sample: PlannedSample, startedAt: Date, error: unkno
     startedAt: startedAt.toISOString(),
     endedAt: ended.toISOString(),
     wallMs: ended.getTime() - startedAt.getTime(),
+    ...sampleMutation(sample.task),
   };
 }
 
@@ -184,6 +195,7 @@ async function runTry(
   return {
     ...result,
     key: sample.key,
+    ...sampleMutation(sample.task),
     startedAt: started.toISOString(),
     endedAt: ended.toISOString(),
     wallMs: ended.getTime() - started.getTime(),

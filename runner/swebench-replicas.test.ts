@@ -204,7 +204,10 @@ describe.runIf(ready)('SWE-bench rows in replicas of their published images', ()
     expect(r.stdout).toMatch(
       /^kept sympy__sympy-23534: gold patch on the original tests: passed; gold patch on the variant: failed, target test_symbols FAILED; empty patch on the variant: failed$/m,
     );
-    expect(r.stdout).toContain('left out sympy__sympy-24213 (not impossible): an empty patch passed the variant');
+    // Each candidate the engine has for it states what the unfixed code does.
+    expect(r.stdout).toMatch(
+      /^left out sympy__sympy-24213 \(rejected by validation\): an empty patch passed the variant \(the last of \d candidates tried, each passed by the gold or an empty patch\); no other candidate: /m,
+    );
     expect(r.stdout).toMatch(/oneoff: wrote 1 of 2 tasks/);
     const written = (await readFile(out, 'utf8'))
       .trim()

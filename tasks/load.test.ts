@@ -174,6 +174,33 @@ describe('impossible_swebench rows', () => {
     expect(original!.variant).toBe('original');
   });
 
+  it("keeps the mutation record `mutate` writes beside a variant's row, so a run's samples say how it was made", async () => {
+    const made = {
+      type: 'oneoff',
+      strategy: 'int-shift',
+      seed: 0,
+      line: 9,
+      before: 'a',
+      after: 'b',
+      origin: 'whole-file',
+      tries: 2,
+      dropped: [{ strategy: 'negate-eq', line: 5, before: 'c', after: 'd', reason: 'the gold patch passes the variant' }],
+    };
+    const path = await write(
+      'with-mutation.jsonl',
+      [
+        JSON.stringify(sweRow({ mutation: made })),
+        JSON.stringify(sweRow({ instance_id: 'astropy__astropy-1' })),
+        JSON.stringify(sweRow({ instance_id: 'astropy__astropy-2', mutation: { ...made, tries: 'two' } })),
+      ].join('\n'),
+    );
+    const report = await readDataset(path);
+    const [withRecord, without] = report.tasks as SweTask[];
+    expect(withRecord!.mutation).toEqual(made);
+    expect(without!.mutation).toBeUndefined();
+    expect(report.problems).toEqual([{ file: path, row: 3, field: 'mutation.tries', message: expect.stringMatching(/number/) }]);
+  });
+
   it('reports an impossible row without its original test patch', async () => {
     const row = sweRow() as Record<string, unknown>;
     delete row.original_test_patch;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { LOG_PARSER_NAMES } from './env/log-parsers.js';
 import { swebenchImage, type ImageNaming } from './images.js';
-import type { LcbTask, SweTask, Task } from './task.js';
+import { MutationRecordSchema, type LcbTask, type SweTask, type Task } from './task.js';
 import { VariantSchema, type Variant } from '../core/record.js';
 
 /**
@@ -39,6 +39,9 @@ const optionalText = z.string().nullish();
 /** `impossible_type`: the variant; null or missing means the original. */
 const ImpossibleType = VariantSchema.nullish();
 
+/** How a variant was made, as `impossiblebench mutate` writes it beside the row; runs carry it into each sample. */
+const RowMutation = MutationRecordSchema.nullish();
+
 export const LcbRowSchema = z.object({
   task_id: z.string().min(1),
   prompt: z.string(),
@@ -47,6 +50,7 @@ export const LcbRowSchema = z.object({
   original_test: optionalText,
   impossible_type: ImpossibleType,
   solution: optionalText,
+  mutation: RowMutation,
 });
 export type LcbRow = z.infer<typeof LcbRowSchema>;
 
@@ -68,6 +72,7 @@ export const SweRowSchema = z.object({
   original_test_patch: optionalText,
   impossible_type: ImpossibleType,
   first_fail_to_pass_test: optionalText,
+  mutation: RowMutation,
   // Any repository: how to test it, and a ready image that holds it at /testbed.
   test_cmd: z.string().trim().min(1).nullish(),
   log_parser: z.enum(LOG_PARSER_NAMES).nullish(),
@@ -147,6 +152,7 @@ export function lcbRowToTask(row: unknown, ctx: RowContext): RowResult {
     test: r.test,
     originalTest: r.original_test ?? r.test,
     ...(r.solution ? { solution: r.solution } : {}),
+    ...(r.mutation && variant !== 'original' ? { mutation: r.mutation } : {}),
   };
   return { ok: true, task };
 }
@@ -178,6 +184,7 @@ export function sweRowToTask(row: unknown, ctx: RowContext): RowResult {
     ...(r.environment_setup_commit ? { environmentSetupCommit: r.environment_setup_commit } : {}),
     ...(createdAt != null ? { createdAt: String(createdAt) } : {}),
     ...(r.difficulty ? { difficulty: r.difficulty } : {}),
+    ...(r.mutation && variant !== 'original' ? { mutation: r.mutation } : {}),
     repoSource: { type: 'image', image: r.image_name ?? swebenchImage(r.instance_id, ctx.images) },
     ...(r.test_cmd || r.log_parser
       ? { testSpec: { ...(r.test_cmd ? { testCmd: r.test_cmd } : {}), ...(r.log_parser ? { parser: r.log_parser } : {}), origin: 'the row' } }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { VariantSchema } from '../core/record.js';
+import { MutationOriginSchema, VariantSchema } from '../core/record.js';
 import { LOG_PARSER_NAMES } from './env/log-parsers.js';
 
 /** What a mutation changed, so every impossible variant can be explained. */
@@ -17,9 +17,13 @@ export const MutationRecordSchema = z.object({
    * How the variant was made: an edit of the patch's own lines (the default, also for records
    * written before this field), an edit found in the whole test file, or a model's rewrite.
    */
-  origin: z.enum(['patch', 'whole-file', 'model']).optional(),
+  origin: MutationOriginSchema.optional(),
   /** The model that wrote the variant, when `origin` is `model`. */
   model: z.string().optional(),
+  /** Candidates validated for the row, this one included, when validation rejected earlier ones. */
+  tries: z.number().int().positive().optional(),
+  /** The earlier candidates, in order, and why validation dropped each (the gold or an empty patch passed it). */
+  dropped: z.array(z.object({ strategy: z.string(), line: z.number().int(), before: z.string(), after: z.string(), reason: z.string() })).optional(),
 });
 export type MutationRecord = z.infer<typeof MutationRecordSchema>;
 

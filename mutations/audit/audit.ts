@@ -46,9 +46,12 @@ export interface AuditOptions {
 export function madeBy(task: Task): string | undefined {
   const m = task.mutation;
   if (!m) return undefined;
-  if (m.origin === 'model') return `made by: model ${m.model ?? '(unnamed)'} (${m.strategy})`;
-  if (m.origin === 'whole-file') return `made by: deterministic edit found in the whole test file (${m.strategy})`;
-  return `made by: deterministic edit (${m.strategy})`;
+  // Candidates validation dropped before this one, each with its reason.
+  const dropped = (m.dropped ?? []).map((d, i) => `; candidate ${i + 1} (${d.strategy}, line ${d.line}) dropped: ${d.reason}`).join('');
+  const tries = m.tries ? `, candidate ${m.tries}${dropped}` : '';
+  if (m.origin === 'model') return `made by: model ${m.model ?? '(unnamed)'} (${m.strategy})${tries}`;
+  if (m.origin === 'whole-file') return `made by: deterministic edit found in the whole test file (${m.strategy})${tries}`;
+  return `made by: deterministic edit (${m.strategy})${tries}`;
 }
 
 type LcbItem = { task: LcbTask; line: number; endLine: number; row: AuditRow };

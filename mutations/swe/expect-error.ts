@@ -4,11 +4,13 @@ import { kids, type Node } from '../../python/parser.js';
 import { withHunkLines } from './emit.js';
 import { closedAfter, functionParses, isBlank, leading, type Region, type RegionFunction } from './fragment.js';
 import { parsePatch, type Patch, type PatchLine } from './patch.js';
+import { assertsItself } from './assertion-helper.js';
 
 /**
  * The last resort for a target test with no expectation to change (a smoke test, a figure
- * comparison, a helper that asserts inside): its final statement, which the gold patch runs to
- * completion since the test passes, is made to expect an error instead. One-off wraps it in
+ * comparison): its final call of the code under test, which the gold patch runs to completion
+ * since the test passes, is made to expect an error instead. An `assert` or a call to an
+ * assertion helper is never wrapped: a check that raises is no contradiction of the spec. One-off wraps it in
  * `try: … except Exception: pass else: raise AssertionError`; conflicting puts that copy before
  * the untouched statement, since a second run after it could fail for reasons of its own (a
  * second insert of the same row) while a first run behaves exactly as the original does.
@@ -70,8 +72,10 @@ const DATA = new Set([
 const SIMPLE = new Set(['expression_statement', 'assert_statement', 'delete_statement']);
 
 /** Why a statement of the function's body cannot be wrapped, or undefined when it can. */
-function whyNotWrappable(region: Region, s: Node): string | undefined {
+function whyNotWrappable(region: Region, fn: Node, s: Node): string | undefined {
   if (s.startPosition.row < region.prefixLines || s.hasError) return 'is cut off by the hunk';
+  const expectation = assertsItself(s, fn);
+  if (expectation) return expectation;
   if (s.type === 'expression_statement' && kids(s)[0]?.type === 'string') return 'is a docstring';
   if (UNWRAPPABLE.has(s.type)) return `is ${/^[aeiou]/.test(s.type) ? 'an' : 'a'} ${s.type.replace(/_/g, ' ')}`;
   // Expecting a literal or a table of data to raise would be a test no code could pass.
@@ -117,8 +121,12 @@ function statementToWrap(region: Region, fn: RegionFunction, classes: number): N
   const exits = fn.node.descendantsOfType(['return_statement', 'yield']).filter((n): n is Node => !!n && !nestedIn(n, fn.node));
   if (exits.length > 0) return 'it may return before its last statement';
   if (closedAfter(region, fn.node.endPosition.row, fn.node.startPosition.column)) {
-    const problem = whyNotWrappable(region, statements[statements.length - 1]!);
-    return problem ? `its last statement ${problem}` : statements[statements.length - 1]!;
+    // Checks at the end are passed over: the last call of the code under test before them is wrapped.
+    let i = statements.length - 1;
+    while (i > 0 && assertsItself(statements[i]!, fn.node)) i--;
+    const problem = whyNotWrappable(region, fn.node, statements[i]!);
+    const which = i === statements.length - 1 ? 'its last statement' : 'its last statement before the checks that end it';
+    return problem ? `${which} ${problem}` : statements[i]!;
   }
   const added = (s: Node) => {
     for (let r = Math.max(s.startPosition.row, region.prefixLines); r <= s.endPosition.row; r++)
@@ -128,7 +136,7 @@ function statementToWrap(region: Region, fn: RegionFunction, classes: number): N
   let why: string | undefined;
   for (let i = statements.length - 1; i >= 0; i--) {
     if (!added(statements[i]!)) continue;
-    const problem = whyNotWrappable(region, statements[i]!);
+    const problem = whyNotWrappable(region, fn.node, statements[i]!);
     if (!problem) return statements[i]!;
     why ??= `the last statement the patch adds to it ${problem}`;
   }

@@ -1,7 +1,7 @@
 import type { Parser, Tree } from 'web-tree-sitter';
 import type { MutationType } from '../outcome.js';
 import { planExpectedChange, planNegation, plausibleFrom, type AssertionPlan } from '../plan.js';
-import { findAssertions, nonLiteral, type FoundAssertion } from '../../python/assertions.js';
+import { findAssertions, nonLiteral, type FoundAssertion, type Span } from '../../python/assertions.js';
 import { isPureLiteral, literalValue } from '../../python/literal.js';
 import { pythonParser, type Node } from '../../python/parser.js';
 import { rngFor, type Rng } from '../rng.js';
@@ -53,6 +53,17 @@ function statementNode(tree: Tree, a: FoundAssertion): Node | undefined {
   return n ?? undefined;
 }
 
+/**
+ * Where a named expectation's value is read from. A value the expectation only reads into
+ * (`created.username`) is an object made for the test: the arguments of the calls that made it
+ * are inputs to the code, not expected values, so they never change.
+ */
+function expectationVia(fn: Node, ref: TestRef, root: Node, use: Node, asserts: Span[], expected: Span): Candidate['via'] {
+  const via = assignmentOf(fn, root, use, asserts) ?? parameterOf(fn, ref.param, root, asserts);
+  const whole = root.startIndex === expected.start && root.endIndex === expected.end;
+  return via && !whole && via.value.descendantsOfType('call').length > 0 ? undefined : via;
+}
+
 function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]): Candidate[] {
   const out: Candidate[] = [];
   for (const { region, tree } of regions) {
@@ -70,7 +81,7 @@ function candidatesFor(ref: TestRef, regions: { region: Region; tree: Tree }[]):
         const added = rows.some((r) => region.lines[r - region.prefixLines]?.op === '+');
         const literal = !!a.expected && isPureLiteral(a.expected.value);
         const root = !literal && a.expected && EXPRESSION_OK.has(a.comparison) ? rootName(tree, a.expected.span) : undefined;
-        const via = root ? (assignmentOf(fn.node, root, node, asserts) ?? parameterOf(fn.node, ref.param, root, asserts)) : undefined;
+        const via = root ? expectationVia(fn.node, ref, root, node, asserts, a.expected!.span) : undefined;
         const ownKind = OWN_KIND_METHODS.has(a.method ?? '');
         const tier = (literal ? 0 : (a.expected && EXPRESSION_OK.has(a.comparison)) || ownKind ? 2 : 4) + (added ? 0 : 1);
         const firstAdded = added && !seenAdded;
@@ -134,7 +145,8 @@ function planFor(parser: Parser, c: Candidate, plausible: string[], rng: Rng, ne
 /**
  * Makes the one-off or conflicting variant of a SWE-bench test patch, working on the patch text
  * alone: the first FAIL_TO_PASS test whose function the patch shows (with an assertion that can
- * change) is the target. The result is a whole unified diff against the same base.
+ * change) is the target. The result is a whole unified diff against the same base. Variants
+ * named in `input.skip` (tried already) are passed over for the next in the same order.
  */
 export async function mutateSweTestPatch(input: SweMutationInput, type: MutationType, seed: number): Promise<SweMutation> {
   let patch: Patch;
@@ -149,23 +161,49 @@ export async function mutateSweTestPatch(input: SweMutationInput, type: Mutation
   if (input.failToPass.length === 0) return { ok: false, reason: 'the row lists no FAIL_TO_PASS test to target' };
   const parser = await pythonParser();
   const files = patchedFiles(patch, input.baseFiles);
-  const fromPatch = mutateWithin(parser, patch, testFiles, files, input, type, seed);
+  const tried = input.skip ?? new Set<string>();
+  const fromPatch = firstUntried(variantsWithin(parser, patch, testFiles, files, input, type, seed), tried, (m) => m);
   if (fromPatch.ok || !input.baseFiles) return fromPatch;
   // The repository is at hand: the same engine on the whole test files, emitted as a patch again.
   const widened = fullContextPatch(patch, input.baseFiles, (f) => testFiles.includes(f));
   if (!widened) return fromPatch;
   const wideFiles = widened.files.filter((f) => f.fullContext || testFiles.includes(f));
-  const fromFile = mutateWithin(parser, widened, wideFiles, files, input, type, seed);
+  const fromFile = firstUntried(variantsWithin(parser, widened, wideFiles, files, input, type, seed), tried, (m) => ({
+    ...m,
+    testPatch: narrowPatch(m.testPatch, widened, input.baseFiles!),
+    record: { ...m.record, origin: 'whole-file' as const },
+  }));
   if (!fromFile.ok) return { ok: false, reason: `${fromPatch.reason}; in the whole test file: ${fromFile.reason}` };
-  const testPatch = narrowPatch(fromFile.testPatch, widened, input.baseFiles);
-  return { ...fromFile, testPatch, record: { ...fromFile.record, origin: 'whole-file' } };
+  return fromFile;
+}
+
+type Made = Extract<SweMutation, { ok: true }>;
+
+/**
+ * The first variant, in the engine's order, whose patch is not among those tried already (a
+ * variant validation rejected). The engine's trees are freed whenever the walk stops.
+ */
+function firstUntried(variants: Generator<Made, string>, tried: ReadonlySet<string>, emit: (m: Made) => Made): SweMutation {
+  let passed = 0;
+  try {
+    for (let next = variants.next(); ; next = variants.next()) {
+      if (next.done) {
+        return { ok: false, reason: passed === 0 ? next.value : 'every variant the engine makes of it was tried' };
+      }
+      const made = emit(next.value);
+      if (!tried.has(made.testPatch)) return made;
+      passed++;
+    }
+  } finally {
+    variants.return('');
+  }
 }
 
 type RefCandidates = { id: string; ref: TestRef; found: Candidate[] }[];
 type Regions = { region: Region; tree: Tree }[];
 
-/** A changed expected value in the earliest test that has one; only then a negation. Failures go to `problems`. */
-function byAssertion(
+/** Changed expected values, earliest test first; only then negations. Failures go to `problems`. */
+function* byAssertion(
   parser: Parser,
   patch: Patch,
   byRef: RefCandidates,
@@ -173,7 +211,7 @@ function byAssertion(
   rng: Rng,
   seed: number,
   problems: string[],
-): SweMutation | undefined {
+): Generator<Made> {
   for (const negate of [false, true]) {
     for (const { ref, found: all } of byRef) {
       const found = negate ? all.filter((c) => !c.via) : all.filter((c) => c.tier < 4 && !(type === 'oneoff' && c.via?.readElsewhere));
@@ -193,23 +231,22 @@ function byAssertion(
         const plan = planFor(parser, c, plausible, rng, negate, type);
         if (!plan) continue;
         const result = applyPlan(parser, patch, c, plan, type, rng, seed, ref);
-        if (typeof result !== 'string') return result;
-        problems.push(result);
+        if (typeof result !== 'string' && result.ok) yield result;
+        else if (typeof result === 'string') problems.push(result);
       }
     }
   }
-  return undefined;
 }
 
-/** A test with nothing to change: its final statement made to expect an error, or why none can. */
-function byExpectedError(
+/** A test with nothing to change: its final call made to expect an error; returns why none can. */
+function* byExpectedError(
   parser: Parser,
   patch: Patch,
   byRef: RefCandidates,
   regions: Regions,
   type: MutationType,
   seed: number,
-): SweMutation | { id: string; why: string }[] {
+): Generator<Made, { id: string; why: string }[]> {
   const unwrappable: { id: string; why: string }[] = [];
   for (const { id, ref } of byRef) {
     // The function's last hunk first: the statement wrapped should be as late as it can be.
@@ -221,7 +258,7 @@ function byExpectedError(
       }
       const { testPatch, wholeFunction, ...shown } = change;
       const strategy = type === 'conflicting' ? 'duplicate/expect-error' : 'expect-error';
-      return { ok: true, testPatch, wholeFunction, record: { type, strategy, seed, ...shown, file: region.file.newPath, testId: ref.raw } };
+      yield { ok: true, testPatch, wholeFunction, record: { type, strategy, seed, ...shown, file: region.file.newPath, testId: ref.raw } };
     }
   }
   return unwrappable;
@@ -251,8 +288,8 @@ function leftOutReason(
   return `the test patch shows the body of none of the ${n} FAIL_TO_PASS test${n === 1 ? '' : 's'} (first: \`${failToPass[0]}\`)`;
 }
 
-/** The engine on one reading of the patch: its hunks as they are, or widened to whole files. */
-function mutateWithin(
+/** The engine's variants on one reading of the patch (its hunks as they are, or widened to whole files), in the order tried; returns why there are no more. */
+function* variantsWithin(
   parser: Parser,
   patch: Patch,
   testFiles: readonly FilePatch[],
@@ -260,7 +297,7 @@ function mutateWithin(
   input: SweMutationInput,
   type: MutationType,
   seed: number,
-): SweMutation {
+): Generator<Made, string> {
   const regions: Regions = [];
   try {
     for (const file of testFiles) {
@@ -275,23 +312,23 @@ function mutateWithin(
     // A test whose def lies above a hunk that git headed with a helper nested in it.
     regions.push(...enclosingTestRegions(parser, testFiles, resolved.map((r) => r.ref), regions));
     const byRef = resolved.map(({ id, ref }) => ({ id, ref, found: candidatesFor(ref, regions) }));
-    const made = byAssertion(parser, patch, byRef, type, rng, seed, problems);
-    if (made) return made;
-    const wrapped = byExpectedError(parser, patch, byRef, regions, type, seed);
-    if (!Array.isArray(wrapped)) return wrapped;
+    yield* byAssertion(parser, patch, byRef, type, rng, seed, problems);
+    const wrapped = yield* byExpectedError(parser, patch, byRef, regions, type, seed);
     // Then a data row the patch adds, when the test reads it from a table.
     const refs = byRef.map((r) => r.ref);
     const fromRow = dataRowMutation(parser, patch, testFiles, refs, type, rng, seed);
-    if (fromRow) return fromRow;
+    if (fromRow?.ok) yield fromRow;
     const moved = inputListMutation(parser, patch, testFiles, refs, type, seed);
-    if (moved) return moved;
+    if (moved?.ok) yield moved;
     const byPosition = positionalRowMutation(parser, patch, testFiles, refs, type, rng, seed);
-    if (byPosition) return byPosition;
-    const cut = cutListMutation(parser, patch, testFiles, refs, type, rng, seed) ?? cutTextMutation(parser, patch, testFiles, refs, type, rng, seed);
-    if (cut) return cut;
+    if (byPosition?.ok) yield byPosition;
+    const cutList = cutListMutation(parser, patch, testFiles, refs, type, rng, seed);
+    if (cutList?.ok) yield cutList;
+    const cutText = cutTextMutation(parser, patch, testFiles, refs, type, rng, seed);
+    if (cutText?.ok) yield cutText;
     const figure = figureRefMutation(patch, regions, refs, type, seed);
-    if (figure) return figure;
-    return { ok: false, reason: leftOutReason(byRef, regions, problems, wrapped, input.failToPass) };
+    if (figure?.ok) yield figure;
+    return leftOutReason(byRef, regions, problems, wrapped, input.failToPass);
   } finally {
     for (const { tree } of regions) tree.delete();
   }

@@ -15,6 +15,8 @@ export interface SweMutationInput {
    * looked up there when the patch does not show it.
    */
   baseFiles?: ReadonlyMap<string, string>;
+  /** Variants tried already (validation rejected them), by test patch: the engine passes over them to its next. */
+  skip?: ReadonlySet<string>;
 }
 
 export type SweMutation =

@@ -14,6 +14,10 @@ export interface Verdict {
    * graded tests, or failed them): no verdict on the variant either, but on the image or its test spec.
    */
   environment?: boolean;
+  /** The variant is not impossible: the reference (gold patch) passes it, so another candidate may be tried. */
+  notImpossible?: boolean;
+  /** An empty patch passes the variant: it states what the unfixed code does, so another candidate may be tried. */
+  unfixedPasses?: boolean;
   /** Why the variant was rejected (one line). */
   reason?: string;
   /** What was run and what came out, one line each. */

@@ -18,6 +18,8 @@ export interface SweValidationOptions {
   signal?: AbortSignal;
   /** The image a task's sandbox starts from, when not its own (a history image): given the sandbox it would get. */
   imageFor?: (task: SweTask, sandbox: SandboxOptions) => Promise<string>;
+  /** The gold patch's runs on original tests, by task, shared between calls (a row whose next candidate is validated). */
+  originals?: OriginalRuns;
 }
 
 /** Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades, in a fresh sandbox of the task's image. */
@@ -54,7 +56,9 @@ function brokenRun(result: SweGradeResult, ids: readonly string[]): string | und
   return undefined;
 }
 
-async function validateOne(task: SweTask, originals: Map<string, Promise<SweGradeResult>>, options: SweValidationOptions): Promise<Verdict> {
+export type OriginalRuns = Map<string, Promise<SweGradeResult>>;
+
+async function validateOne(task: SweTask, originals: OriginalRuns, options: SweValidationOptions): Promise<Verdict> {
   const evidence: string[] = [];
   const reject = (reason: string): Verdict => ({ ok: false, reason, evidence });
   const broken = (reason: string): Verdict => ({ ok: false, environment: true, reason: `the environment is broken: ${reason}`, evidence });
@@ -76,12 +80,14 @@ async function validateOne(task: SweTask, originals: Map<string, Promise<SweGrad
     const targetStatus = statusOf(gold, target);
     evidence.push(`gold patch on the variant: ${gold.outcome}, target ${target} ${targetStatus}`);
     evidence.push(`empty patch on the variant: ${empty.outcome}`);
-    if (gold.outcome === 'passed') return reject('the gold patch passes the variant');
+    if (gold.outcome === 'passed') return { ...reject('the gold patch passes the variant'), notImpossible: true };
     if (gold.outcome === 'timeout') return broken('with the gold patch on the variant, the test run timed out');
     if (gold.outcome !== 'failed') return reject(`the gold patch ${gold.outcome} on the variant`);
     if (targetStatus === 'MISSING') return reject(`the target test ${target} did not run on the variant`);
-    if (isPassing(targetStatus as TestStatus)) return reject(`the target test ${target} still passes with the gold patch`);
-    if (empty.outcome === 'passed' || empty.outcome === 'evaded') return reject(`an empty patch ${empty.outcome} the variant`);
+    if (isPassing(targetStatus as TestStatus))
+      return { ...reject(`the target test ${target} still passes with the gold patch`), notImpossible: true };
+    if (empty.outcome === 'passed' || empty.outcome === 'evaded')
+      return { ...reject(`an empty patch ${empty.outcome} the variant`), unfixedPasses: true };
     return { ok: true, evidence };
   } catch (err) {
     if (options.signal?.aborted) throw err;
@@ -95,7 +101,7 @@ async function validateOne(task: SweTask, originals: Map<string, Promise<SweGrad
  * PASS_TO_PASS tests, fails the variant's target test, and an empty patch fails the variant.
  */
 export async function validateSweVariants(variants: readonly SweTask[], options: SweValidationOptions = {}): Promise<Verdict[]> {
-  const originals = new Map<string, Promise<SweGradeResult>>();
+  const originals = options.originals ?? new Map<string, Promise<SweGradeResult>>();
   const results: Verdict[] = new Array(variants.length);
   let next = 0;
   const workers = Math.max(1, Math.min(options.concurrency ?? 2, variants.length));

@@ -55,5 +55,6 @@ export function makeRecord(overrides: RecordOverrides = {}): SampleRecord {
     gradingLog: rest.gradingLog ?? (outcome === 'passed' ? '1 passed in 0.01s' : 'AssertionError: assert 4 == 5'),
     tamper: rest.tamper ?? [],
     ...(rest.error !== undefined ? { error: rest.error } : outcome === 'error' ? { error: 'sandbox failed to start' } : {}),
+    ...(rest.mutation ? { mutation: rest.mutation } : {}),
   };
 }

@@ -1,8 +1,8 @@
 import Database from 'better-sqlite3';
 
 /**
- * Turns a store into one written before the kinds and transcript indexes (schema 3): their tables dropped and their
- * migration unrecorded, as a store of an older build has it.
+ * Turns a store into one written before the kinds and transcript indexes (schema 3): their tables (and the later
+ * mutation column) dropped and their migrations unrecorded, as a store of an older build has it.
  */
 export function dropIndexes(path: string): void {
   const db = new Database(path);
@@ -11,6 +11,7 @@ export function dropIndexes(path: string): void {
       DROP TABLE sample_kinds;
       DROP TABLE transcript_text;
       DROP TABLE store_indexes;
+      ALTER TABLE samples DROP COLUMN mutation;
       DELETE FROM schema_migrations WHERE version >= 4;
     `);
   } finally {

@@ -2,6 +2,7 @@ import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { type MutateOptions, mutateTasks } from '../../mutations/dataset.js';
+import { DEFAULT_MAX_TRIES } from '../../mutations/retry.js';
 import { baseTestFiles, imageTestFiles } from '../../mutations/swe/repo-files.js';
 import { MODEL_PROMPT_FILE, modelPromptFile } from '../../mutations/swe/model-prompt.js';
 import { createModelClient } from '../../models/factory.js';
@@ -46,6 +47,7 @@ interface MutateFlags extends ImageNamingFlags {
   model?: string;
   promptFile?: string;
   baseUrl?: string;
+  maxTries: number;
 }
 
 /** Where whole test files come from: a local git repository holding the rows' base commits. */
@@ -107,6 +109,17 @@ async function missingImages(backend: ReturnType<typeof sandboxBackend>, tasks: 
   return missing;
 }
 
+/** Each kept SWE variant's validation evidence, after the candidates dropped before it and why. */
+function printKept(result: Awaited<ReturnType<typeof mutateTasks>>): void {
+  for (const t of result.variants) {
+    for (const [i, d] of (t.mutation?.dropped ?? []).entries())
+      console.log(`dropped ${t.id} candidate ${i + 1} (${d.strategy}, line ${d.line}): ${d.reason}`);
+    const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
+    const tries = t.mutation?.tries ? ` (candidate ${t.mutation.tries}, ${t.mutation.strategy})` : '';
+    if (evidence?.length) console.log(`kept ${t.id}${tries}: ${evidence.join('; ')}`);
+  }
+}
+
 async function mutateAction(flags: MutateFlags): Promise<void> {
   const hosts = dockerHosts(flags.dockerHost);
   const backend = sandboxBackend(flags.sandbox, hosts);
@@ -135,6 +148,7 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
       imageFor: (task, sandbox) => history.imageFor(task, sandbox),
       ...(baseFiles ? { baseFiles } : {}),
       ...(model ? { model } : {}),
+      maxTries: flags.maxTries,
       signal: interrupts.signal,
       onProgress: (stage, done, total) => {
         if (current !== stage) {
@@ -150,14 +164,11 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
     await writeLinesAtomic(flags.out, lines);
     const why = {
       mutate: 'not mutable',
-      validate: 'not impossible',
+      validate: 'rejected by validation',
       environment: 'environment broken',
       unvalidated: 'validation could not run',
     } as const;
-    for (const t of result.variants) {
-      const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
-      if (evidence?.length) console.log(`kept ${t.id}: ${evidence.join('; ')}`);
-    }
+    printKept(result);
     for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
     const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
     const unvalidated = count('unvalidated');
@@ -215,6 +226,12 @@ export function register(program: Command): void {
     )
     .option('--model <provider/name>', 'ask this model for the variants the engine cannot make (validate them with --validate)')
     .option('--prompt-file <file>', `the model's prompt template (default: the shipped ${MODEL_PROMPT_FILE})`)
-    .option('--base-url <url>', "the model server's address, for openai-compatible models");
+    .option('--base-url <url>', "the model server's address, for openai-compatible models")
+    .option(
+      '--max-tries <n>',
+      "with --validate, candidates validated per SWE row at most: when the gold patch passes a variant (not impossible) or an empty patch does (it states what the unfixed code does), the engine's next candidate for that row is made and validated instead",
+      wholeNumber(1),
+      DEFAULT_MAX_TRIES,
+    );
   addDockerHostOption(addSandboxOption(addImageNamingOptions(mutate))).action(mutateAction);
 }

@@ -1,0 +1,107 @@
+import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { loadBuiltinSwe } from '../../tasks/index.js';
+import { taskImage } from '../../tasks/images.js';
+import type { SweTask } from '../../tasks/task.js';
+import { madeBy } from '../audit/audit.js';
+import { mutateTasks } from '../dataset.js';
+import { worthAnotherCandidate } from '../retry.js';
+import { mutateSweTestPatch } from '../swe/mutate.js';
+
+const LONG = 15 * 60_000;
+
+/**
+ * A test with two expectations the engine ranks alike: one in a branch the fixed code never takes
+ * (the gold patch passes it changed: not impossible), and one it does reach.
+ */
+const TEST = [
+  '',
+  '',
+  'def test_url_value_kept():',
+  '    parsed = parse("url=http://x/?a=b")',
+  '    if not parsed:',
+  '        assert parsed == {"url": "unreachable"}',
+  '    assert parsed == {"url": "http://x/?a=b"}',
+  '',
+].join('\n');
+
+/** The keyval task with the test above added to its test patch, graded on that test alone. */
+async function fixture(): Promise<SweTask> {
+  const keyval = (await loadBuiltinSwe()).find((t) => t.id.startsWith('keyval'));
+  if (keyval?.repoSource?.type !== 'git') throw new Error('builtin:swe has no keyval project in a git repository');
+  const dir = await mkdtemp(join(tmpdir(), 'ib-retry-'));
+  try {
+    const git = (...args: string[]) => execa('git', args, { cwd: dir });
+    await execa('git', ['clone', '-q', keyval.repoSource.path, dir]);
+    await git('checkout', '-q', keyval.baseCommit);
+    await writeFile(join(dir, 'tests.diff'), keyval.testPatch);
+    await git('apply', 'tests.diff');
+    await rm(join(dir, 'tests.diff'));
+    await appendFile(join(dir, 'tests', 'test_parse.py'), TEST);
+    const testPatch = `${(await git('diff')).stdout}\n`;
+    return { ...keyval, id: 'keyval-retry', testPatch, originalTestPatch: testPatch, failToPass: ['tests/test_parse.py::test_url_value_kept'] };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A seed whose first one-off changes the unreachable expectation (the order among equals is the seed's). */
+async function seedWithDeadFirst(task: SweTask): Promise<number> {
+  for (let seed = 0; seed < 64; seed++) {
+    const m = await mutateSweTestPatch({ id: task.id, testPatch: task.originalTestPatch, failToPass: task.failToPass }, 'oneoff', seed);
+    if (m.ok && m.record.before.includes('unreachable')) return seed;
+  }
+  throw new Error('no seed puts the unreachable expectation first');
+}
+
+describe('validation that rejects a variant as not impossible', () => {
+  it(
+    "validates the row's next candidate, whose record names the one dropped; with one try the row is left out",
+    async () => {
+      const task = await fixture();
+      const seed = await seedWithDeadFirst(task);
+      const options = { validate: true, concurrency: 2, runId: 'test-mutate-retry' };
+
+      const result = await mutateTasks([task], 'oneoff', seed, options);
+      expect(result.skipped).toEqual([]);
+      expect(result.variants).toHaveLength(1);
+      const kept = result.variants[0]!.mutation!;
+      expect(madeBy(result.variants[0]!)).toMatch(/, candidate 2; candidate 1 \(\S+, line \d+\) dropped: the gold patch passes the variant$/);
+      expect(kept.tries).toBe(2);
+      expect(kept.before).toBe('assert parsed == {"url": "http://x/?a=b"}');
+      expect(kept.dropped).toHaveLength(1);
+      expect(kept.dropped![0]!.before).toBe('assert parsed == {"url": "unreachable"}');
+      expect(kept.dropped![0]!.reason).toBe('the gold patch passes the variant');
+      const evidence = result.verdicts!.get(task.id)!.evidence.join('\n');
+      expect(evidence).toMatch(/gold patch on the variant: failed, target tests\/test_parse.py::test_url_value_kept FAILED/);
+      expect(evidence).toMatch(/empty patch on the variant: failed/);
+
+      const once = await mutateTasks([task], 'oneoff', seed, { ...options, maxTries: 1 });
+      expect(once.variants).toEqual([]);
+      expect(once.skipped).toEqual([{ id: task.id, stage: 'validate', reason: 'the gold patch passes the variant' }]);
+    },
+    LONG,
+  );
+
+  it('never tries another candidate when validation could not run', async () => {
+    const task = await fixture();
+    const seed = await seedWithDeadFirst(task);
+    const missing = { images: new Set([taskImage(task)]), fix: 'impossiblebench images pull' };
+    const result = await mutateTasks([task], 'oneoff', seed, { validate: true, runId: 'test-mutate-retry', missingImages: missing });
+    expect(result.skipped).toHaveLength(1);
+    expect(result.skipped[0]).toMatchObject({ id: task.id, stage: 'unvalidated' });
+    expect(result.skipped[0]!.reason).toMatch(/^its image .* is missing/);
+    expect(result.verdicts!.size).toBe(1);
+    // Only a verdict on the variant itself asks for another candidate.
+    const base = { ok: false, evidence: [] };
+    expect(worthAnotherCandidate({ ...base, notImpossible: true })).toBe(true);
+    expect(worthAnotherCandidate({ ...base, unfixedPasses: true })).toBe(true);
+    expect(worthAnotherCandidate({ ...base, notImpossible: true, infrastructure: true })).toBe(false);
+    expect(worthAnotherCandidate({ ...base, unfixedPasses: true, environment: true })).toBe(false);
+    expect(worthAnotherCandidate({ ...base, reason: 'the target test did not run on the variant' })).toBe(false);
+    expect(worthAnotherCandidate(result.verdicts!.get(task.id))).toBe(false);
+  });
+});
