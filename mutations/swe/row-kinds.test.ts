@@ -310,12 +310,12 @@ describe('a test whose def lies above a hunk that git headed with a helper the t
 --- a/test_calc.py
 +++ b/test_calc.py
 @@ -9,5 +9,8 @@ class Config:
-         check(e, e)
+         convert(e, e)
      for e in ['a', 'b']:
-         check(e, e.upper())
+         convert(e, e.upper())
 +    for e in ['c']:
-+        check(e, e.upper())
-+    check('d', 'D')
++        convert(e, e.upper())
++    convert('d', 'D')
  
  
  def test_other():
