@@ -1,15 +1,19 @@
-/** A one-line progress display on stderr: rewritten in place on a terminal, every tenth otherwise. */
+/**
+ * A one-line progress display on stderr: rewritten in place on a terminal, every tenth otherwise. A tick may name a
+ * new total when the work grows as it goes (a rejected variant's next candidate joins the validation).
+ */
 export function progressLine(
   label: string,
   total: number,
   stream: NodeJS.WriteStream = process.stderr,
-): { tick(done: number, note?: string): void; end(): void } {
+): { tick(done: number, note?: string, newTotal?: number): void; end(): void } {
   const tty = stream.isTTY === true;
   const started = Date.now();
   let lastStep = -1;
   let shown = false;
   return {
-    tick(done, note) {
+    tick(done, note, newTotal) {
+      if (newTotal !== undefined) total = newTotal;
       if (total === 0) return;
       const secs = ((Date.now() - started) / 1000).toFixed(1);
       const line = `${label}: ${done}/${total} (${Math.floor((100 * done) / total)}%, ${secs}s)${note ? ` ${note}` : ''}`;

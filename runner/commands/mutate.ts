@@ -156,7 +156,7 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
           current = stage;
           bars[stage] = progressLine(stage === 'mutate' ? 'mutating' : 'validating in Docker', total);
         }
-        bars[stage].tick(done);
+        bars[stage].tick(done, undefined, total);
       },
     });
     if (current) bars[current].end();
