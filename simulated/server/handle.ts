@@ -53,6 +53,8 @@ export interface ServerState {
   /** Waits `ms`, or less when the client gives up or the server closes. */
   delay(ms: number, res: ServerResponse): Promise<void>;
   closing(): boolean;
+  /** The path the server is mounted under ('' for none): requests outside it are not found. */
+  prefix: string;
 }
 
 /** Request fields that say how to generate, kept so a caller can see what its client really sent. */
@@ -95,7 +97,9 @@ function wireOf(path: string | undefined): Wire | undefined {
 
 /** Serves one request: its route and session, injected faults, the request's parse, the policy's turn, the answer. */
 export async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0];
+  const full = (req.url ?? '/').split('?')[0]!;
+  if (!full.startsWith(`${state.prefix}/`)) return fail(res, 'openai', 404, `no route for ${req.method} ${full}`);
+  const path = full.slice(state.prefix.length);
   if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
   if (req.method === 'POST' && path === '/v1/messages/count_tokens') return countTokens(state, req, res);
   const wire = wireOf(path);
@@ -209,6 +213,12 @@ async function answeredByFault(
   if (decision.error === 'server_error') {
     record('server_error');
     fail(res, wire, 500, 'internal server error (injected)');
+    return true;
+  }
+  if (decision.error === 'gateway_error') {
+    record('gateway_error');
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>\n');
     return true;
   }
   if (decision.error === 'overloaded') {

@@ -102,7 +102,7 @@ export async function runCliSample(
   const proxy = options.viaProxy
     ? new RecordingProxy({
         api: options.cli === 'codex' ? 'openai-responses' : 'anthropic',
-        upstream: server.url,
+        upstream: options.cli === 'codex' ? server.openaiBaseUrl : server.anthropicBaseUrl,
         apiKey: token,
         model: options.cli === 'codex' ? 'openai-responses/gpt-5-codex' : 'anthropic/claude-sonnet-4-5',
         prices: new PriceTable(),
