@@ -50,6 +50,8 @@ export interface ProxyExchange {
   pricedAs: string | null;
   /** The reply's retry headers (`retry-after`, `x-should-retry`), as the program was given them. */
   headers?: Record<string, string>;
+  /** Set when the stream broke after its 200 with an error event: the answer is incomplete, no turn of the model's. */
+  streamError?: string;
 }
 
 /** A free call beside the model turns (Anthropic's token count): forwarded, kept apart, never a message nor charged. */
@@ -136,9 +138,9 @@ export class RecordingProxy {
     await this.forward(route, req, body, res);
   }
 
-  /** Model turns the provider answered: a refused or failed request (a 429 the program retries) is no message. */
+  /** Model turns the provider answered: a failed request (a 429 the program retries, a broken stream) is no message. */
   private answered(): number {
-    return this.exchanges.filter((e) => e.status < 400).length;
+    return this.exchanges.filter((e) => !exchangeFailed(e)).length;
   }
 
   private keyHolds(req: IncomingMessage): boolean {
@@ -205,6 +207,7 @@ export class RecordingProxy {
       usage: read.usage,
       ...price,
       ...(r.headers ? { headers: r.headers } : {}),
+      ...(read.streamError ? { streamError: read.streamError } : {}),
     });
     if (this.options.abortPhrase && read.text.includes(this.options.abortPhrase)) this.stopReason ??= 'flagged';
   }
@@ -224,6 +227,11 @@ export class RecordingProxy {
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify(body));
   }
+}
+
+/** Whether an exchange brought no answer: an error status, or a stream that broke after its 200. */
+export function exchangeFailed(e: Pick<ProxyExchange, 'status' | 'streamError'>): boolean {
+  return e.status >= 400 || e.streamError !== undefined;
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { PriceTable } from '../../models/prices.js';
 import { RecordingProxy, type RecordingProxyOptions } from '../../scaffolds/agent-cli/proxy.js';
 import type { AgentApi } from '../../scaffolds/agent-cli/replies.js';
+import { exchangesToTranscript, TRANSCRIPT_NAMES } from '../../scaffolds/agent-cli/transcript.js';
 import { upstreamUrl } from '../../scaffolds/agent-cli/upstream.js';
 import type { ModelServer, ModelServerOptions } from '../server/index.js';
 import { CONTEXT, echoPolicy } from '../testing/echo.js';
@@ -207,6 +208,41 @@ describe('what a provider answers besides a turn', () => {
       expect(body.choices[0]!.message.content).toBe('Let me run it.');
       expect(proxy.exchanges[0]).toMatchObject({ status: 200, text: 'Let me run it.', reply: { id: body.id } });
       expect(proxy.exchanges[0]!.usage?.inputTokens).toBe(body.usage!.prompt_tokens);
+    });
+  });
+
+  it('records a stream that breaks after its 200 as a failed request, no message, and says so in the transcript', async () => {
+    await withServer({}, async (server) => {
+      const faults = { faults: { sequence: ['stream_error' as const] } };
+      const { proxy, base } = await startProxy(server, { api: 'anthropic', model: 'anthropic/claude-sonnet-4-5' }, faults);
+      const sdk = new Anthropic({ apiKey: proxy.agentKey, baseURL: base, maxRetries: 0 });
+      const stream = () => sdk.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'Print hi.' }] });
+      const broken = await stream().finalMessage().catch((e: unknown) => e);
+      expect(broken).toBeInstanceOf(Anthropic.APIError);
+      expect((broken as Error).message).toMatch(/Overloaded/);
+      await stream().finalMessage();
+      expect(proxy.exchanges.map((e) => [e.status, e.streamError])).toEqual([
+        [200, 'overloaded_error: Overloaded'],
+        [200, undefined],
+      ]);
+      expect(proxy.totals().messages).toBe(1);
+      const notes = exchangesToTranscript('anthropic', proxy.exchanges).filter((m) => m.name === TRANSCRIPT_NAMES.failed);
+      expect(notes.map((m) => m.content)).toEqual(['HTTP 200 on /v1/messages: the stream broke after it began: overloaded_error: Overloaded']);
+    });
+  });
+
+  it('reads a broken Chat Completions stream, whose error comes as a chunk', async () => {
+    await withServer({}, async (server) => {
+      const faults = { faults: { sequence: ['stream_error' as const] } };
+      const { proxy, base } = await startProxy(server, { api: 'openai-chat', model: 'openai/gpt-4o' }, faults);
+      const sdk = new OpenAI({ apiKey: proxy.agentKey, baseURL: `${base}/v1`, maxRetries: 0 });
+      const read = async () => {
+        const chunks = await sdk.chat.completions.create({ model: 'gpt-4o', stream: true, messages: [{ role: 'user', content: 'hi' }] });
+        for await (const _ of chunks);
+      };
+      await expect(read()).rejects.toBeInstanceOf(OpenAI.APIError);
+      expect(proxy.exchanges[0]).toMatchObject({ status: 200, streamError: expect.stringMatching(/^server_error: The server had an error/) });
+      expect(proxy.totals().messages).toBe(0);
     });
   });
 

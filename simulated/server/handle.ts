@@ -29,6 +29,7 @@ import {
   toResponseEvents,
   type ResponsesRequest,
 } from './responses-wire.js';
+import { brokenStream, type SseFrame } from './stream-error.js';
 import { countInputTokens, countOutputTokens } from './tokens.js';
 import type { SessionStats } from './types.js';
 
@@ -174,7 +175,8 @@ export async function handle(state: ServerState, req: IncomingMessage, res: Serv
   const created = Math.floor(Date.now() / 1000);
   const response =
     wire !== 'responses' ? undefined : kind === 'side' ? sideResponse(served, created) : state.responses.answer(session, token!, served, created);
-  answer(res, { wire, served, body, created, response });
+  if (decision.error === 'stream_error') record('stream_error');
+  answer(res, { wire, served, body, created, response, broken: decision.error === 'stream_error' });
 }
 
 /** The provider's refusal of a prompt longer than the context window (the window itself when none is set). */
@@ -276,7 +278,8 @@ function answer(
     body,
     created,
     response,
-  }: { wire: Wire; served: ServedTurn; body: unknown; created: number; response?: ReturnType<ResponsesSessions['answer']> },
+    broken,
+  }: { wire: Wire; served: ServedTurn; body: unknown; created: number; response?: ReturnType<ResponsesSessions['answer']>; broken: boolean },
 ): void {
   const headers = { 'x-request-id': served.id, 'request-id': served.id };
   const stream = (body as { stream?: unknown }).stream === true;
@@ -286,15 +289,14 @@ function answer(
   }
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   const sse = startSse(res);
-  if (response) {
-    for (const e of toResponseEvents(response)) sse.send(e.data, e.event);
-  } else if (wire === 'openai') {
-    const includeUsage = (body as { stream_options?: { include_usage?: boolean } }).stream_options?.include_usage === true;
-    for (const chunk of toChatCompletionChunks(served, created, includeUsage)) sse.send(chunk);
-    sse.raw('data: [DONE]\n\n');
-  } else {
-    for (const e of toMessageEvents(served)) sse.send(e.data, e.event);
-  }
+  const includeUsage = (body as { stream_options?: { include_usage?: boolean } }).stream_options?.include_usage === true;
+  const frames: SseFrame[] = response
+    ? toResponseEvents(response)
+    : wire === 'openai'
+      ? toChatCompletionChunks(served, created, includeUsage).map((data) => ({ data: data as object }))
+      : toMessageEvents(served);
+  for (const e of broken ? brokenStream(wire, frames) : frames) sse.send(e.data, e.event);
+  if (wire === 'openai' && !broken) sse.raw('data: [DONE]\n\n');
   sse.end();
 }
 
