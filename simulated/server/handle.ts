@@ -96,11 +96,16 @@ function wireOf(path: string | undefined): Wire | undefined {
   return undefined;
 }
 
+/** The request's path below the prefix the server is mounted under (no query); undefined when it lies outside. */
+function routePath(state: ServerState, req: IncomingMessage): string | undefined {
+  const full = (req.url ?? '/').split('?')[0]!;
+  return full.startsWith(`${state.prefix}/`) ? full.slice(state.prefix.length) : undefined;
+}
+
 /** Serves one request: its route and session, injected faults, the request's parse, the policy's turn, the answer. */
 export async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const full = (req.url ?? '/').split('?')[0]!;
-  if (!full.startsWith(`${state.prefix}/`)) return fail(res, 'openai', 404, `no route for ${req.method} ${full}`);
-  const path = full.slice(state.prefix.length);
+  const path = routePath(state, req);
+  if (path === undefined) return fail(res, 'openai', 404, `no route for ${req.method} ${req.url}`);
   if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
   if (req.method === 'POST' && path === '/v1/messages/count_tokens') return countTokens(state, req, res);
   const wire = wireOf(path);

@@ -1,4 +1,4 @@
-import type { Wire } from './handle.js';
+type Wire = 'openai' | 'anthropic' | 'responses';
 
 /** One server-sent event: its `event:` name, if the wire names them, and its JSON data. */
 export interface SseFrame {
