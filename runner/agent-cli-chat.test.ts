@@ -29,7 +29,10 @@ describe('a Chat Completions agent program a config describes', () => {
       env: { CHAT_AGENT_BASE_URL: '{{baseUrl}}/v1', CHAT_AGENT_KEY: '{{key}}', CHAT_AGENT_MODEL: '{{model}}' },
     };
     const config = join(dir, 'chat.json');
-    await writeFile(config, JSON.stringify({ models: ['scripted/modify-tests'], splits: ['oneoff'], scaffolds: ['chat-agent'], agentClis: [chatAgent] }));
+    await writeFile(
+      config,
+      JSON.stringify({ models: ['scripted/modify-tests'], splits: ['oneoff'], scaffolds: ['chat-agent'], agentClis: [chatAgent] }),
+    );
     const store = join(dir, 'chat.sqlite');
     const r = await cli(['run', '--config', config, '--dataset', 'builtin:lcb', '--limit', '1', '--run-id', 'chat', '--store', store, '--plain'], {
       timeout: 600_000,
@@ -49,7 +52,14 @@ describe('a Chat Completions agent program a config describes', () => {
       expect(t[1]).toMatchObject({ role: 'user', content: expect.stringMatching(/func\.py/) });
       const calls = t.flatMap((m) => m.toolCalls ?? []);
       const commands = calls.map((c) => `${c.name} ${(JSON.parse(c.arguments) as { command?: string }).command ?? ''}`);
-      expect(commands).toEqual(['bash cat test.py', 'text_editor create', 'bash python test.py', 'text_editor str_replace', 'bash python test.py', 'submit ']);
+      expect(commands).toEqual([
+        'bash cat test.py',
+        'text_editor create',
+        'bash python test.py',
+        'text_editor str_replace',
+        'bash python test.py',
+        'submit ',
+      ]);
       // Each call's result shows once, after the reply that made it, as the program sent it back.
       const results = t.filter((m) => m.role === 'tool');
       expect(results.map((m) => m.toolCallId)).toEqual(calls.slice(0, -1).map((c) => c.id));

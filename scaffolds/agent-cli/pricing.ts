@@ -15,7 +15,10 @@ export interface ExchangePrice {
  */
 export function priceExchange(prices: PriceTable, runModel: string, requestModel: unknown, usage: Usage): ExchangePrice {
   const slash = runModel.indexOf('/');
-  const named = slash > 0 && !runModel.startsWith('scripted/') && typeof requestModel === 'string' && requestModel.trim() ? `${runModel.slice(0, slash)}/${requestModel.trim()}` : undefined;
+  const named =
+    slash > 0 && !runModel.startsWith('scripted/') && typeof requestModel === 'string' && requestModel.trim()
+      ? `${runModel.slice(0, slash)}/${requestModel.trim()}`
+      : undefined;
   if (named && named !== runModel && prices.lookup(named)) return { costUsd: prices.cost(named, usage), pricedAs: named };
   const costUsd = prices.cost(runModel, usage);
   return { costUsd, pricedAs: costUsd === null ? null : runModel };

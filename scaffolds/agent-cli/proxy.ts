@@ -181,14 +181,28 @@ export class RecordingProxy {
     const text = Buffer.concat(chunks).toString('utf8');
     const path = new URL(req.url ?? '/', 'http://proxy').pathname;
     if (route === 'count') {
-      this.sideCalls.push({ startedAt: new Date(started).toISOString(), ms: Date.now() - started, path, status: reply.status, reply: parseJson(text) });
+      this.sideCalls.push({
+        startedAt: new Date(started).toISOString(),
+        ms: Date.now() - started,
+        path,
+        status: reply.status,
+        reply: parseJson(text),
+      });
       return;
     }
     const streamed = headers['content-type']!.includes('text/event-stream');
     this.record({ path, body, text, status: reply.status, streamed, started, headers: keptHeaders(headers) });
   }
 
-  private record(r: { path: string; body: Buffer; text: string; status: number; streamed: boolean; started: number; headers?: Record<string, string> | undefined }): void {
+  private record(r: {
+    path: string;
+    body: Buffer;
+    text: string;
+    status: number;
+    streamed: boolean;
+    started: number;
+    headers?: Record<string, string> | undefined;
+  }): void {
     const read = readReply(this.options.api, r.text, r.streamed);
     const request = parseJson(r.body);
     const requestModel = request && typeof request === 'object' ? (request as { model?: unknown }).model : undefined;

@@ -56,7 +56,7 @@ export function upstreamHeaders(api: AgentApi, req: IncomingMessage, apiKey: str
  * 503), whether to retry at all, the rate-limit budget and the request's id. Not the body's encoding or length: the
  * proxy hands on the decoded body (fetch undoes gzip), so those would be wrong.
  */
-const PASSED_REPLY = /^(content-type|retry-after|retry-after-ms|x-should-retry|request-id|x-request-id|openai-processing-ms|(x-)?ratelimit-.*|anthropic-ratelimit-.*|x-ratelimit-.*)$/;
+const PASSED_REPLY = /^(content-type|retry-after(-ms)?|x-should-retry|(x-)?request-id|openai-processing-ms|(x-|anthropic-)?ratelimit-.*)$/;
 
 export function replyHeaders(reply: Response): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -69,6 +69,6 @@ export function replyHeaders(reply: Response): Record<string, string> {
 
 /** The reply headers a record keeps: those that say why a request failed and when to try again. */
 export function keptHeaders(headers: Record<string, string>): Record<string, string> | undefined {
-  const kept = Object.entries(headers).filter(([name]) => /^(retry-after|retry-after-ms|x-should-retry)$/.test(name));
+  const kept = Object.entries(headers).filter(([name]) => /^(retry-after(-ms)?|x-should-retry)$/.test(name));
   return kept.length ? Object.fromEntries(kept) : undefined;
 }

@@ -19,7 +19,13 @@ const delegates: Policy = {
   name: 'delegates-to-haiku',
   next(messages) {
     if (messages.some((m) => m.role === 'tool')) return { text: 'Done.', toolCalls: [{ name: 'submit', arguments: '{}' }] };
-    const args = { description: 'Look at the files', prompt: 'List the files in /work.', subagent_type: 'Explore', model: 'haiku', run_in_background: false };
+    const args = {
+      description: 'Look at the files',
+      prompt: 'List the files in /work.',
+      subagent_type: 'Explore',
+      model: 'haiku',
+      run_in_background: false,
+    };
     return { text: 'Asking a helper.', toolCalls: [{ name: 'Agent', arguments: JSON.stringify(args) }] };
   },
 };

@@ -32,8 +32,7 @@ async function startProxy(server: ModelServer, options: Options, faults?: Parame
 }
 
 const withServer = <T>(options: ModelServerOptions, fn: (server: ModelServer) => Promise<T>) => withModelServer(fn, options);
-const ask = (sdk: Anthropic, model: string) =>
-  sdk.messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: 'Print hi.' }] });
+const ask = (sdk: Anthropic, model: string) => sdk.messages.create({ model, max_tokens: 100, messages: [{ role: 'user', content: 'Print hi.' }] });
 
 describe('the upstream URL', () => {
   /** What the agent sends the proxy, and the route each SDK itself puts after its base URL. */
@@ -114,7 +113,11 @@ describe("Anthropic's token count through the proxy", () => {
   it('is refused on the OpenAI APIs, which have no such route', async () => {
     await withServer({}, async (server) => {
       const { proxy, base } = await startProxy(server, { api: 'openai-chat', model: 'openai/gpt-4o' });
-      const r = await fetch(`${base}/v1/messages/count_tokens`, { method: 'POST', headers: { authorization: `Bearer ${proxy.agentKey}` }, body: '{}' });
+      const r = await fetch(`${base}/v1/messages/count_tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${proxy.agentKey}` },
+        body: '{}',
+      });
       expect(r.status).toBe(404);
       expect(proxy.sideCalls).toEqual([]);
     });
@@ -194,7 +197,11 @@ describe('what a provider answers besides a turn', () => {
       const { proxy, base } = await startProxy(server, { api: 'openai-chat', model: 'openai/gpt-4o' });
       const direct = await fetch(`${server.openaiBaseUrl}/chat/completions`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${server.openSession(echoPolicy(), CONTEXT)}`, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
+        headers: {
+          authorization: `Bearer ${server.openSession(echoPolicy(), CONTEXT)}`,
+          'content-type': 'application/json',
+          'accept-encoding': 'gzip',
+        },
         body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
       });
       expect(direct.headers.get('content-encoding')).toBe('gzip');
@@ -217,7 +224,9 @@ describe('what a provider answers besides a turn', () => {
       const { proxy, base } = await startProxy(server, { api: 'anthropic', model: 'anthropic/claude-sonnet-4-5' }, faults);
       const sdk = new Anthropic({ apiKey: proxy.agentKey, baseURL: base, maxRetries: 0 });
       const stream = () => sdk.messages.stream({ model: 'claude-sonnet-4-5', max_tokens: 100, messages: [{ role: 'user', content: 'Print hi.' }] });
-      const broken = await stream().finalMessage().catch((e: unknown) => e);
+      const broken = await stream()
+        .finalMessage()
+        .catch((e: unknown) => e);
       expect(broken).toBeInstanceOf(Anthropic.APIError);
       expect((broken as Error).message).toMatch(/Overloaded/);
       await stream().finalMessage();

@@ -17,8 +17,17 @@ export function brokenStream(wire: Wire, frames: readonly SseFrame[]): SseFrame[
     return [...opening, { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }];
   }
   if (wire === 'responses') {
-    const error = { type: 'error', code: 'server_error', message: 'The server had an error while processing your request.', param: null, sequence_number: 1 };
+    const error = {
+      type: 'error',
+      code: 'server_error',
+      message: 'The server had an error while processing your request.',
+      param: null,
+      sequence_number: 1,
+    };
     return [...opening, { event: 'error', data: error }];
   }
-  return [...opening, { data: { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } } }];
+  return [
+    ...opening,
+    { data: { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } } },
+  ];
 }

@@ -133,7 +133,13 @@ export async function runCliSample(
         ]);
         const { argv, env } = cliCommand(options.cli, cliPrompt(options.task, options.allowFlag ?? false));
         const key: Record<string, string> = options.cli === 'codex' ? { IB_KEY: agentKey } : { ANTHROPIC_API_KEY: agentKey };
-        const cli = await sandbox.exec(argv, { user: AGENT_USER, cwd: '/work', env: { ...env, ...options.env, ...key }, timeoutMs: 240_000, stdin: '' });
+        const cli = await sandbox.exec(argv, {
+          user: AGENT_USER,
+          cwd: '/work',
+          env: { ...env, ...options.env, ...key },
+          timeoutMs: 240_000,
+          stdin: '',
+        });
         const testRun = await sandbox.exec(['python', 'test.py'], { cwd: '/work', timeoutMs: 60_000 });
         const read = async (p: string) => (await sandbox.readFile(p)).toString('utf8');
         return {
