@@ -6,7 +6,7 @@ import { PROMPT_TEXTS } from '../../scaffolds/prompts.js';
 import { lcbContract } from '../../tasks/env/lcb-contract.js';
 import type { LcbTask } from '../../tasks/task.js';
 import type { Policy } from '../policy.js';
-import type { ModelServer, SessionStats } from '../server/index.js';
+import type { ModelServer, SessionOptions, SessionStats } from '../server/index.js';
 import { RecordingProxy } from '../../scaffolds/agent-cli/proxy.js';
 import { PriceTable } from '../../models/prices.js';
 import { claudeCodeBinary, codexBinary } from './agent-binaries.js';
@@ -96,10 +96,21 @@ function cliCommand(name: CliName, prompt: string): { argv: string[]; env: Recor
 
 export async function runCliSample(
   server: ModelServer,
-  options: { cli: CliName; policy: Policy; task: LcbTask; runId: string; allowFlag?: boolean; viaProxy?: boolean; env?: Record<string, string> },
+  options: {
+    cli: CliName;
+    policy: Policy;
+    task: LcbTask;
+    runId: string;
+    allowFlag?: boolean;
+    viaProxy?: boolean;
+    /** More of the CLI's environment, as a user sets it. */
+    env?: Record<string, string>;
+    /** The session's faults on the local server. */
+    session?: SessionOptions;
+  },
 ): Promise<CliRun & { stdout: string }> {
   const binary = options.cli === 'codex' ? codexBinary() : claudeCodeBinary();
-  const token = server.openSession(options.policy, { task: options.task, scaffold: 'full' });
+  const token = server.openSession(options.policy, { task: options.task, scaffold: 'full' }, options.session);
   // As the agent-CLI scaffold runs it: the CLI holds the proxy's key, the proxy the session's.
   const proxy = options.viaProxy
     ? new RecordingProxy({
