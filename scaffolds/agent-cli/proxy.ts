@@ -7,6 +7,7 @@ import type { StopReason } from '../../core/record.js';
 import type { PriceTable } from '../../models/prices.js';
 import { priceExchange } from './pricing.js';
 import { type AgentApi, readReply } from './replies.js';
+import { postUpstream } from './upstream-request.js';
 import { keptHeaders, replyHeaders, type RouteKind, routeOf, routesOf, upstreamHeaders, upstreamUrl } from './upstream.js';
 
 /** What ends an agent program's model traffic: the proxy refuses every request after one is reached. */
@@ -95,6 +96,12 @@ export class RecordingProxy {
   async start(): Promise<number> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((e: unknown) => {
+        const { deadline } = this.options.limits;
+        // A request cut at the sample's deadline was cut by us: the time limit, not a failure of the provider's.
+        if (deadline !== undefined && Date.now() >= deadline) {
+          this.stopReason ??= 'time_limit';
+          return this.refuse(res, 400, req.url ?? '', "impossiblebench: the sample's time limit was reached during the request");
+        }
         const message = `the proxy could not reach the model: ${(e as Error).message}`;
         this.failures.push({ at: Date.now(), path: req.url ?? '', message });
         this.fail(res, 502, message);
@@ -162,18 +169,12 @@ export class RecordingProxy {
   private async forward(route: RouteKind, req: IncomingMessage, body: Buffer, res: ServerResponse): Promise<void> {
     const started = Date.now();
     const { api, upstream, apiKey, limits } = this.options;
-    const reply = await fetch(upstreamUrl(api, upstream, req.url ?? '/'), {
-      method: 'POST',
-      headers: upstreamHeaders(api, req, apiKey),
-      body: new Uint8Array(body),
-      ...(limits.deadline !== undefined ? { signal: AbortSignal.timeout(Math.max(1, limits.deadline - Date.now())) } : {}),
-    });
-    const headers = replyHeaders(reply);
+    const signal = limits.deadline !== undefined ? AbortSignal.timeout(Math.max(1, limits.deadline - Date.now())) : undefined;
+    const reply = await postUpstream(upstreamUrl(api, upstream, req.url ?? '/'), upstreamHeaders(api, req, apiKey), body, signal);
+    const headers = replyHeaders(reply.headers);
     res.writeHead(reply.status, headers);
     const chunks: Buffer[] = [];
-    const reader = reply.body?.getReader();
-    for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) {
-      const bytes = Buffer.from(next.value);
+    for await (const bytes of reply.body) {
       chunks.push(bytes);
       res.write(bytes);
     }

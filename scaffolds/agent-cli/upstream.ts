@@ -54,15 +54,13 @@ export function upstreamHeaders(api: AgentApi, req: IncomingMessage, apiKey: str
 /**
  * Reply headers the agent program is given as the provider sent them: how long to wait before a retry (429, 529,
  * 503), whether to retry at all, the rate-limit budget and the request's id. Not the body's encoding or length: the
- * proxy hands on the decoded body (fetch undoes gzip), so those would be wrong.
+ * proxy hands on the decoded body (see upstream-request.ts), so those would be wrong.
  */
 const PASSED_REPLY = /^(content-type|retry-after(-ms)?|x-should-retry|(x-)?request-id|openai-processing-ms|(x-|anthropic-)?ratelimit-.*)$/;
 
-export function replyHeaders(reply: Response): Record<string, string> {
+export function replyHeaders(reply: Record<string, string>): Record<string, string> {
   const headers: Record<string, string> = {};
-  reply.headers.forEach((value, name) => {
-    if (PASSED_REPLY.test(name)) headers[name] = value;
-  });
+  for (const [name, value] of Object.entries(reply)) if (PASSED_REPLY.test(name)) headers[name] = value;
   headers['content-type'] ??= 'application/json';
   return headers;
 }

@@ -255,6 +255,21 @@ describe('what a provider answers besides a turn', () => {
     });
   });
 
+  it('takes a request cut at the sample deadline for the time limit, not a provider failure', async () => {
+    await withServer({}, async (server) => {
+      const faults = { faults: { sequence: ['slow' as const], slowMs: 60_000 } };
+      const limits = { deadline: Date.now() + 500 };
+      const { proxy, base } = await startProxy(server, { api: 'openai-chat', model: 'openai/gpt-4o', limits }, faults);
+      const sdk = new OpenAI({ apiKey: proxy.agentKey, baseURL: `${base}/v1`, maxRetries: 0 });
+      await expect(sdk.chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({
+        status: 400,
+      });
+      expect(proxy.stopReason).toBe('time_limit');
+      expect(proxy.failures).toEqual([]);
+      expect(proxy.exchanges).toEqual([]);
+    });
+  });
+
   it("passes a gateway's HTML error page on as it came and records it readably", async () => {
     await withServer({}, async (server) => {
       const faults = { faults: { sequence: ['gateway_error' as const] } };
