@@ -205,12 +205,15 @@ describe('what a provider answers besides a turn', () => {
         body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
       });
       expect(direct.headers.get('content-encoding')).toBe('gzip');
+      expect(server.stats().gzipped).toBe(1);
       const reply = await fetch(`${base}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${proxy.agentKey}`, 'content-type': 'application/json', 'accept-encoding': 'gzip' },
         body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] }),
       });
       expect(reply.headers.get('content-encoding')).toBeNull();
+      // The proxy asked for gzip and was answered so.
+      expect(server.stats().gzipped).toBe(2);
       const body = (await reply.json()) as OpenAI.ChatCompletion;
       expect(body.choices[0]!.message.content).toBe('Let me run it.');
       expect(proxy.exchanges[0]).toMatchObject({ status: 200, text: 'Let me run it.', reply: { id: body.id } });

@@ -31,13 +31,15 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-/** Answers a server mounted with `gzip` compresses (its JSON bodies, when the client accepts gzip). */
-export const GZIPPED = new WeakSet<ServerResponse>();
+/** Answers a server started with `gzip` compresses (JSON bodies, when the client accepts gzip), each with its count. */
+export const GZIPPED = new WeakMap<ServerResponse, () => void>();
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
   const text = Buffer.from(JSON.stringify(body));
-  const gzip = GZIPPED.has(res);
+  const counted = GZIPPED.get(res);
+  counted?.();
+  const gzip = counted !== undefined;
   const sent = gzip ? gzipSync(text) : text;
   res.writeHead(status, {
     'content-type': 'application/json',

@@ -67,7 +67,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   const responses = new ResponsesSessions();
   const waits = slowAnswers();
   let opened = 0;
-  const load = { requests: 0, inFlight: 0, maxInFlight: 0 };
+  const load = { requests: 0, inFlight: 0, maxInFlight: 0, gzipped: 0 };
   let closing: Promise<void> | undefined;
 
   const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
@@ -84,7 +84,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       done = true;
     };
     res.once('close', finished);
-    if (options.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) GZIPPED.add(res);
+    if (options.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) GZIPPED.set(res, () => load.gzipped++);
     handle(state, req, res).catch((err: unknown) => {
       const status = err instanceof HttpError ? err.status : 500;
       if (status === 500) log?.error({ err }, 'model server request failed');

@@ -66,8 +66,8 @@ export interface ModelServer {
   openSession(policy: Policy, context: PolicyContext, options?: SessionOptions): string;
   closeSession(token: string): void;
   sessionStats(token: string): SessionStats | undefined;
-  /** Requests served so far and the most that were ever in flight at once. */
-  stats(): { requests: number; inFlight: number; maxInFlight: number };
+  /** Requests served so far, the most that were ever in flight at once, and those answered gzip'd (`gzip`). */
+  stats(): { requests: number; inFlight: number; maxInFlight: number; gzipped: number };
   /** Stops listening, drops open connections and pending slow answers. Idempotent. */
   close(): Promise<void>;
 }
