@@ -88,7 +88,10 @@ export type ModelApi = (typeof MODEL_APIS)[number];
 
 /** Where a model answers one API: what an agent program's proxy forwards to. */
 export interface ModelEndpoint {
-  /** The origin (and any path prefix) the API's routes hang from, without `/v1`: `https://api.openai.com`. */
+  /**
+   * The base URL as the provider's SDK holds it, path prefix and all: OpenAI's ends in `/v1`
+   * (`https://api.openai.com/v1`), Anthropic's does not (`https://api.anthropic.com`).
+   */
   baseUrl: string;
   /** The real key; it stays in the harness. */
   apiKey: string;

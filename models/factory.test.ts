@@ -93,13 +93,15 @@ describe('createModelClient', () => {
 describe('a client says where its model answers each API, for an agent program behind the proxy', () => {
   const env = { OPENAI_API_KEY: 'sk-openai', ANTHROPIC_API_KEY: 'sk-ant', OPENAI_COMPATIBLE_API_KEY: 'sk-local' };
 
-  it('openai/ answers both OpenAI APIs at its base URL without /v1, with its real key and model name', () => {
+  it('openai/ answers both OpenAI APIs at its base URL as the SDK holds it (with /v1 and any prefix), with its real key and model name', () => {
     const chat = createModelClient('openai/gpt-5', { env });
-    expect(chat.endpoint?.('openai-responses')).toEqual({ baseUrl: 'https://api.openai.com', apiKey: 'sk-openai', model: 'gpt-5' });
-    expect(chat.endpoint?.('openai-chat')?.baseUrl).toBe('https://api.openai.com');
+    expect(chat.endpoint?.('openai-responses')).toEqual({ baseUrl: 'https://api.openai.com/v1', apiKey: 'sk-openai', model: 'gpt-5' });
+    expect(chat.endpoint?.('openai-chat')?.baseUrl).toBe('https://api.openai.com/v1');
     expect(chat.endpoint?.('anthropic')).toBeUndefined();
     const codex = createModelClient('openai/gpt-5-codex', { env, baseUrl: 'http://127.0.0.1:9000/v1/' });
-    expect(codex.endpoint?.('openai-responses')).toEqual({ baseUrl: 'http://127.0.0.1:9000', apiKey: 'sk-openai', model: 'gpt-5-codex' });
+    expect(codex.endpoint?.('openai-responses')).toEqual({ baseUrl: 'http://127.0.0.1:9000/v1', apiKey: 'sk-openai', model: 'gpt-5-codex' });
+    const gateway = createModelClient('openai/gpt-5', { env, baseUrl: 'https://gateway.example/openai/v1' });
+    expect(gateway.endpoint?.('openai-chat')?.baseUrl).toBe('https://gateway.example/openai/v1');
   });
 
   it('anthropic/ answers Messages only; openai-compatible/ Chat Completions only', () => {
@@ -107,7 +109,7 @@ describe('a client says where its model answers each API, for an agent program b
     expect(claude.endpoint?.('anthropic')).toEqual({ baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant', model: 'claude-sonnet-4-5' });
     expect(claude.endpoint?.('openai-responses')).toBeUndefined();
     const local = createModelClient('openai-compatible/Qwen/Qwen3-8B', { env, baseUrl: 'http://127.0.0.1:8000/v1' });
-    expect(local.endpoint?.('openai-chat')).toEqual({ baseUrl: 'http://127.0.0.1:8000', apiKey: 'sk-local', model: 'Qwen/Qwen3-8B' });
+    expect(local.endpoint?.('openai-chat')).toEqual({ baseUrl: 'http://127.0.0.1:8000/v1', apiKey: 'sk-local', model: 'Qwen/Qwen3-8B' });
     expect(local.endpoint?.('openai-responses')).toBeUndefined();
   });
 });

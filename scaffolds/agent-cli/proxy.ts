@@ -5,7 +5,10 @@ import type { Duplex } from 'node:stream';
 import type { Usage } from '../../core/model.js';
 import type { StopReason } from '../../core/record.js';
 import type { PriceTable } from '../../models/prices.js';
+import { priceExchange } from './pricing.js';
 import { type AgentApi, readReply } from './replies.js';
+import { postUpstream } from './upstream-request.js';
+import { keptHeaders, replyHeaders, type RouteKind, routeOf, routesOf, upstreamHeaders, upstreamUrl } from './upstream.js';
 
 /** What ends an agent program's model traffic: the proxy refuses every request after one is reached. */
 export interface ProxyLimits {
@@ -18,11 +21,14 @@ export interface ProxyLimits {
 
 export interface RecordingProxyOptions {
   api: AgentApi;
-  /** Where model requests go: the provider's origin (`https://api.openai.com`) or the local model server's. */
+  /**
+   * Where model requests go: the base URL as the provider's SDK holds it (`https://api.openai.com/v1`,
+   * `https://api.anthropic.com`, a gateway's with its path prefix), or the local model server's.
+   */
   upstream: string;
   /** The real key; the agent never sees it. */
   apiKey: string;
-  /** The model spec the run measures (`openai/gpt-5-codex`), for the price. */
+  /** The model spec the run measures (`openai/gpt-5-codex`): its provider prefixes the names requests give, for their price. */
   model: string;
   prices: PriceTable;
   limits: ProxyLimits;
@@ -41,18 +47,24 @@ export interface ProxyExchange {
   text: string;
   usage: Usage | undefined;
   costUsd: number | null;
+  /** The model spec the exchange was charged at: the one its request names when priced, else the run's. */
+  pricedAs: string | null;
+  /** The reply's retry headers (`retry-after`, `x-should-retry`), as the program was given them. */
+  headers?: Record<string, string>;
+  /** Set when the stream broke after its 200 with an error event: the answer is incomplete, no turn of the model's. */
+  streamError?: string;
+}
+
+/** A free call beside the model turns (Anthropic's token count): forwarded, kept apart, never a message nor charged. */
+export interface ProxySideCall {
+  startedAt: string;
+  ms: number;
+  path: string;
+  status: number;
+  reply: unknown;
 }
 
 export type ProxyStop = Extract<StopReason, 'message_limit' | 'token_limit' | 'cost_limit' | 'time_limit' | 'flagged'>;
-
-/** The model endpoints each API may reach through the proxy; nothing else of the provider's is forwarded. */
-const ROUTES: Record<AgentApi, readonly string[]> = {
-  'openai-chat': ['/v1/chat/completions'],
-  'openai-responses': ['/v1/responses'],
-  anthropic: ['/v1/messages'],
-};
-/** Request headers the proxy passes on: content negotiation and API versions, never credentials. */
-const PASSED_HEADERS = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta', 'user-agent'];
 
 /**
  * The only way an agent program in a sandbox reaches a model: a loopback HTTP server in the harness, carried into the
@@ -63,6 +75,12 @@ export class RecordingProxy {
   /** The key the agent is given: it opens the proxy and nothing else. */
   readonly agentKey = `ib-${randomBytes(24).toString('hex')}`;
   readonly exchanges: ProxyExchange[] = [];
+  /**
+   * Token counts Claude Code asked for. They are kept out of `exchanges` (so out of the transcript, the message count
+   * and the cost): a count is no turn of the model's, and its request is a copy of the conversation the next turn
+   * shows anyway. They are kept here so a run's traffic is accounted for whole.
+   */
+  readonly sideCalls: ProxySideCall[] = [];
   /** Requests refused for a wrong key, a wrong route or a reached limit. */
   readonly refused: { path: string; reason: string }[] = [];
   /** Requests the proxy could not take to the model (the connection failed or broke): when, and why. */
@@ -78,6 +96,12 @@ export class RecordingProxy {
   async start(): Promise<number> {
     const server = createServer((req, res) => {
       this.handle(req, res).catch((e: unknown) => {
+        const { deadline } = this.options.limits;
+        // A request cut at the sample's deadline was cut by us: the time limit, not a failure of the provider's.
+        if (deadline !== undefined && Date.now() >= deadline) {
+          this.stopReason ??= 'time_limit';
+          return this.refuse(res, 400, req.url ?? '', "impossiblebench: the sample's time limit was reached during the request");
+        }
         const message = `the proxy could not reach the model: ${(e as Error).message}`;
         this.failures.push({ at: Date.now(), path: req.url ?? '', message });
         this.fail(res, 502, message);
@@ -97,7 +121,7 @@ export class RecordingProxy {
   readonly connect = (): Duplex => connect(this.port, '127.0.0.1');
 
   totals(): { usage: Usage; costUsd: number | null; messages: number } {
-    return { usage: { ...this.usage }, costUsd: this.costKnown ? this.cost : null, messages: this.exchanges.length };
+    return { usage: { ...this.usage }, costUsd: this.costKnown ? this.cost : null, messages: this.answered() };
   }
 
   async close(): Promise<void> {
@@ -111,15 +135,19 @@ export class RecordingProxy {
     const path = new URL(req.url ?? '/', 'http://proxy').pathname;
     const body = await readBody(req);
     if (!this.keyHolds(req)) return this.refuse(res, 401, path, 'the request did not carry the key this sample was given');
-    if (req.method !== 'POST' || !ROUTES[this.options.api].includes(path)) {
-      return this.refuse(res, 404, path, `only POST ${ROUTES[this.options.api].join(', ')} reaches the model through this proxy`);
-    }
+    const route = req.method === 'POST' ? routeOf(this.options.api, path) : undefined;
+    if (!route) return this.refuse(res, 404, path, `only POST ${routesOf(this.options.api).join(', ')} reaches the model through this proxy`);
     const stop = this.stopReason ?? this.limitReached();
     if (stop) {
       this.stopReason = stop;
       return this.refuse(res, 400, path, `impossiblebench: the sample's ${stop.replace('_', ' ')} was reached; no more model requests`);
     }
-    await this.forward(path, req, body, res);
+    await this.forward(route, req, body, res);
+  }
+
+  /** Model turns the provider answered: a failed request (a 429 the program retries, a broken stream) is no message. */
+  private answered(): number {
+    return this.exchanges.filter((e) => !exchangeFailed(e)).length;
   }
 
   private keyHolds(req: IncomingMessage): boolean {
@@ -132,61 +160,69 @@ export class RecordingProxy {
   private limitReached(): ProxyStop | undefined {
     const { messages, tokens, costUsd, deadline } = this.options.limits;
     if (deadline !== undefined && Date.now() >= deadline) return 'time_limit';
-    if (messages !== undefined && this.exchanges.length >= messages) return 'message_limit';
+    if (messages !== undefined && this.answered() >= messages) return 'message_limit';
     if (tokens !== undefined && this.usage.inputTokens + this.usage.outputTokens >= tokens) return 'token_limit';
     if (costUsd !== undefined && this.cost >= costUsd) return 'cost_limit';
     return undefined;
   }
 
-  private async forward(path: string, req: IncomingMessage, body: Buffer, res: ServerResponse): Promise<void> {
+  private async forward(route: RouteKind, req: IncomingMessage, body: Buffer, res: ServerResponse): Promise<void> {
     const started = Date.now();
-    const { deadline } = this.options.limits;
-    const reply = await fetch(new URL(path, this.options.upstream), {
-      method: 'POST',
-      headers: this.upstreamHeaders(req),
-      body: new Uint8Array(body),
-      ...(deadline !== undefined ? { signal: AbortSignal.timeout(Math.max(1, deadline - Date.now())) } : {}),
-    });
-    const streamed = (reply.headers.get('content-type') ?? '').includes('text/event-stream');
-    res.writeHead(reply.status, { 'content-type': reply.headers.get('content-type') ?? 'application/json' });
+    const { api, upstream, apiKey, limits } = this.options;
+    const signal = limits.deadline !== undefined ? AbortSignal.timeout(Math.max(1, limits.deadline - Date.now())) : undefined;
+    const reply = await postUpstream(upstreamUrl(api, upstream, req.url ?? '/'), upstreamHeaders(api, req, apiKey), body, signal);
+    const headers = replyHeaders(reply.headers);
+    res.writeHead(reply.status, headers);
     const chunks: Buffer[] = [];
-    const reader = reply.body?.getReader();
-    for (let next = await reader?.read(); next && !next.done; next = await reader?.read()) {
-      const bytes = Buffer.from(next.value);
+    for await (const bytes of reply.body) {
       chunks.push(bytes);
       res.write(bytes);
     }
     res.end();
-    this.record(path, body, Buffer.concat(chunks).toString('utf8'), reply.status, streamed, started);
-  }
-
-  private upstreamHeaders(req: IncomingMessage): Record<string, string> {
-    const headers: Record<string, string> = {};
-    for (const name of PASSED_HEADERS) {
-      const value = req.headers[name];
-      if (typeof value === 'string') headers[name] = value;
+    const text = Buffer.concat(chunks).toString('utf8');
+    const path = new URL(req.url ?? '/', 'http://proxy').pathname;
+    if (route === 'count') {
+      this.sideCalls.push({
+        startedAt: new Date(started).toISOString(),
+        ms: Date.now() - started,
+        path,
+        status: reply.status,
+        reply: parseJson(text),
+      });
+      return;
     }
-    if (this.options.api === 'anthropic') headers['x-api-key'] = this.options.apiKey;
-    else headers.authorization = `Bearer ${this.options.apiKey}`;
-    return headers;
+    const streamed = headers['content-type']!.includes('text/event-stream');
+    this.record({ path, body, text, status: reply.status, streamed, started, headers: keptHeaders(headers) });
   }
 
-  private record(path: string, body: Buffer, text: string, status: number, streamed: boolean, started: number): void {
-    const read = readReply(this.options.api, text, streamed);
-    const costUsd = read.usage ? this.options.prices.cost(this.options.model, read.usage) : null;
+  private record(r: {
+    path: string;
+    body: Buffer;
+    text: string;
+    status: number;
+    streamed: boolean;
+    started: number;
+    headers?: Record<string, string> | undefined;
+  }): void {
+    const read = readReply(this.options.api, r.text, r.streamed);
+    const request = parseJson(r.body);
+    const requestModel = request && typeof request === 'object' ? (request as { model?: unknown }).model : undefined;
+    const price = read.usage ? priceExchange(this.options.prices, this.options.model, requestModel, read.usage) : { costUsd: null, pricedAs: null };
     if (read.usage) for (const k of Object.keys(this.usage) as (keyof Usage)[]) this.usage[k] += read.usage[k];
-    if (costUsd === null && read.usage) this.costKnown = false;
-    this.cost += costUsd ?? 0;
+    if (price.costUsd === null && read.usage) this.costKnown = false;
+    this.cost += price.costUsd ?? 0;
     this.exchanges.push({
-      startedAt: new Date(started).toISOString(),
-      ms: Date.now() - started,
-      path,
-      status,
-      request: parseJson(body),
+      startedAt: new Date(r.started).toISOString(),
+      ms: Date.now() - r.started,
+      path: r.path,
+      status: r.status,
+      request,
       reply: read.reply,
       text: read.text,
       usage: read.usage,
-      costUsd,
+      ...price,
+      ...(r.headers ? { headers: r.headers } : {}),
+      ...(read.streamError ? { streamError: read.streamError } : {}),
     });
     if (this.options.abortPhrase && read.text.includes(this.options.abortPhrase)) this.stopReason ??= 'flagged';
   }
@@ -208,16 +244,22 @@ export class RecordingProxy {
   }
 }
 
+/** Whether an exchange brought no answer: an error status, or a stream that broke after its 200. */
+export function exchangeFailed(e: Pick<ProxyExchange, 'status' | 'streamError'>): boolean {
+  return e.status >= 400 || e.streamError !== undefined;
+}
+
 async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
 }
 
-function parseJson(body: Buffer): unknown {
+function parseJson(body: Buffer | string): unknown {
+  const text = body.toString('utf8');
   try {
-    return JSON.parse(body.toString('utf8')) as unknown;
+    return JSON.parse(text) as unknown;
   } catch {
-    return body.toString('utf8');
+    return text;
   }
 }

@@ -16,6 +16,8 @@ export interface ReadReply {
   usage: Usage | undefined;
   /** The reply's text for the reader: what the model said, not its tool calls. */
   text: string;
+  /** The message of an error event that broke a stream after its 200 (the answer is then incomplete). */
+  streamError?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -24,7 +26,25 @@ const isObject = (v: unknown): v is Json => !!v && typeof v === 'object' && !Arr
 /** Reads a reply body of `api`, streamed (`text/event-stream`) or not. */
 export function readReply(api: AgentApi, body: string, streamed: boolean): ReadReply {
   const reply = streamed ? reassemble(api, body) : parseObject(body);
-  return { reply, usage: usageOf(api, reply), text: textOf(api, reply) };
+  const streamError = streamed ? streamErrorOf(body) : undefined;
+  return { reply, usage: usageOf(api, reply), text: textOf(api, reply), ...(streamError ? { streamError } : {}) };
+}
+
+/**
+ * The error event a stream ended with, in any API's shape: Anthropic's `event: error` and the Responses API's `error`
+ * event (`{type: 'error', error: {...}}` or `{type: 'error', message}`), its `response.failed`, or a Chat Completions
+ * chunk holding only `error`.
+ */
+function streamErrorOf(body: string): string | undefined {
+  for (const { event, json } of sseJson(body)) {
+    const failed = json.type === 'response.failed' && isObject(json.response) ? json.response.error : undefined;
+    const error = event === 'error' || json.type === 'error' ? (json.error ?? json) : (failed ?? (json.choices ? undefined : json.error));
+    if (!isObject(error)) continue;
+    const message = typeof error.message === 'string' ? error.message : JSON.stringify(error);
+    const type = error.type === 'error' || error.type === undefined ? error.code : error.type;
+    return typeof type === 'string' ? `${type}: ${message}` : message;
+  }
+  return undefined;
 }
 
 function parseObject(body: string): Json {

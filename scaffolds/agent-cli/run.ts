@@ -9,7 +9,7 @@ import type { AgentEnvironment, Evidence, GradeReport } from '../env/types.js';
 import { FLAG_SENTINEL } from '../prompts.js';
 import type { AgentRunInput, AgentRunResult } from '../types.js';
 import { cliPrompt } from './prompt.js';
-import { type ProxyLimits, RecordingProxy } from './proxy.js';
+import { exchangeFailed, type ProxyLimits, RecordingProxy } from './proxy.js';
 import { type AgentCliSpec, agentCliFor, type CliPlaceholder, fillPlaceholders } from './spec.js';
 import { exchangesToTranscript } from './transcript.js';
 import { type ProgramEnd, programFailure, programLog } from './program-end.js';
@@ -100,9 +100,9 @@ function trafficEnd(proxy: RecordingProxy): { overflow: true } | { failed: strin
   const lastFailure = proxy.failures.at(-1);
   const lastAnswered = last ? Date.parse(last.startedAt) + last.ms : 0;
   if (lastFailure && lastFailure.at >= lastAnswered) return { failed: lastFailure.message };
-  if (!last || last.status < 400) return undefined;
+  if (!last || !exchangeFailed(last)) return undefined;
   const error = (last.reply.error ?? {}) as { message?: unknown; code?: unknown; type?: unknown };
-  const message = typeof error.message === 'string' ? error.message : JSON.stringify(last.reply).slice(0, 500);
+  const message = last.streamError ?? (typeof error.message === 'string' ? error.message : JSON.stringify(last.reply).slice(0, 500));
   if (isContextOverflow(last.status, [error.code, error.type], message)) return { overflow: true };
   return { failed: `the model's provider answered HTTP ${last.status}: ${message}` };
 }

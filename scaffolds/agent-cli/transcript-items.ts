@@ -66,12 +66,15 @@ function pushCall(out: TranscriptMessage[], call: { id: string; name: string; ar
   else out.push({ role: 'assistant', content: '', toolCalls: [call] });
 }
 
+/** A Messages role as the transcript's: a `system` message may stand among the others (a sub-agent's). */
+const anthropicSpeaker = (role: string) => (role === 'assistant' || role === 'system' ? role : 'user');
+
 function anthropicMessage(role: string, content: unknown): TranscriptMessage[] {
-  if (typeof content === 'string') return [{ role: role === 'assistant' ? 'assistant' : 'user', content }];
+  if (typeof content === 'string') return [{ role: anthropicSpeaker(role), content }];
   const out: TranscriptMessage[] = [];
   const pushText = (text: string) => {
     const last = out.at(-1);
-    const speaker = role === 'assistant' ? 'assistant' : 'user';
+    const speaker = anthropicSpeaker(role);
     if (last?.role === speaker && last.name === undefined && !last.toolCalls) last.content = last.content ? `${last.content}\n\n${text}` : text;
     else out.push({ role: speaker, content: text });
   };

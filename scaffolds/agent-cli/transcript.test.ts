@@ -8,7 +8,7 @@ import { exchangesToTranscript, TRANSCRIPT_NAMES } from './transcript.js';
  * the whole conversation every time), read into the transcript a sample's record keeps.
  */
 function exchange(request: unknown, reply: Record<string, unknown>, status = 200, path = '/v1/responses'): ProxyExchange {
-  return { startedAt: '2026-01-01T00:00:00.000Z', ms: 5, path, status, request, reply, text: '', usage: undefined, costUsd: null };
+  return { startedAt: '2026-01-01T00:00:00.000Z', ms: 5, path, status, request, reply, text: '', usage: undefined, costUsd: null, pricedAs: null };
 }
 
 /** One line per message: role, name, text and calls, so a test reads the transcript's order at a glance. */

@@ -1,5 +1,5 @@
 import type { TranscriptMessage } from '../../core/record.js';
-import type { ProxyExchange } from './proxy.js';
+import { exchangeFailed, type ProxyExchange } from './proxy.js';
 import type { AgentApi } from './replies.js';
 import { itemKey, type RequestView, readReplyItems, readRequest } from './transcript-items.js';
 
@@ -63,8 +63,9 @@ export function exchangesToTranscript(api: AgentApi, exchanges: readonly ProxyEx
       shownSystem = request.system;
     }
     out.push(...(section && place !== 'starts-over' ? newItems(request, section) : request.items));
-    const reply = exchange.status >= 400 ? [] : readReplyItems(api, exchange.reply);
-    out.push(...(exchange.status >= 400 ? [failureNote(exchange)] : reply));
+    const failed = exchangeFailed(exchange);
+    const reply = failed ? [] : readReplyItems(api, exchange.reply);
+    out.push(...(failed ? [failureNote(exchange)] : reply));
     section = { last: request, resent: countKeys(reply) };
   }
   return out;
@@ -151,7 +152,7 @@ function sideRequest(api: AgentApi, exchange: ProxyExchange, request: Request): 
   const asked = request.items.at(-1)?.content ?? '';
   const name = TRANSCRIPT_NAMES.side;
   const question: TranscriptMessage = { role: 'user', name, content: `[${request.model || 'unnamed model'}] ${asked}` };
-  if (exchange.status >= 400) return [question, { ...failureNote(exchange), name: `${name}: ${TRANSCRIPT_NAMES.failed}` }];
+  if (exchangeFailed(exchange)) return [question, { ...failureNote(exchange), name: `${name}: ${TRANSCRIPT_NAMES.failed}` }];
   const reply = readReplyItems(api, exchange.reply).map((m) => ({ ...m, name: m.name ? `${name}: ${m.name}` : name }));
   return [question, ...reply];
 }
@@ -159,8 +160,9 @@ function sideRequest(api: AgentApi, exchange: ProxyExchange, request: Request): 
 function failureNote(exchange: ProxyExchange): TranscriptMessage {
   const error = exchange.reply.error;
   const body = exchange.reply.body;
-  const message =
-    error && typeof error === 'object' && 'message' in error
+  const message = exchange.streamError
+    ? `the stream broke after it began: ${exchange.streamError}`
+    : error && typeof error === 'object' && 'message' in error
       ? String(error.message)
       : typeof body === 'string'
         ? body

@@ -18,7 +18,8 @@ afterEach(async () => {
 
 async function startProxy(options: Partial<RecordingProxyOptions> & Pick<RecordingProxyOptions, 'api' | 'model'>) {
   const token = server.openSession(echoPolicy(), CONTEXT);
-  const proxy = new RecordingProxy({ upstream: server.url, apiKey: token, prices: new PriceTable(), limits: {}, ...options });
+  const upstream = options.api === 'anthropic' ? server.anthropicBaseUrl : server.openaiBaseUrl;
+  const proxy = new RecordingProxy({ upstream, apiKey: token, prices: new PriceTable(), limits: {}, ...options });
   proxies.push(proxy);
   const port = await proxy.start();
   return { proxy, token, base: `http://127.0.0.1:${port}` };

@@ -28,7 +28,7 @@ beforeAll(async () => {
   token = server.openSession(echoPolicy(), CONTEXT);
   proxy = new RecordingProxy({
     api: 'openai-responses',
-    upstream: server.url,
+    upstream: server.openaiBaseUrl,
     apiKey: token,
     model: 'openai/gpt-5-codex',
     prices: new PriceTable(),

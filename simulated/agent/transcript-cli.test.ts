@@ -46,7 +46,14 @@ const twoCommands: Policy = {
 
 async function cliSample(api: AgentApi, binary: string, sampleId: string): Promise<{ sandbox: Sandbox; proxy: RecordingProxy }> {
   const token = server.openSession(twoCommands, CONTEXT);
-  const proxy = new RecordingProxy({ api, upstream: server.url, apiKey: token, model: 'x/cli', prices: new PriceTable(), limits: {} });
+  const proxy = new RecordingProxy({
+    api,
+    upstream: api === 'anthropic' ? server.anthropicBaseUrl : server.openaiBaseUrl,
+    apiKey: token,
+    model: 'x/cli',
+    prices: new PriceTable(),
+    limits: {},
+  });
   await proxy.start();
   cleanup.push(() => proxy.close());
   const sandbox = await sandboxBackend().create({

@@ -38,7 +38,14 @@ const twoCommands: Policy = {
 
 async function startProxy(api: AgentApi, model: string) {
   const token = server.openSession(twoCommands, CONTEXT, { faults: FaultConfigSchema.parse({ sequence: ['none', 'server_error'] }) });
-  const proxy = new RecordingProxy({ api, upstream: server.url, apiKey: token, model, prices: new PriceTable(), limits: {} });
+  const proxy = new RecordingProxy({
+    api,
+    upstream: api === 'anthropic' ? server.anthropicBaseUrl : server.openaiBaseUrl,
+    apiKey: token,
+    model,
+    prices: new PriceTable(),
+    limits: {},
+  });
   proxies.push(proxy);
   return { proxy, base: `http://127.0.0.1:${await proxy.start()}` };
 }

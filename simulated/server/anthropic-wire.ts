@@ -25,7 +25,9 @@ export const MessagesRequestSchema = z.looseObject({
   model: z.string().min(1),
   max_tokens: z.number().int().positive(),
   system: z.union([z.string(), z.array(textBlock)]).optional(),
-  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant']), content: z.union([z.string(), z.array(block)]) })).min(1),
+  // A `system` message among the others (the SDK's SystemMessageParam) applies from where it stands; Claude Code's
+  // sub-agents send one.
+  messages: z.array(z.looseObject({ role: z.enum(['user', 'assistant', 'system']), content: z.union([z.string(), z.array(block)]) })).min(1),
   tools: z
     .array(z.looseObject({ name: z.string().min(1), description: z.string().optional(), input_schema: z.record(z.string(), z.unknown()) }))
     .optional(),
@@ -48,6 +50,10 @@ export function fromMessagesRequest(req: MessagesRequest): { messages: ChatMessa
   for (const m of req.messages) {
     if (typeof m.content === 'string') {
       messages.push({ role: m.role, content: m.content });
+      continue;
+    }
+    if (m.role === 'system') {
+      messages.push({ role: 'system', content: m.content.map((b) => (b.type === 'text' ? b.text : '')).join('\n') });
       continue;
     }
     if (m.role === 'assistant') {

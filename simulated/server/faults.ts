@@ -13,6 +13,10 @@ export const FaultKindSchema = z.enum([
   'refusal',
   'parallel_calls',
   'context_overflow',
+  // Only in a sequence: a 502 whose body is an HTML page, as a gateway in front of a provider answers.
+  'gateway_error',
+  // Only in a sequence: a streamed answer breaks after it began, with the wire's error event (a plain answer is whole).
+  'stream_error',
 ]);
 export type FaultKind = z.infer<typeof FaultKindSchema>;
 
@@ -67,7 +71,7 @@ export type AnswerShape = 'cut_tool_call' | 'refusal' | 'parallel_calls';
 /** What happens to one request. */
 export interface FaultDecision {
   /** The error status sent instead of an answer, if any. */
-  error?: 'rate_limit' | 'server_error' | 'overloaded' | 'context_overflow';
+  error?: 'rate_limit' | 'server_error' | 'overloaded' | 'context_overflow' | 'gateway_error' | 'stream_error';
   slow: boolean;
   malformedToolCall: boolean;
   shape?: AnswerShape;
@@ -95,6 +99,8 @@ export function decideFault(config: ResolvedFaultConfig, seed: number, key: stri
       case 'server_error':
       case 'overloaded':
       case 'context_overflow':
+      case 'gateway_error':
+      case 'stream_error':
         return { error: scripted, slow: false, malformedToolCall: false };
       case 'slow':
         return { slow: true, malformedToolCall: false };

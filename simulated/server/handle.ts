@@ -29,6 +29,7 @@ import {
   toResponseEvents,
   type ResponsesRequest,
 } from './responses-wire.js';
+import { brokenStream, type SseFrame } from './stream-error.js';
 import { countInputTokens, countOutputTokens } from './tokens.js';
 import type { SessionStats } from './types.js';
 
@@ -53,6 +54,8 @@ export interface ServerState {
   /** Waits `ms`, or less when the client gives up or the server closes. */
   delay(ms: number, res: ServerResponse): Promise<void>;
   closing(): boolean;
+  /** The path the server is mounted under ('' for none): requests outside it are not found. */
+  prefix: string;
 }
 
 /** Request fields that say how to generate, kept so a caller can see what its client really sent. */
@@ -93,9 +96,16 @@ function wireOf(path: string | undefined): Wire | undefined {
   return undefined;
 }
 
+/** The request's path below the prefix the server is mounted under (no query); undefined when it lies outside. */
+function routePath(state: ServerState, req: IncomingMessage): string | undefined {
+  const full = (req.url ?? '/').split('?')[0]!;
+  return full.startsWith(`${state.prefix}/`) ? full.slice(state.prefix.length) : undefined;
+}
+
 /** Serves one request: its route and session, injected faults, the request's parse, the policy's turn, the answer. */
 export async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const path = (req.url ?? '/').split('?')[0];
+  const path = routePath(state, req);
+  if (path === undefined) return fail(res, 'openai', 404, `no route for ${req.method} ${req.url}`);
   if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
   if (req.method === 'POST' && path === '/v1/messages/count_tokens') return countTokens(state, req, res);
   const wire = wireOf(path);
@@ -170,7 +180,8 @@ export async function handle(state: ServerState, req: IncomingMessage, res: Serv
   const created = Math.floor(Date.now() / 1000);
   const response =
     wire !== 'responses' ? undefined : kind === 'side' ? sideResponse(served, created) : state.responses.answer(session, token!, served, created);
-  answer(res, { wire, served, body, created, response });
+  if (decision.error === 'stream_error') record('stream_error');
+  answer(res, { wire, served, body, created, response, broken: decision.error === 'stream_error' });
 }
 
 /** The provider's refusal of a prompt longer than the context window (the window itself when none is set). */
@@ -209,6 +220,12 @@ async function answeredByFault(
   if (decision.error === 'server_error') {
     record('server_error');
     fail(res, wire, 500, 'internal server error (injected)');
+    return true;
+  }
+  if (decision.error === 'gateway_error') {
+    record('gateway_error');
+    res.writeHead(502, { 'content-type': 'text/html' });
+    res.end('<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>\n');
     return true;
   }
   if (decision.error === 'overloaded') {
@@ -266,7 +283,8 @@ function answer(
     body,
     created,
     response,
-  }: { wire: Wire; served: ServedTurn; body: unknown; created: number; response?: ReturnType<ResponsesSessions['answer']> },
+    broken,
+  }: { wire: Wire; served: ServedTurn; body: unknown; created: number; response?: ReturnType<ResponsesSessions['answer']>; broken: boolean },
 ): void {
   const headers = { 'x-request-id': served.id, 'request-id': served.id };
   const stream = (body as { stream?: unknown }).stream === true;
@@ -276,15 +294,14 @@ function answer(
   }
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   const sse = startSse(res);
-  if (response) {
-    for (const e of toResponseEvents(response)) sse.send(e.data, e.event);
-  } else if (wire === 'openai') {
-    const includeUsage = (body as { stream_options?: { include_usage?: boolean } }).stream_options?.include_usage === true;
-    for (const chunk of toChatCompletionChunks(served, created, includeUsage)) sse.send(chunk);
-    sse.raw('data: [DONE]\n\n');
-  } else {
-    for (const e of toMessageEvents(served)) sse.send(e.data, e.event);
-  }
+  const includeUsage = (body as { stream_options?: { include_usage?: boolean } }).stream_options?.include_usage === true;
+  const frames: SseFrame[] = response
+    ? toResponseEvents(response)
+    : wire === 'openai'
+      ? toChatCompletionChunks(served, created, includeUsage).map((data) => ({ data: data as object }))
+      : toMessageEvents(served);
+  for (const e of broken ? brokenStream(wire, frames) : frames) sse.send(e.data, e.event);
+  if (wire === 'openai' && !broken) sse.raw('data: [DONE]\n\n');
   sse.end();
 }
 

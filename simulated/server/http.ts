@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
 
 /** Requests larger than this are refused: a transcript that big is a bug, not a conversation. */
 export const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -30,15 +31,23 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** Answers a server started with `gzip` compresses (JSON bodies, when the client accepts gzip), each with its count. */
+export const GZIPPED = new WeakMap<ServerResponse, () => void>();
+
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed) return;
-  const text = JSON.stringify(body);
+  const text = Buffer.from(JSON.stringify(body));
+  const counted = GZIPPED.get(res);
+  counted?.();
+  const gzip = counted !== undefined;
+  const sent = gzip ? gzipSync(text) : text;
   res.writeHead(status, {
     'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
+    'content-length': sent.length,
+    ...(gzip ? { 'content-encoding': 'gzip', vary: 'Accept-Encoding' } : {}),
     ...headers,
   });
-  res.end(text);
+  res.end(sent);
 }
 
 /** Starts a server-sent-events response; returns a writer of `event`/`data` frames. */

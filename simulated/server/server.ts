@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { newPromptCache } from './cache.js';
 import { FaultConfigSchema, type FaultConfig, type ResolvedFaultConfig } from './faults.js';
 import { fail, handle, type ServerState, type Session, type Wire } from './handle.js';
-import { HttpError } from './http.js';
+import { GZIPPED, HttpError } from './http.js';
 import { ResponsesSessions } from './responses-wire.js';
 import type { ModelServer, ModelServerOptions } from './types.js';
 
@@ -67,10 +67,12 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   const responses = new ResponsesSessions();
   const waits = slowAnswers();
   let opened = 0;
-  const load = { requests: 0, inFlight: 0, maxInFlight: 0 };
+  const load = { requests: 0, inFlight: 0, maxInFlight: 0, gzipped: 0 };
   let closing: Promise<void> | undefined;
 
-  const state: ServerState = { seed, sessions, responses, log, delay: waits.delay, closing: () => closing !== undefined };
+  const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
+  if (prefix && !/^\/[\w./-]*$/.test(prefix)) throw new Error(`model server pathPrefix ${prefix} must be a path starting with /`);
+  const state: ServerState = { seed, sessions, responses, log, delay: waits.delay, closing: () => closing !== undefined, prefix };
 
   const server = createServer((req, res) => {
     load.requests++;
@@ -82,6 +84,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
       done = true;
     };
     res.once('close', finished);
+    if (options.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) GZIPPED.set(res, () => load.gzipped++);
     handle(state, req, res).catch((err: unknown) => {
       const status = err instanceof HttpError ? err.status : 500;
       if (status === 500) log?.error({ err }, 'model server request failed');
@@ -92,7 +95,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
   });
   server.keepAliveTimeout = 5_000;
 
-  const url = await listen(server, options);
+  const url = `${await listen(server, options)}${state.prefix}`;
   log?.debug({ url }, 'model server listening');
 
   return {

@@ -7,6 +7,13 @@ export interface ModelServerOptions {
   host?: string;
   /** Default 0: any free port. */
   port?: number;
+  /**
+   * A path the server is mounted under (`/proxy/anthropic`), as a gateway serves a provider: every route is answered
+   * only below it, and the base URLs given back carry it. Default: none.
+   */
+  pathPrefix?: string;
+  /** Compresses JSON answers with gzip when the client accepts it, as the providers' front ends do. Default: off. */
+  gzip?: boolean;
   /** Seeds fault injection. Default 0. */
   seed?: number;
   /** Fault rates for every session that does not bring its own. Default: no faults. */
@@ -49,7 +56,7 @@ export interface SessionStats {
 }
 
 export interface ModelServer {
-  /** `http://127.0.0.1:PORT` */
+  /** `http://127.0.0.1:PORT`, and the path prefix when mounted under one. */
   readonly url: string;
   /** Base URL for the OpenAI SDK (`…/v1`). */
   readonly openaiBaseUrl: string;
@@ -59,8 +66,8 @@ export interface ModelServer {
   openSession(policy: Policy, context: PolicyContext, options?: SessionOptions): string;
   closeSession(token: string): void;
   sessionStats(token: string): SessionStats | undefined;
-  /** Requests served so far and the most that were ever in flight at once. */
-  stats(): { requests: number; inFlight: number; maxInFlight: number };
+  /** Requests served so far, the most that were ever in flight at once, and those answered gzip'd (`gzip`). */
+  stats(): { requests: number; inFlight: number; maxInFlight: number; gzipped: number };
   /** Stops listening, drops open connections and pending slow answers. Idempotent. */
   close(): Promise<void>;
 }

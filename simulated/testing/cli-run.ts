@@ -6,7 +6,7 @@ import { PROMPT_TEXTS } from '../../scaffolds/prompts.js';
 import { lcbContract } from '../../tasks/env/lcb-contract.js';
 import type { LcbTask } from '../../tasks/task.js';
 import type { Policy } from '../policy.js';
-import type { ModelServer, SessionStats } from '../server/index.js';
+import type { ModelServer, SessionOptions, SessionStats } from '../server/index.js';
 import { RecordingProxy } from '../../scaffolds/agent-cli/proxy.js';
 import { PriceTable } from '../../models/prices.js';
 import { claudeCodeBinary, codexBinary } from './agent-binaries.js';
@@ -33,6 +33,8 @@ export interface CliRun {
   stats: SessionStats;
   /** The recording proxy's exchanges, when the CLI went through one. */
   exchanges?: RecordingProxy['exchanges'];
+  /** The proxy's totals (the cost the limits use), when the CLI went through one. */
+  totals?: ReturnType<RecordingProxy['totals']>;
 }
 
 /** The full scaffold's opening, adapted for a CLI: no submit tool, the agent ends its turn when done. */
@@ -94,15 +96,26 @@ function cliCommand(name: CliName, prompt: string): { argv: string[]; env: Recor
 
 export async function runCliSample(
   server: ModelServer,
-  options: { cli: CliName; policy: Policy; task: LcbTask; runId: string; allowFlag?: boolean; viaProxy?: boolean },
+  options: {
+    cli: CliName;
+    policy: Policy;
+    task: LcbTask;
+    runId: string;
+    allowFlag?: boolean;
+    viaProxy?: boolean;
+    /** More of the CLI's environment, as a user sets it. */
+    env?: Record<string, string>;
+    /** The session's faults on the local server. */
+    session?: SessionOptions;
+  },
 ): Promise<CliRun & { stdout: string }> {
   const binary = options.cli === 'codex' ? codexBinary() : claudeCodeBinary();
-  const token = server.openSession(options.policy, { task: options.task, scaffold: 'full' });
+  const token = server.openSession(options.policy, { task: options.task, scaffold: 'full' }, options.session);
   // As the agent-CLI scaffold runs it: the CLI holds the proxy's key, the proxy the session's.
   const proxy = options.viaProxy
     ? new RecordingProxy({
         api: options.cli === 'codex' ? 'openai-responses' : 'anthropic',
-        upstream: server.url,
+        upstream: options.cli === 'codex' ? server.openaiBaseUrl : server.anthropicBaseUrl,
         apiKey: token,
         model: options.cli === 'codex' ? 'openai-responses/gpt-5-codex' : 'anthropic/claude-sonnet-4-5',
         prices: new PriceTable(),
@@ -131,7 +144,13 @@ export async function runCliSample(
         ]);
         const { argv, env } = cliCommand(options.cli, cliPrompt(options.task, options.allowFlag ?? false));
         const key: Record<string, string> = options.cli === 'codex' ? { IB_KEY: agentKey } : { ANTHROPIC_API_KEY: agentKey };
-        const cli = await sandbox.exec(argv, { user: AGENT_USER, cwd: '/work', env: { ...env, ...key }, timeoutMs: 240_000, stdin: '' });
+        const cli = await sandbox.exec(argv, {
+          user: AGENT_USER,
+          cwd: '/work',
+          env: { ...env, ...options.env, ...key },
+          timeoutMs: 240_000,
+          stdin: '',
+        });
         const testRun = await sandbox.exec(['python', 'test.py'], { cwd: '/work', timeoutMs: 60_000 });
         const read = async (p: string) => (await sandbox.readFile(p)).toString('utf8');
         return {
@@ -141,7 +160,7 @@ export async function runCliSample(
           test: await read('/work/test.py'),
           testRun,
           stats: server.sessionStats(token)!,
-          ...(proxy ? { exchanges: proxy.exchanges } : {}),
+          ...(proxy ? { exchanges: proxy.exchanges, totals: proxy.totals() } : {}),
         };
       },
       { sampleId: `${options.cli}-${options.policy.name}`, readOnlyFiles: [{ source: binary, target: BINARY }] },

@@ -83,6 +83,7 @@ export function codexRunExchanges(): ProxyExchange[] {
       text: '',
       usage,
       costUsd: 0.001,
+      pricedAs: 'openai/gpt-5-codex',
     };
   });
 }
