@@ -9,8 +9,11 @@ import { firstSyntaxError, withPythonTree } from './parser.js';
 /** Here rather than in core/: Python is parsed with this room's tree-sitter helpers. */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SCRIPT = /\.(py|js|sh)$/;
-/** Where the package's own files are not scripts it reads: task data, the CLI launcher, the build, repo-only helpers. */
-const NOT_READ = /^(tasks\/builtin|bin|dist|node_modules|scripts|tmp|coverage)\//;
+/**
+ * Where the package's own files are not scripts it reads: task data, the CLI launcher, the build, repo-only helpers,
+ * and each room's testing/ folder (what its tests run, e.g. a small agent program; never shipped).
+ */
+const NOT_READ = /^(tasks\/builtin|bin|dist|node_modules|scripts|tmp|coverage|[^/]+\/testing)\//;
 
 /** Scripts in the source tree that code reads at run time: every .py, .js and .sh outside the folders above. */
 function scriptsInTree(dir = ROOT): string[] {
