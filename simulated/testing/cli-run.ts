@@ -71,6 +71,9 @@ function cliCommand(name: CliName, prompt: string): { argv: string[]; env: Recor
         'exec',
         '--skip-git-repo-check',
         '--dangerously-bypass-approvals-and-sandbox',
+        // As the built-in codex scaffold: with no network, its metrics export at exit would wait ~5 s.
+        '-c',
+        'analytics.enabled=false',
         '-m',
         'gpt-5-codex',
         '-c',
