@@ -50,6 +50,15 @@ describe('prompt-cache prices', () => {
   // 1M input tokens of which 600k were read from the cache and 300k written to it, 100k output.
   const cached = { inputTokens: 1_000_000, cacheReadTokens: 600_000, cacheWriteTokens: 300_000, outputTokens: 100_000 };
 
+  it('bills a whole request at the long-prompt rates once its prompt, cache included, is over the threshold', () => {
+    const haiku = 'anthropic/claude-haiku-5-5';
+    expect(table.lookup(haiku)).toMatchObject({ input: 0.1, cacheRead: 0.01, cacheWrite: 0.125, longPrompt: { over: 100_000, input: 0.5, cacheWrite: 0.625 } });
+    const at = { inputTokens: 100_000, cacheReadTokens: 60_000, outputTokens: 1_000 };
+    expect(table.cost(haiku, at)).toBeCloseTo((40_000 * 0.1 + 60_000 * 0.01 + 1_000 * 0.5) / 1e6, 12);
+    const over = { ...at, inputTokens: 100_001 };
+    expect(table.cost(haiku, over)).toBeCloseTo((40_001 * 0.5 + 60_000 * 0.05 + 1_000 * 2.5) / 1e6, 12);
+  });
+
   it('bills Anthropic reads at 0.1× input and 5-minute writes at 1.25×', () => {
     expect(table.lookup('anthropic/claude-sonnet-4-5')).toEqual({ input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 });
     expect(table.cost('anthropic/claude-sonnet-4-5', cached)).toBeCloseTo(0.1 * 3 + 0.6 * 0.3 + 0.3 * 3.75 + 0.1 * 15, 10);
@@ -124,6 +133,15 @@ describe('loadPriceFile', () => {
     expect(() => loadPriceFile(file('extra.json', '{"openai/a": {"input": 1, "output": 1, "cached": 1}}'))).toThrow(/"openai\/a"/);
     expect(() => loadPriceFile(file('read.json', '{"openai/a": {"input": 1, "output": 1, "cacheRead": "low"}}'))).toThrow(
       /"openai\/a"\.cacheRead: .*number/,
+    );
+  });
+
+  it('reads a long-prompt tier from the file, and names what is wrong in it', () => {
+    const tiered = { 'openai-compatible/big': { input: 1, output: 2, longPrompt: { over: 1000, input: 3, output: 4 } } };
+    const table = loadPriceFile(file('tier.json', JSON.stringify(tiered)));
+    expect(table.cost('openai-compatible/big', { inputTokens: 2000, outputTokens: 0 })).toBeCloseTo((2000 * 3) / 1e6, 12);
+    expect(() => loadPriceFile(file('tier-bad.json', '{"openai/a": {"input": 1, "output": 1, "longPrompt": {"input": 2, "output": 2}}}'))).toThrow(
+      /"openai\/a"\.longPrompt\.over/,
     );
   });
 

@@ -12,10 +12,13 @@ export interface ModelPrice {
   cacheRead: number;
   /** Input written to the prompt cache (Anthropic bills it above plain input; OpenAI at the input price). */
   cacheWrite: number;
+  /** Rates for the whole request once its prompt is over `over` tokens (cache reads and writes included). */
+  longPrompt?: Omit<ModelPrice, 'longPrompt'> & { over: number };
 }
 
+type Rates = Pick<ModelPrice, 'input' | 'output'> & Partial<Pick<ModelPrice, 'cacheRead' | 'cacheWrite'>>;
 /** A price as written in the table or a price file: the cache rates may be left to the provider's rule. */
-export type PriceEntry = Pick<ModelPrice, 'input' | 'output'> & Partial<Pick<ModelPrice, 'cacheRead' | 'cacheWrite'>>;
+export type PriceEntry = Rates & { longPrompt?: Rates & { over: number } };
 
 /**
  * List prices of well-known models, USD per million tokens, as the providers published them. OpenAI's cached input
@@ -37,6 +40,10 @@ export const BUILTIN_PRICES: Readonly<Record<string, PriceEntry>> = {
   'openai/o3': { input: 2, output: 8, cacheRead: 0.5 },
   'openai/o3-mini': { input: 1.1, output: 4.4, cacheRead: 0.55 },
   'openai/o4-mini': { input: 1.1, output: 4.4, cacheRead: 0.275 },
+  'anthropic/claude-opus-5-5': { input: 4, output: 20 },
+  'anthropic/claude-sonnet-5-5': { input: 2, output: 10 },
+  // Claude Code's default small model for side requests; a prompt over 100,000 tokens bills at 5x.
+  'anthropic/claude-haiku-5-5': { input: 0.1, output: 0.5, longPrompt: { over: 100_000, input: 0.5, output: 2.5 } },
   'anthropic/claude-opus-4-5': { input: 5, output: 25 },
   'anthropic/claude-opus-4-1': { input: 15, output: 75 },
   'anthropic/claude-opus-4': { input: 15, output: 75 },
@@ -61,6 +68,12 @@ function openaiCachedShare(name: string): number {
  * cached tokens are billed as plain input, since nothing says they are cheaper.
  */
 export function cacheRates(spec: string, entry: PriceEntry): ModelPrice {
+  const rates = ratesWithCache(spec, entry);
+  if (!entry.longPrompt) return rates;
+  return { ...rates, longPrompt: { ...ratesWithCache(spec, entry.longPrompt), over: entry.longPrompt.over } };
+}
+
+function ratesWithCache(spec: string, entry: Rates): Omit<ModelPrice, 'longPrompt'> {
   // Rates are cents and fractions of them: rounding keeps 3 × 0.1 from printing as 0.30000000000000004.
   const times = (share: number) => Math.round(entry.input * share * 1e6) / 1e6;
   const slash = spec.indexOf('/');
@@ -75,16 +88,18 @@ export function cacheRates(spec: string, entry: PriceEntry): ModelPrice {
   return { input: entry.input, output: entry.output, cacheRead: entry.cacheRead ?? rule.cacheRead, cacheWrite: entry.cacheWrite ?? rule.cacheWrite };
 }
 
-const price = z.strictObject({
+const rates = z.strictObject({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
   cacheRead: z.number().nonnegative().optional(),
   cacheWrite: z.number().nonnegative().optional(),
 });
+const price = rates.extend({ longPrompt: rates.extend({ over: z.number().int().positive() }).optional() });
 
 /**
  * A price file: `{ "openai/gpt-5": { "input": 1.25, "output": 10, "cacheRead": 0.125 }, ... }` (USD per million
- * tokens; `cacheRead` and `cacheWrite` default to the provider's rule).
+ * tokens; `cacheRead` and `cacheWrite` default to the provider's rule). `longPrompt: { "over": 100000, "input": …,
+ * "output": … }` gives the rates of a request whose prompt is longer.
  */
 export const PriceFileSchema = z.record(z.string().regex(/^[a-z-]+\/.+$/, 'keys are PROVIDER/NAME model specs'), price);
 
@@ -129,8 +144,9 @@ export class PriceTable {
     spec: string,
     usage: Pick<Usage, 'inputTokens' | 'outputTokens'> & Partial<Pick<Usage, 'cacheReadTokens' | 'cacheWriteTokens'>>,
   ): number | null {
-    const p = this.lookup(spec);
-    if (!p) return null;
+    const found = this.lookup(spec);
+    if (!found) return null;
+    const p = found.longPrompt && usage.inputTokens > found.longPrompt.over ? found.longPrompt : found;
     const read = usage.cacheReadTokens ?? 0;
     const write = usage.cacheWriteTokens ?? 0;
     const plain = Math.max(0, usage.inputTokens - read - write);
