@@ -97,6 +97,8 @@ export interface ModelEndpoint {
   apiKey: string;
   /** The name the provider knows the model by (`gpt-5-codex`). */
   model: string;
+  /** Account headers the SDK sends beside the key (OpenAI's organization and project); they stay in the harness too. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 export interface ModelClient {

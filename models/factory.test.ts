@@ -104,6 +104,12 @@ describe('a client says where its model answers each API, for an agent program b
     expect(gateway.endpoint?.('openai-chat')?.baseUrl).toBe('https://gateway.example/openai/v1');
   });
 
+  it("carries OpenAI's organization and project as the SDK sends them, for the proxy to add with the key", () => {
+    const scoped = createModelClient('openai/gpt-5-codex', { env: { ...env, OPENAI_ORG_ID: 'org-1', OPENAI_PROJECT_ID: 'proj-2' } });
+    expect(scoped.endpoint?.('openai-responses')?.headers).toEqual({ 'openai-organization': 'org-1', 'openai-project': 'proj-2' });
+    expect(createModelClient('openai/gpt-5', { env }).endpoint?.('openai-chat')?.headers).toBeUndefined();
+  });
+
   it('anthropic/ answers Messages only; openai-compatible/ Chat Completions only', () => {
     const claude = createModelClient('anthropic/claude-sonnet-4-5', { env });
     expect(claude.endpoint?.('anthropic')).toEqual({ baseUrl: 'https://api.anthropic.com', apiKey: 'sk-ant', model: 'claude-sonnet-4-5' });

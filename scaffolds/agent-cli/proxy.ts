@@ -28,6 +28,8 @@ export interface RecordingProxyOptions {
   upstream: string;
   /** The real key; the agent never sees it. */
   apiKey: string;
+  /** Account headers added with the key (OpenAI's organization and project), never taken from the program. */
+  accountHeaders?: Readonly<Record<string, string>>;
   /** The model spec the run measures (`openai/gpt-5-codex`): its provider prefixes the names requests give, for their price. */
   model: string;
   prices: PriceTable;
@@ -168,9 +170,9 @@ export class RecordingProxy {
 
   private async forward(route: RouteKind, req: IncomingMessage, body: Buffer, res: ServerResponse): Promise<void> {
     const started = Date.now();
-    const { api, upstream, apiKey, limits } = this.options;
+    const { api, upstream, apiKey, accountHeaders, limits } = this.options;
     const signal = limits.deadline !== undefined ? AbortSignal.timeout(Math.max(1, limits.deadline - Date.now())) : undefined;
-    const reply = await postUpstream(upstreamUrl(api, upstream, req.url ?? '/'), upstreamHeaders(api, req, apiKey), body, signal);
+    const reply = await postUpstream(upstreamUrl(api, upstream, req.url ?? '/'), upstreamHeaders(api, req, apiKey, accountHeaders), body, signal);
     const headers = replyHeaders(reply.headers);
     res.writeHead(reply.status, headers);
     const chunks: Buffer[] = [];

@@ -251,6 +251,7 @@ export async function runAgentCli(input: AgentRunInput, prepared: { env: AgentEn
     api: spec.api,
     upstream: endpoint.baseUrl,
     apiKey: endpoint.apiKey,
+    ...(endpoint.headers ? { accountHeaders: endpoint.headers } : {}),
     model: input.model.name,
     prices: input.agentCli?.prices ?? defaultPrices(),
     limits: proxyLimits(input, deadline),

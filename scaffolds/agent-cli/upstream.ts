@@ -40,8 +40,13 @@ export function upstreamUrl(api: AgentApi, base: string, agentUrl: string): URL 
 /** Request headers the proxy passes on: content negotiation and API versions, never credentials. */
 const PASSED_REQUEST = ['content-type', 'accept', 'anthropic-version', 'anthropic-beta', 'openai-beta', 'user-agent'];
 
-export function upstreamHeaders(api: AgentApi, req: IncomingMessage, apiKey: string): Record<string, string> {
-  const headers: Record<string, string> = {};
+export function upstreamHeaders(
+  api: AgentApi,
+  req: IncomingMessage,
+  apiKey: string,
+  account: Readonly<Record<string, string>> = {},
+): Record<string, string> {
+  const headers: Record<string, string> = { ...account };
   for (const name of PASSED_REQUEST) {
     const value = req.headers[name];
     if (typeof value === 'string') headers[name] = value;

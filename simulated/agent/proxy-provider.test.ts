@@ -289,3 +289,35 @@ describe('what a provider answers besides a turn', () => {
     });
   });
 });
+
+describe("OpenAI's organization and project", () => {
+  it('reach the provider as the harness holds them, never as the program sends them', async () => {
+    const { createServer } = await import('node:http');
+    const seen: Record<string, string | undefined>[] = [];
+    const upstream = createServer((req, res) => {
+      seen.push({ org: req.headers['openai-organization'] as string, project: req.headers['openai-project'] as string, auth: req.headers.authorization });
+      res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
+      res.end(JSON.stringify({ error: { message: 'slow down', type: 'rate_limit' } }));
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (upstream.address() as { port: number }).port;
+      const proxy = new RecordingProxy({
+        api: 'openai-responses',
+        model: 'openai/gpt-5-codex',
+        upstream: `http://127.0.0.1:${port}/v1`,
+        apiKey: 'sk-real',
+        accountHeaders: { 'openai-organization': 'org-real', 'openai-project': 'proj-real' },
+        prices: new PriceTable(),
+        limits: {},
+      });
+      proxies.push(proxy);
+      const base = `http://127.0.0.1:${await proxy.start()}/v1`;
+      const sdk = new OpenAI({ apiKey: proxy.agentKey, baseURL: base, organization: 'org-forged', project: 'proj-forged', maxRetries: 0 });
+      await expect(sdk.responses.create({ model: 'gpt-5-codex', input: 'hi' })).rejects.toMatchObject({ status: 429 });
+      expect(seen).toEqual([{ org: 'org-real', project: 'proj-real', auth: 'Bearer sk-real' }]);
+    } finally {
+      await new Promise<void>((resolve) => upstream.close(() => resolve()));
+    }
+  });
+});
