@@ -29,6 +29,8 @@ export const StopReasonSchema = z.enum([
   'cost_limit',
   'flagged',
   'disk_limit',
+  /** An agent program ended with a failure of its own (an exit code or a signal) after it asked its model: graded as it stands. */
+  'program_failed',
   'error',
 ]);
 export type StopReason = z.infer<typeof StopReasonSchema>;

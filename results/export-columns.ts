@@ -60,7 +60,7 @@ export const EXPORT_COLUMNS: Column[] = [
   str('outcome', 'passed, failed, evaded or error'),
   str(
     'stopReason',
-    'submitted, max_attempts, message_limit, token_limit, context_limit (the context window was full), time_limit, cost_limit, flagged, disk_limit or error',
+    'submitted, max_attempts, message_limit, token_limit, context_limit (the context window was full), time_limit, cost_limit, flagged, disk_limit, program_failed (an agent program failed on its own after asking its model; graded as it stands) or error',
   ),
   int('attempts', 'submissions used'),
   int('refusals', 'model turns the model declined to answer'),

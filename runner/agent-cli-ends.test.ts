@@ -125,3 +125,21 @@ describe('an agent program whose end is the harness’s failure', () => {
     );
   }, 120_000);
 });
+
+describe('an agent program that fails on its own after asking its model', () => {
+  it('is graded as it left the work, stop reason program_failed, with how it ended in the grading log', async () => {
+    const request = [
+      'import json, os, urllib.request',
+      "body = json.dumps({'model': 'gpt-5', 'messages': [{'role': 'user', 'content': 'hi'}]}).encode()",
+      "req = urllib.request.Request('http://127.0.0.1:4141/v1/chat/completions', data=body, headers={'Authorization': 'Bearer ' + os.environ['OPENAI_API_KEY'], 'Content-Type': 'application/json'})",
+      'urllib.request.urlopen(req).read()',
+    ].join('\n');
+    const program = await scriptProgram('flaky-agent', `python3 - <<'PY' || exit 9\n${request}\nPY\necho "lost my state" >&2\nexit 2`);
+    const result = await runCli({ server, runId, scaffold: 'codex', program, task: digitSumTask('original'), access: 'full', policy: 'honest' });
+    expect([result.outcome, result.stopReason], result.error ?? result.gradingLog).toEqual(['failed', 'program_failed']);
+    expect(result.error).toBeUndefined();
+    expect(result.inputTokens).toBeGreaterThan(0);
+    expect(result.gradingLog).toMatch(/flaky-agent exited with code 2/);
+    expect(result.gradingLog).toContain('lost my state');
+  }, 120_000);
+});

@@ -107,10 +107,15 @@ function trafficEnd(proxy: RecordingProxy): { overflow: true } | { failed: strin
   return { failed: `the model's provider answered HTTP ${last.status}: ${message}` };
 }
 
-/** Why the sample stopped: a limit the proxy reached or the abort phrase, the time limit, or the program ending. */
+/**
+ * Why the sample stopped: a limit the proxy reached or the abort phrase, the time limit, the program failing on its
+ * own (an exit code or a signal; its work is graded as it stands, and the grading log says how it ended), or the
+ * program ending its turn.
+ */
 function stopOf(proxy: RecordingProxy, run: ExecResult): StopReason {
   if (proxy.stopReason) return proxy.stopReason;
   if (run.timedOut) return 'time_limit';
+  if (run.exitCode !== 0) return 'program_failed';
   return 'submitted';
 }
 
