@@ -2,23 +2,13 @@ import type { Parser } from 'web-tree-sitter';
 import { withTreeSync } from '../../python/sync.js';
 import type { MutationType } from '../outcome.js';
 import type { Rng } from '../rng.js';
-import { changedItem } from './data-row-variant.js';
-import { withHunkLines } from './emit.js';
-import { parsePatch, type FilePatch, type Patch, type PatchLine } from './patch.js';
-import { fileMayHold, type TestRef } from './test-id.js';
+import { cutItemMutation, DEF, type CutFound, type CutKind } from './cut-item.js';
+import type { FilePatch, Patch } from './patch.js';
+import type { TestRef } from './test-id.js';
 import type { SweMutation } from './types.js';
 
-const DEF = /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/;
 /** `assert ('first piece'`: an expected text of string pieces in parentheses, opened on the assert's line. */
 const OPENING = /^(\s*)assert\s+\(\s*(?:[rbuRBU]{0,2})(['"])/;
-
-interface Found {
-  file: FilePatch;
-  hunkIndex: number;
-  opening: { hunkLine: number; indent: string; newLine: number };
-  subject: string;
-  piece: { hunkLine: number; text: string; newLine: number };
-}
 
 /** The string literal a line holds alone, or undefined. */
 function pieceOf(parser: Parser, line: string): string | undefined {
@@ -43,7 +33,7 @@ function assignedName(parser: Parser, line: string): string | undefined {
  * In one hunk: `name = …` right above `assert ('piece'` in the test, the pieces running on to the
  * hunk's end (so the comparison lies below it), and the first piece the patch adds with a word in it.
  */
-function findIn(parser: Parser, file: FilePatch, hunkIndex: number, name: string): Found | undefined {
+function findIn(parser: Parser, file: FilePatch, hunkIndex: number, name: string): CutFound | undefined {
   const hunk = file.hunks[hunkIndex]!;
   let fn = DEF.exec(hunk.context)?.[1];
   const shown = hunk.lines.flatMap((l, hunkLine) => (l.op === '-' ? [] : [{ ...l, hunkLine }]));
@@ -65,13 +55,14 @@ function findIn(parser: Parser, file: FilePatch, hunkIndex: number, name: string
     return {
       file,
       hunkIndex,
-      opening: { hunkLine: l.hunkLine, indent: open[1]!, newLine: l.newLine },
-      subject,
-      piece: { hunkLine: added.hunkLine, text: pieceOf(parser, added.text)!, newLine: added.newLine },
+      opening: { hunkLine: l.hunkLine, indent: open[1]!, subject, newLine: l.newLine },
+      item: { hunkLine: added.hunkLine, text: pieceOf(parser, added.text)!, newLine: added.newLine },
     };
   }
   return undefined;
 }
+
+const CUT_TEXT: CutKind = { name: 'cut-text', item: 'piece', findIn };
 
 /**
  * An expected text of string pieces (`assert ('a\n'` … over lines) whose comparison lies below
@@ -89,41 +80,5 @@ export function cutTextMutation(
   rng: Rng,
   seed: number,
 ): SweMutation | undefined {
-  for (const ref of refs) {
-    if (!ref.name || ref.description !== undefined) continue;
-    for (const file of testFiles) {
-      if (!fileMayHold(ref, file.newPath)) continue;
-      for (let h = 0; h < file.hunks.length; h++) {
-        const found = findIn(parser, file, h, ref.name);
-        const made = found ? variantOf(parser, patch, found, ref, type, rng, seed) : undefined;
-        if (made) return made;
-      }
-    }
-  }
-  return undefined;
-}
-
-function variantOf(parser: Parser, patch: Patch, f: Found, ref: TestRef, type: MutationType, rng: Rng, seed: number): SweMutation | undefined {
-  const hunk = f.file.hunks[f.hunkIndex]!;
-  const lines: PatchLine[] = hunk.lines.map((l) => ({ ...l }));
-  let record: { line: number; before: string; after: string; strategy: string };
-  if (type === 'oneoff') {
-    const changed = changedItem(parser, f.piece.text, rng);
-    if (!changed) return undefined;
-    const old = hunk.lines[f.piece.hunkLine]!.text;
-    const text = old.replace(f.piece.text, changed.text);
-    lines[f.piece.hunkLine] = { op: '+', text };
-    record = { line: f.piece.newLine, before: old.trim(), after: text.trim(), strategy: `cut-text/piece/${changed.strategy}` };
-  } else {
-    const added = `${f.opening.indent}assert ${f.piece.text} not in ${f.subject}`;
-    lines.splice(f.opening.hunkLine, 0, { op: '+', text: added });
-    record = { line: f.opening.newLine, before: hunk.lines[f.opening.hunkLine]!.text.trim(), after: added.trim(), strategy: 'duplicate/cut-text/piece-absent' };
-  }
-  const testPatch = withHunkLines(patch, { file: f.file, hunkIndex: f.hunkIndex, hunk }, lines);
-  try {
-    parsePatch(testPatch);
-  } catch {
-    return undefined;
-  }
-  return { ok: true, testPatch, wholeFunction: false, record: { type, seed, file: f.file.newPath, testId: ref.raw, ...record } };
+  return cutItemMutation(CUT_TEXT, parser, patch, testFiles, refs, type, rng, seed);
 }
