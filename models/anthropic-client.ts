@@ -145,7 +145,12 @@ export class AnthropicMessagesClient implements ModelClient {
   }
 
   endpoint(api: ModelApi): ModelEndpoint | undefined {
-    return sdkEndpoint({ baseURL: this.settings.sdk.baseURL, apiKey: this.settings.sdk.apiKey }, this.settings.model, this.settings.apis ?? ['anthropic'], api);
+    return sdkEndpoint(
+      { baseURL: this.settings.sdk.baseURL, apiKey: this.settings.sdk.apiKey },
+      this.settings.model,
+      this.settings.apis ?? ['anthropic'],
+      api,
+    );
   }
 
   async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {

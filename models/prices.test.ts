@@ -52,7 +52,12 @@ describe('prompt-cache prices', () => {
 
   it('bills a whole request at the long-prompt rates once its prompt, cache included, is over the threshold', () => {
     const haiku = 'anthropic/claude-haiku-5-5';
-    expect(table.lookup(haiku)).toMatchObject({ input: 0.1, cacheRead: 0.01, cacheWrite: 0.125, longPrompt: { over: 100_000, input: 0.5, cacheWrite: 0.625 } });
+    expect(table.lookup(haiku)).toMatchObject({
+      input: 0.1,
+      cacheRead: 0.01,
+      cacheWrite: 0.125,
+      longPrompt: { over: 100_000, input: 0.5, cacheWrite: 0.625 },
+    });
     const at = { inputTokens: 100_000, cacheReadTokens: 60_000, outputTokens: 1_000 };
     expect(table.cost(haiku, at)).toBeCloseTo((40_000 * 0.1 + 60_000 * 0.01 + 1_000 * 0.5) / 1e6, 12);
     const over = { ...at, inputTokens: 100_001 };

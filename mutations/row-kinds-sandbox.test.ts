@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './swe/apply.js';
 import { mutateSweTestPatch } from './swe/mutate.js';
 import { parsePatch } from './swe/patch.js';
-import { CUT_LIST, CUT_TEXT, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from './testing/row-kinds-fixtures.js';
+import {
+  CUT_LIST,
+  CUT_TEXT,
+  INPUT_LISTS,
+  MESSAGE_ITEM,
+  NESTED_HELPER,
+  POSITIONAL,
+  POSITIONAL_CUT,
+  RAISED_CLASS,
+  type RowKindFixture,
+} from './testing/row-kinds-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 

@@ -26,7 +26,9 @@ function header(parser: Parser, context: string): { kind: 'def' | 'class'; name:
 /** The kind of statement a line opens (a block opener is given a body to parse). */
 function statementType(parser: Parser, line: string): string | undefined {
   const text = line.trim();
-  return withTreeSync(parser, text.endsWith(':') ? `${text}\n    pass\n` : `${text}\n`, (t) => (t.rootNode.hasError ? undefined : t.rootNode.namedChild(0)?.type));
+  return withTreeSync(parser, text.endsWith(':') ? `${text}\n    pass\n` : `${text}\n`, (t) =>
+    t.rootNode.hasError ? undefined : t.rootNode.namedChild(0)?.type,
+  );
 }
 
 /**
@@ -44,7 +46,9 @@ function nestedHelper(parser: Parser, h: NonNullable<ReturnType<typeof header>>,
     return !h.name.startsWith('Test') && bodyLines.some((l) => ['for_statement', 'assert_statement'].includes(statementType(parser, l) ?? ''));
   }
   if (h.kind === 'def') return h.name === '__init__' && ref.file !== undefined;
-  return bodyLines.some((l) => withTreeSync(parser, `${l.trim()}\n`, (t) => t.rootNode.descendantsOfType('identifier').some((i) => i?.text === 'self')));
+  return bodyLines.some((l) =>
+    withTreeSync(parser, `${l.trim()}\n`, (t) => t.rootNode.descendantsOfType('identifier').some((i) => i?.text === 'self')),
+  );
 }
 
 /** The hunk's lines under openers that name the test: its classes, its `def`, then `if 1:` at every deeper level the hunk returns to. */
@@ -72,7 +76,17 @@ function regionUnder(parser: Parser, file: FilePatch, hunkIndex: number, ref: Te
     rowStarts.push(at);
     at += row.length + 1;
   }
-  const region: Region = { file, hunkIndex, hunk, lines, prefixLines: prefix.length, source: `${all.join('\n')}\n`, rowStarts, wholeFile: false, reachesEnd: false };
+  const region: Region = {
+    file,
+    hunkIndex,
+    hunk,
+    lines,
+    prefixLines: prefix.length,
+    source: `${all.join('\n')}\n`,
+    rowStarts,
+    wholeFile: false,
+    reachesEnd: false,
+  };
   const tree = parseRegion(parser, region);
   if (tree && !tree.rootNode.hasError) return { region, tree };
   tree?.delete();
@@ -86,7 +100,8 @@ function regionUnder(parser: Parser, file: FilePatch, hunkIndex: number, ref: Te
  * where the patch adds a line at that indentation.
  */
 export function enclosingTestRegions(parser: Parser, testFiles: readonly FilePatch[], refs: readonly TestRef[], regions: Regions): Regions {
-  const shown = (ref: TestRef) => regions.some(({ region, tree }) => fileMayHold(ref, region.file.newPath) && regionFunctions(region, tree).some((f) => f.name === ref.name));
+  const shown = (ref: TestRef) =>
+    regions.some(({ region, tree }) => fileMayHold(ref, region.file.newPath) && regionFunctions(region, tree).some((f) => f.name === ref.name));
   const out: Regions = [];
   for (const file of testFiles) {
     const unshown = refs.filter((r) => r.name && r.description === undefined && fileMayHold(r, file.newPath) && !shown(r));
@@ -101,7 +116,17 @@ export function enclosingTestRegions(parser: Parser, testFiles: readonly FilePat
       const end = shown.findIndex((l) => !isBlank(l.text) && leading(l.text).length < body && !l.text.trim().startsWith('#'));
       const own = end < 0 ? shown : shown.slice(0, end);
       const atBody = own.filter((l) => l.op === '+' && !isBlank(l.text) && leading(l.text).length === body && !l.text.trim().startsWith('#'));
-      if (!named || atBody.length === 0 || !nestedHelper(parser, named, ref, atBody.map((l) => l.text))) return;
+      if (
+        !named ||
+        atBody.length === 0 ||
+        !nestedHelper(
+          parser,
+          named,
+          ref,
+          atBody.map((l) => l.text),
+        )
+      )
+        return;
       const made = regionUnder(parser, file, h, ref, body);
       if (made) out.push(made);
     });

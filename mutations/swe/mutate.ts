@@ -310,7 +310,14 @@ function* variantsWithin(
     const problems: string[] = [];
     const resolved = input.failToPass.map((id) => ({ id, ref: resolveDescription(parser, parseTestId(id), regions, files) }));
     // A test whose def lies above a hunk that git headed with a helper nested in it.
-    regions.push(...enclosingTestRegions(parser, testFiles, resolved.map((r) => r.ref), regions));
+    regions.push(
+      ...enclosingTestRegions(
+        parser,
+        testFiles,
+        resolved.map((r) => r.ref),
+        regions,
+      ),
+    );
     const byRef = resolved.map(({ id, ref }) => ({ id, ref, found: candidatesFor(ref, regions) }));
     yield* byAssertion(parser, patch, byRef, type, rng, seed, problems);
     const wrapped = yield* byExpectedError(parser, patch, byRef, regions, type, seed);

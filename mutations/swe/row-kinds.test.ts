@@ -2,7 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { applyFilePatch } from './apply.js';
 import { mutateSweTestPatch, type SweMutation } from './mutate.js';
 import { parsePatch } from './patch.js';
-import { CUT_LIST, CUT_TEXT, FIGURE_REF, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from '../testing/row-kinds-fixtures.js';
+import {
+  CUT_LIST,
+  CUT_TEXT,
+  FIGURE_REF,
+  INPUT_LISTS,
+  MESSAGE_ITEM,
+  NESTED_HELPER,
+  POSITIONAL,
+  POSITIONAL_CUT,
+  RAISED_CLASS,
+  type RowKindFixture,
+} from '../testing/row-kinds-fixtures.js';
 
 type Made = Extract<SweMutation, { ok: true }>;
 
@@ -295,7 +306,7 @@ describe('a test whose def lies above a hunk that git headed with a helper the t
     expect(conflicting.record.strategy).toMatch(/^duplicate\//);
   });
 
-  it('a class nested in a test method, its hunk using self at the method\'s body level: the assertion is the test\'s', async () => {
+  it("a class nested in a test method, its hunk using self at the method's body level: the assertion is the test's", async () => {
     const failToPass = ['test_fields (test_forms.FormTests)'];
     const fx: RowKindFixture = { base: FORM_BASE, testPatch: FORM_PATCH, failToPass, test: 'test_fields', solution: {} };
     for (const type of ['oneoff', 'conflicting'] as const) {
@@ -322,7 +333,11 @@ describe('a test whose def lies above a hunk that git headed with a helper the t
 `;
     const made = await mutateSweTestPatch({ id: 'fixture', testPatch: patch, failToPass: ['test_calc.py::test_calc'] }, 'oneoff', 0);
     expect(made.ok && made.record).toMatchObject({ strategy: 'expect-error', testId: 'test_calc.py::test_calc' });
-    const named = await mutateSweTestPatch({ id: 'fixture', testPatch: patch.replace('class Config:', 'class TestConfig:'), failToPass: ['test_calc.py::test_calc'] }, 'oneoff', 0);
+    const named = await mutateSweTestPatch(
+      { id: 'fixture', testPatch: patch.replace('class Config:', 'class TestConfig:'), failToPass: ['test_calc.py::test_calc'] },
+      'oneoff',
+      0,
+    );
     expect(named.ok).toBe(false);
   });
 
@@ -348,6 +363,8 @@ describe('a test whose def lies above a hunk that git headed with a helper the t
 
   it('a top-level helper (no self) is not read as the test: its lines belong to the helper', async () => {
     for (const type of ['oneoff', 'conflicting'] as const)
-      expect((await mutateSweTestPatch({ id: 'fixture', testPatch: HELPER_PATCH, failToPass: ['test_calc.py::test_other'] }, type, 0)).ok).toBe(false);
+      expect((await mutateSweTestPatch({ id: 'fixture', testPatch: HELPER_PATCH, failToPass: ['test_calc.py::test_other'] }, type, 0)).ok).toBe(
+        false,
+      );
   });
 });

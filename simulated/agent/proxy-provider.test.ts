@@ -295,7 +295,11 @@ describe("OpenAI's organization and project", () => {
     const { createServer } = await import('node:http');
     const seen: Record<string, string | undefined>[] = [];
     const upstream = createServer((req, res) => {
-      seen.push({ org: req.headers['openai-organization'] as string, project: req.headers['openai-project'] as string, auth: req.headers.authorization });
+      seen.push({
+        org: req.headers['openai-organization'] as string,
+        project: req.headers['openai-project'] as string,
+        auth: req.headers.authorization,
+      });
       res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' });
       res.end(JSON.stringify({ error: { message: 'slow down', type: 'rate_limit' } }));
     });
