@@ -221,7 +221,8 @@ describe('the proxy, seen from inside the sandbox', () => {
   it('refuses a forged key, no key and every route but the model`s; the provider sees none of them', async () => {
     const attempts: [string, Record<string, string>, unknown, number][] = [
       ['/v1/responses', { ...json, authorization: 'Bearer sk-forged' }, turn, 401],
-      ['/v1/responses', { ...json, authorization: `Bearer ${proxy.agentKey.slice(0, -1)}0` }, turn, 401],
+      // The sample's key with its last character changed (to another one: a key may end in 0 itself).
+      ['/v1/responses', { ...json, authorization: `Bearer ${proxy.agentKey.slice(0, -1)}${proxy.agentKey.endsWith('0') ? '1' : '0'}` }, turn, 401],
       ['/v1/responses', { ...json, 'x-api-key': 'sk-forged' }, turn, 401],
       ['/v1/responses', json, turn, 401],
       ['/v1/models', { authorization: `Bearer ${proxy.agentKey}` }, undefined, 404],
