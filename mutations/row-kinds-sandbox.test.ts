@@ -3,6 +3,7 @@ import { applyFilePatch } from './swe/apply.js';
 import { mutateSweTestPatch } from './swe/mutate.js';
 import { parsePatch } from './swe/patch.js';
 import { CUT_LIST, CUT_TEXT, INPUT_LISTS, MESSAGE_ITEM, NESTED_HELPER, POSITIONAL, POSITIONAL_CUT, RAISED_CLASS, type RowKindFixture } from './testing/row-kinds-fixtures.js';
+import { RAISES_CLASS } from './testing/raises-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 
@@ -18,6 +19,7 @@ const FIXTURES: Record<string, RowKindFixture> = {
   cutText: CUT_TEXT,
   messageItem: MESSAGE_ITEM,
   nestedHelper: NESTED_HELPER,
+  raisesClass: RAISES_CLASS,
 };
 
 const fileOf = (fx: RowKindFixture) => parsePatch(fx.testPatch).files[0]!.newPath;
