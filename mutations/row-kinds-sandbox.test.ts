@@ -13,6 +13,7 @@ import {
   RAISED_CLASS,
   type RowKindFixture,
 } from './testing/row-kinds-fixtures.js';
+import { RAISES_CLASS } from './testing/raises-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 
@@ -28,6 +29,7 @@ const FIXTURES: Record<string, RowKindFixture> = {
   cutText: CUT_TEXT,
   messageItem: MESSAGE_ITEM,
   nestedHelper: NESTED_HELPER,
+  raisesClass: RAISES_CLASS,
 };
 
 const fileOf = (fx: RowKindFixture) => parsePatch(fx.testPatch).files[0]!.newPath;

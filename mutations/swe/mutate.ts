@@ -21,6 +21,7 @@ import { cutListMutation } from './cut-list.js';
 import { enclosingTestRegions } from './enclosing-test.js';
 import { cutTextMutation } from './cut-text.js';
 import { figureRefMutation } from './figure-ref.js';
+import { raisesClassMutation } from './raises-class.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 import type { SweMutation, SweMutationInput } from './types.js';
@@ -320,6 +321,14 @@ function* variantsWithin(
     );
     const byRef = resolved.map(({ id, ref }) => ({ id, ref, found: candidatesFor(ref, regions) }));
     yield* byAssertion(parser, patch, byRef, type, rng, seed, problems);
+    const raises = raisesClassMutation(
+      patch,
+      regions,
+      byRef.map((r) => r.ref),
+      type,
+      seed,
+    );
+    if (raises?.ok) yield raises;
     const wrapped = yield* byExpectedError(parser, patch, byRef, regions, type, seed);
     // Then a data row the patch adds, when the test reads it from a table.
     const refs = byRef.map((r) => r.ref);
