@@ -34,7 +34,7 @@ function changedLine(region: Region, w: Node, type: MutationType): { hunkLine: n
   const line = region.lines[row - region.prefixLines];
   const items = w.descendantsOfType('with_item').filter((i): i is Node => !!i && i.parent?.parent?.id === w.id);
   const found = items.map(raisesCall).find((r) => !!r);
-  if (!line || line.op !== '+' || !found || found.call.startPosition.row !== row || found.call.endPosition.row !== row) return undefined;
+  if (line?.op !== '+' || !found || found.call.startPosition.row !== row || found.call.endPosition.row !== row) return undefined;
   const { call, cls } = found;
   const at = (n: Node, col: number) => (line.text.slice(col, col + n.text.length) === n.text ? col : -1);
   const c = at(cls, cls.startPosition.column);
@@ -43,7 +43,7 @@ function changedLine(region: Region, w: Node, type: MutationType): { hunkLine: n
   const text =
     type === 'oneoff'
       ? line.text.slice(0, c) + UNRELATED + line.text.slice(c + cls.text.length)
-      : line.text.slice(0, k) + call.text.replace(cls.text, UNRELATED) + ', ' + line.text.slice(k);
+      : `${line.text.slice(0, k) + call.text.replace(cls.text, UNRELATED)}, ${line.text.slice(k)}`;
   return { hunkLine: line.hunkLine, text, before: line.text };
 }
 
