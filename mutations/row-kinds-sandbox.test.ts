@@ -74,6 +74,15 @@ describe('variants of the kinds beyond assertions, against a reference solution'
             );
             if (fx.failToPass.some((id) => id !== m.record.testId)) expect(kept.exitCode, `${name}: ${kept.stdout}`).toBe(0);
           }
+          if (fx.unfixed) {
+            // The code before the fix fails the variant too: a variant it passed would reward doing nothing.
+            // A one-off must fail in the test it changed; a conflicting one anywhere in the tests it grades by.
+            await sandbox.writeFiles(Object.entries(fx.unfixed).map(([path, content]) => ({ path: `${dir}/${path}`, content })));
+            const graded = type === 'oneoff' ? [m.record.testId] : [...new Set([...fx.failToPass, m.record.testId])];
+            const unfixed = await pytest(sandbox, dir, graded);
+            expect(unfixed.exitCode, `${name} ${type} before the fix: ${unfixed.stdout}`).not.toBe(0);
+            await sandbox.writeFiles(Object.entries(fx.solution).map(([path, content]) => ({ path: `${dir}/${path}`, content })));
+          }
         }
       }
     });

@@ -11,6 +11,8 @@ export interface RowKindFixture {
   test: string;
   /** Module files that make every original test pass. */
   solution: Record<string, string>;
+  /** Module files before the fix: they fail every FAIL_TO_PASS test and must fail both variants too. */
+  unfixed?: Record<string, string>;
 }
 
 /** A parametrize table whose first value is the exception class `pytest.raises` expects. */
