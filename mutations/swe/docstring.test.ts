@@ -82,6 +82,28 @@ describe.runIf(rowsFile && repoTar)('django tests named by their docstring', () 
     }
   });
 
+  it('from the patch alone, a docstring no hunk shows names the one test function the hunks open inside of, and no guess is made among several', async () => {
+    const headers = {
+      'django__django-16642': 'test_compressed_response',
+      'django__django-14053': 'test_post_processing',
+      'django__django-16662': 'test_sorted_imports',
+    };
+    for (const [id, name] of Object.entries(headers)) {
+      const r = rows.find((x) => x.instance_id === id)!;
+      for (const type of ['oneoff', 'conflicting'] as const) {
+        const m = await mutateSweTestPatch({ id, testPatch: r.test_patch, failToPass: f2p(r) }, type, 0);
+        if (!m.ok) throw new Error(`${id} ${type}: ${m.reason}`);
+        expect(m.record.testId).toBe(f2p(r)[0]);
+        const hunk = parsePatch(m.testPatch).files[0]!.hunks.find((h) => m.record.line >= h.newStart && m.record.line < h.newStart + h.newCount);
+        expect(hunk?.context, `${id} ${type}`).toBe(` def ${name}(self):`);
+      }
+    }
+    // Three docstring-named tests, three functions opened in hunk headers: which is which is not known.
+    const r = rows.find((x) => x.instance_id === 'django__django-15268')!;
+    const m = await mutateSweTestPatch({ id: r.instance_id, testPatch: r.test_patch, failToPass: f2p(r) }, 'oneoff', 0);
+    expect(m.ok).toBe(false);
+  });
+
   it('from the patch alone, a docstring the hunk opens inside of names the function git printed in the hunk header', async () => {
     const r = rows.find((x) => x.instance_id === 'django__django-16116')!;
     for (const type of ['oneoff', 'conflicting'] as const) {

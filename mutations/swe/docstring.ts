@@ -22,9 +22,21 @@ function openedInDocstring(region: Region, tree: Tree, description: string): Tes
 }
 
 /**
+ * The one test function the hunks open inside of (git names it in a hunk header) with its docstring
+ * out of view, when there is exactly one: a docstring-named test whose docstring no hunk shows is
+ * most likely the test the patch edits. Were it another, the edited test is still one the row runs.
+ */
+function soleOpenedTest(regions: readonly { region: Region; tree: Tree }[]): TestRef | undefined {
+  const names = new Set<string>();
+  for (const { region, tree } of regions)
+    for (const f of regionFunctions(region, tree)) if (f.partial && f.name.startsWith('test')) names.add(f.name);
+  return names.size === 1 ? { raw: '', classes: [], name: [...names][0]! } : undefined;
+}
+
+/**
  * Maps a django test id that is a docstring's first line to the function whose docstring it is:
- * first in the patch's regions, else in the whole test files given (post-patch text by path).
- * Any other id comes back as it is.
+ * first in the patch's regions, else in the whole test files given (post-patch text by path), else
+ * the one test the hunks open inside of. Any other id comes back as it is.
  */
 export function resolveDescription(
   parser: Parser,
@@ -57,5 +69,6 @@ export function resolveDescription(
       tree.delete();
     }
   }
-  return ref;
+  const sole = soleOpenedTest(regions);
+  return sole?.name ? named(ref, sole.name, []) : ref;
 }
