@@ -14,6 +14,7 @@ import {
   type RowKindFixture,
 } from './testing/row-kinds-fixtures.js';
 import { RAISES_CLASS } from './testing/raises-fixtures.js';
+import { MODULE_TABLE, MODULE_TABLE_VALUE } from './testing/module-table-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 
@@ -30,6 +31,8 @@ const FIXTURES: Record<string, RowKindFixture> = {
   messageItem: MESSAGE_ITEM,
   nestedHelper: NESTED_HELPER,
   raisesClass: RAISES_CLASS,
+  moduleTable: MODULE_TABLE,
+  moduleTableValue: MODULE_TABLE_VALUE,
 };
 
 const fileOf = (fx: RowKindFixture) => parsePatch(fx.testPatch).files[0]!.newPath;

@@ -119,7 +119,7 @@ function contextOf(parser: Parser, hunk: Hunk, first: number, last: number): Row
   return { kind: 'unknown' };
 }
 
-function rowOf(node: Node, offset: number): Pick<DataRow, 'row' | 'items' | 'explicitId'> | undefined {
+export function rowOf(node: Node, offset: number): Pick<DataRow, 'row' | 'items' | 'explicitId'> | undefined {
   const n = unwrapParens(node);
   let values: Node[];
   let explicitId: string | undefined;

@@ -22,6 +22,7 @@ import { enclosingTestRegions } from './enclosing-test.js';
 import { cutTextMutation } from './cut-text.js';
 import { figureRefMutation } from './figure-ref.js';
 import { raisesClassMutation } from './raises-class.js';
+import { moduleTableMutation } from './module-table.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 import type { SweMutation, SweMutationInput } from './types.js';
@@ -344,6 +345,8 @@ function* variantsWithin(
     if (cutText?.ok) yield cutText;
     const figure = figureRefMutation(patch, regions, refs, type, seed);
     if (figure?.ok) yield figure;
+    const table = moduleTableMutation(parser, patch, testFiles, regions, refs, type, rng, seed);
+    if (table?.ok) yield table;
     return leftOutReason(byRef, regions, problems, wrapped, input.failToPass);
   } finally {
     for (const { tree } of regions) tree.delete();
