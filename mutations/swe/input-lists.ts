@@ -85,9 +85,10 @@ function withItem(list: InputList, item: string): string {
 
 /**
  * An input the patch adds to a list of valid (or invalid) inputs, in a test that also lists the
- * opposite kind: the one-off moves it to the other list, the conflicting variant adds it there as
- * well. The fixed code accepts it or rejects it, as the original test says, so it fails the moved
- * input; no code treats one input both ways.
+ * opposite kind. The conflicting variant adds it to the other list as well: no code treats one
+ * input both ways. The one-off moves an input both lists held before the patch to the other list:
+ * the added input is the very one the unfixed code gets wrong, so moving it would let doing nothing
+ * pass, while an older input is treated alike by the fixed and the unfixed code and fails both.
  */
 export function inputListMutation(
   parser: Parser,
@@ -110,18 +111,36 @@ export function inputListMutation(
   return undefined;
 }
 
+/** Edits of the hunk's lines, by hunk line: the item at `at` of `from` added to `to`, and removed from `from` when moved. */
+function moveEdits(from: InputList, at: number, to: InputList, move: boolean): Map<number, { list: InputList; text: string }> {
+  const edits = new Map([[to.hunkLine, { list: to, text: withItem(to, from.items[at]!.text) }]]);
+  if (move) edits.set(from.hunkLine, { list: from, text: without(from, at) });
+  return edits;
+}
+
 function inHunk(parser: Parser, patch: Patch, file: FilePatch, h: number, ref: TestRef, type: MutationType, seed: number): SweMutation | undefined {
   const hunk = file.hunks[h]!;
   const removed = hunk.lines.filter((l) => l.op === '-').map((l) => l.text);
+  const isNew = (l: InputList, text: string) => l.op === '+' && !removed.some((r) => r.includes(text));
   const lists = listsOf(parser, file, h).filter((l) => l.fn === ref.name);
   for (const from of lists) {
     const to = lists.find((l) => l.name === counterpart(from.name));
     if (from.op !== '+' || !to) continue;
-    const at = from.items.findIndex((i) => !removed.some((r) => r.includes(i.text)) && !to.items.some((t) => t.text === i.text));
+    const notIn = (other: InputList) => (i: InputList['items'][number]) => !other.items.some((t) => t.text === i.text);
+    const at = from.items.findIndex((i) => isNew(from, i.text) && notIn(to)(i));
     if (at < 0) continue;
-    const item = from.items[at]!.text;
-    const edits = new Map<number, { list: InputList; text: string }>([[to.hunkLine, { list: to, text: withItem(to, item) }]]);
-    if (type === 'oneoff') edits.set(from.hunkLine, { list: from, text: without(from, at) });
+    let edits = moveEdits(from, at, to, false);
+    if (type === 'oneoff') {
+      const older = [
+        { src: from, dst: to },
+        { src: to, dst: from },
+      ].flatMap(({ src, dst }) => {
+        const i = src.items.findIndex((x) => !isNew(src, x.text) && notIn(dst)(x));
+        return i < 0 ? [] : [moveEdits(src, i, dst, true)];
+      })[0];
+      if (!older) continue;
+      edits = older;
+    }
     const lines: PatchLine[] = [];
     hunk.lines.forEach((l, i) => {
       const e = edits.get(i);
@@ -136,7 +155,7 @@ function inHunk(parser: Parser, patch: Patch, file: FilePatch, h: number, ref: T
       continue;
     }
     const order = [...edits.keys()].sort((a, b) => a - b).map((k) => edits.get(k)!);
-    const strategy = type === 'oneoff' ? 'input-list/moved' : 'duplicate/input-list/both-kinds';
+    const strategy = type === 'oneoff' ? 'input-list/moved-older' : 'duplicate/input-list/both-kinds';
     const record = {
       type,
       strategy,

@@ -76,13 +76,14 @@ describe('SWE variants of the kinds beyond assertions', () => {
     for (const type of ['oneoff', 'conflicting'] as const) expect((await mutateSweTestPatch(input, type, 0)).ok).toBe(false);
   });
 
-  it('an input added to the invalid list: the one-off moves it to the valid list, the conflicting one lists it in both', async () => {
+  it('an input added to the invalid list: the one-off moves an older invalid input to the valid list, the conflicting one lists the added input in both', async () => {
     const { oneoff, conflicting } = await both(INPUT_LISTS);
+    // The added input is the one the unfixed code accepts: it stays where the patch put it.
     expect(checkPlacement(INPUT_LISTS, oneoff)).toEqual([
-      '        valid_usernames = ["glenn", "jean-marc", "trailing\\n"]',
-      `        invalid_usernames = ["o'connell", "jean marc"]`,
+      `        valid_usernames = ["glenn", "jean-marc", "o'connell"]`,
+      '        invalid_usernames = ["jean marc", "trailing\\n"]',
     ]);
-    expect(oneoff.record).toMatchObject({ strategy: 'input-list/moved', line: 8 });
+    expect(oneoff.record).toMatchObject({ strategy: 'input-list/moved-older', line: 8 });
     expect(checkPlacement(INPUT_LISTS, conflicting)).toEqual(['        valid_usernames = ["glenn", "jean-marc", "trailing\\n"]']);
     expect(conflicting.record.strategy).toBe('duplicate/input-list/both-kinds');
   });

@@ -36,4 +36,13 @@ def check(name):
     return name
 `,
   },
+  unfixed: {
+    'orders.py': `class ReservedName(ValueError):
+    pass
+
+
+def check(name):
+    return name
+`,
+  },
 };

@@ -64,6 +64,24 @@ def parse(url):
     return host
 `,
   },
+  unfixed: {
+    'urls.py': `class InvalidSchema(ValueError):
+    pass
+
+
+class InvalidURL(ValueError):
+    pass
+
+
+def parse(url):
+    if "://" not in url:
+        raise InvalidSchema(url)
+    host = url.split("://", 1)[1]
+    if not host:
+        raise InvalidURL(url)
+    return host
+`,
+  },
 };
 
 /** A test with a list of valid and one of invalid inputs; the patch adds an invalid one. */
@@ -104,6 +122,15 @@ class UsernameTests(unittest.TestCase):
 
 def check(name):
     if not re.fullmatch(r"[\\w.@+-]+", name, flags=re.ASCII):
+        raise ValueError(name)
+`,
+  },
+  unfixed: {
+    'users.py': `import re
+
+
+def check(name):
+    if not re.match(r"^[\\w.@+-]+$", name, flags=re.ASCII):
         raise ValueError(name)
 `,
   },
@@ -151,6 +178,11 @@ def test_half(value, expected):
     return x / 2
 `,
   },
+  unfixed: {
+    'halves.py': `def half(x):
+    return abs(x) / 2
+`,
+  },
 };
 
 /** An expected list whose end lies below the hunk; the patch adds one element. */
@@ -191,6 +223,11 @@ def test_lines():
   solution: {
     'render.py': `def render(names):
     return [f"<{n}>" for n in names] + ["", "end", "of", "list"]
+`,
+  },
+  unfixed: {
+    'render.py': `def render(names):
+    return [f"<{n}>" for n in names[:2]] + ["", "end", "of", "list"]
 `,
   },
 };
@@ -238,6 +275,15 @@ class VersionTests(unittest.TestCase):
 def check():
     if VERSION < (3, 9):
         raise RuntimeError("version 3.9 or later is required (found %d.%d)" % VERSION)
+`,
+  },
+  unfixed: {
+    'lib.py': `VERSION = (3, 12)
+
+
+def check():
+    if VERSION < (3, 8):
+        raise RuntimeError("version 3.8 or later is required (found %d.%d)" % VERSION)
 `,
   },
 };
@@ -310,6 +356,18 @@ def test_plain():
     return cls
 `,
   },
+  unfixed: {
+    'docs.py': `def inherit(cls):
+    """Gives each method of cls without a docstring the one its base has."""
+    for name, value in list(vars(cls).items()):
+        if not callable(value) or value.__doc__:
+            continue
+        doc = next((d for d in (getattr(getattr(b, name, None), "__doc__", None) for b in cls.__mro__[1:]) if d), None)
+        if doc is not None:
+            value.__doc__ = doc
+    return cls
+`,
+  },
 };
 
 /** Cases named by index in a table whose end lies below the hunk: the conflicting copy goes after the last row shown. */
@@ -354,6 +412,7 @@ def test_half(value, expected):
   failToPass: ['test_half.py::test_half[value5-expected5]', 'test_half.py::test_half[value6-expected6]'],
   test: 'test_half',
   solution: POSITIONAL.solution,
+  unfixed: POSITIONAL.unfixed,
 };
 
 /** An expected text of string pieces whose comparison lies below the hunk, checked against the name assigned right above. */
@@ -394,6 +453,11 @@ def test_report():
   solution: {
     'report.py': `def render(names):
     return "".join(f"{n}(a)\\n\\n" for n in names) + "summary\\nend\\nof\\nreport\\n"
+`,
+  },
+  unfixed: {
+    'report.py': `def render(names):
+    return "".join(f"{n}(a)\\n\\n" for n in names[:1]) + "summary\\nend\\nof\\nreport\\n"
 `,
   },
 };
