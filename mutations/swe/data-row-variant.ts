@@ -73,13 +73,13 @@ function asParam(row: DataRow, at: number, value: string, id: string): string {
 }
 
 /** The row's text with one value replaced, keeping its own spelling. */
-function inPlace(row: DataRow, at: number, value: string): string {
+export function inPlace(row: DataRow, at: number, value: string): string {
   const item = row.items[at]!;
   return row.text.slice(row.row.start, item.start) + value + row.text.slice(item.end, row.row.end);
 }
 
 /** Where after the row a duplicate goes: at the end of its line, after its comma (added when the row had none). */
-function duplicateAfter(row: DataRow, dup: string): string | undefined {
+export function duplicateAfter(row: DataRow, dup: string): string | undefined {
   const { text } = row;
   const lineEnd = text.indexOf('\n', row.row.end) < 0 ? text.length : text.indexOf('\n', row.row.end);
   const between = text.slice(row.row.end, lineEnd).trim();
@@ -91,7 +91,7 @@ function duplicateAfter(row: DataRow, dup: string): string | undefined {
   return undefined;
 }
 
-function newLineOf(row: DataRow, offset: number): number {
+export function newLineOf(row: DataRow, offset: number): number {
   const hunk = row.file.hunks[row.hunkIndex]!;
   const before = hunk.lines.slice(0, row.run.first).filter((l) => l.op === ' ' || l.op === '+').length;
   return hunk.newStart + before + row.text.slice(0, offset).split('\n').length - 1;

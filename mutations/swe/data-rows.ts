@@ -14,7 +14,7 @@ import { classNameId } from './class-name.js';
 export interface DataRow {
   file: FilePatch;
   hunkIndex: number;
-  /** Hunk line indexes of the run of added lines that holds the row (first, last inclusive). */
+  /** Hunk line indexes of the run of added lines that holds the row (first, last inclusive); a context row shown-row reads: its own lines. */
   run: { first: number; last: number };
   /** The run's lines joined by newlines; the offsets below are in this text. */
   text: string;
@@ -119,7 +119,7 @@ function contextOf(parser: Parser, hunk: Hunk, first: number, last: number): Row
   return { kind: 'unknown' };
 }
 
-function rowOf(node: Node, offset: number): Pick<DataRow, 'row' | 'items' | 'explicitId'> | undefined {
+export function rowOf(node: Node, offset: number): Pick<DataRow, 'row' | 'items' | 'explicitId'> | undefined {
   const n = unwrapParens(node);
   let values: Node[];
   let explicitId: string | undefined;
