@@ -15,6 +15,7 @@ import {
 } from './testing/row-kinds-fixtures.js';
 import { RAISES_CLASS } from './testing/raises-fixtures.js';
 import { MODULE_TABLE, MODULE_TABLE_VALUE } from './testing/module-table-fixtures.js';
+import { SHOWN_ROW } from './testing/shown-row-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 
@@ -33,6 +34,7 @@ const FIXTURES: Record<string, RowKindFixture> = {
   raisesClass: RAISES_CLASS,
   moduleTable: MODULE_TABLE,
   moduleTableValue: MODULE_TABLE_VALUE,
+  shownRow: SHOWN_ROW,
 };
 
 const fileOf = (fx: RowKindFixture) => parsePatch(fx.testPatch).files[0]!.newPath;

@@ -14,7 +14,7 @@ import { classNameId } from './class-name.js';
 export interface DataRow {
   file: FilePatch;
   hunkIndex: number;
-  /** Hunk line indexes of the run of added lines that holds the row (first, last inclusive). */
+  /** Hunk line indexes of the run of added lines that holds the row (first, last inclusive); a context row shown-row reads: its own lines. */
   run: { first: number; last: number };
   /** The run's lines joined by newlines; the offsets below are in this text. */
   text: string;

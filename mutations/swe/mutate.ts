@@ -21,6 +21,7 @@ import { cutListMutation } from './cut-list.js';
 import { enclosingTestRegions } from './enclosing-test.js';
 import { cutTextMutation } from './cut-text.js';
 import { figureRefMutation } from './figure-ref.js';
+import { shownRowMutation } from './shown-row.js';
 import { raisesClassMutation } from './raises-class.js';
 import { moduleTableMutation } from './module-table.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
@@ -345,6 +346,8 @@ function* variantsWithin(
     if (cutText?.ok) yield cutText;
     const figure = figureRefMutation(patch, regions, refs, type, seed);
     if (figure?.ok) yield figure;
+    const shown = shownRowMutation(parser, patch, regions, refs, type, rng, seed);
+    if (shown?.ok) yield shown;
     const table = moduleTableMutation(parser, patch, testFiles, regions, refs, type, rng, seed);
     if (table?.ok) yield table;
     return leftOutReason(byRef, regions, problems, wrapped, input.failToPass);
