@@ -22,6 +22,7 @@ import { enclosingTestRegions } from './enclosing-test.js';
 import { cutTextMutation } from './cut-text.js';
 import { figureRefMutation } from './figure-ref.js';
 import { raisesClassMutation } from './raises-class.js';
+import { helperExpectedMutation } from './helper-expected.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 import type { SweMutation, SweMutationInput } from './types.js';
@@ -329,6 +330,8 @@ function* variantsWithin(
       seed,
     );
     if (raises?.ok) yield raises;
+    const helper = helperExpectedMutation(parser, patch, regions, byRef, type, seed);
+    if (helper?.ok) yield helper;
     const wrapped = yield* byExpectedError(parser, patch, byRef, regions, type, seed);
     // Then a data row the patch adds, when the test reads it from a table.
     const refs = byRef.map((r) => r.ref);
