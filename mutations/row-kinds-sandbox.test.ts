@@ -16,6 +16,7 @@ import {
 import { RAISES_CLASS } from './testing/raises-fixtures.js';
 import { MODULE_TABLE, MODULE_TABLE_VALUE } from './testing/module-table-fixtures.js';
 import { SHOWN_ROW } from './testing/shown-row-fixtures.js';
+import { HELPER_EXPECTED } from './testing/helper-expected-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 
@@ -35,6 +36,7 @@ const FIXTURES: Record<string, RowKindFixture> = {
   moduleTable: MODULE_TABLE,
   moduleTableValue: MODULE_TABLE_VALUE,
   shownRow: SHOWN_ROW,
+  helperExpected: HELPER_EXPECTED,
 };
 
 const fileOf = (fx: RowKindFixture) => parsePatch(fx.testPatch).files[0]!.newPath;

@@ -7,7 +7,7 @@ import { kids, type Node } from '../../python/parser.js';
  */
 
 /** Names that say a function checks rather than does: `assertOptimizesTo`, `check_output_is`, `_verify`. */
-const HELPER_NAME = /^_*(assert|check|verify)/i;
+export const HELPER_NAME = /^_*(assert|check|verify)/i;
 
 /** The name a call is made by: `f` in `f(x)`, `g` in `self.a.g(x)`. */
 function calleeName(call: Node): string | undefined {

@@ -24,6 +24,7 @@ import { figureRefMutation } from './figure-ref.js';
 import { shownRowMutation } from './shown-row.js';
 import { raisesClassMutation } from './raises-class.js';
 import { moduleTableMutation } from './module-table.js';
+import { helperExpectedMutation } from './helper-expected.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
 import type { SweMutation, SweMutationInput } from './types.js';
@@ -331,6 +332,8 @@ function* variantsWithin(
       seed,
     );
     if (raises?.ok) yield raises;
+    const helper = helperExpectedMutation(parser, patch, regions, byRef, type, seed);
+    if (helper?.ok) yield helper;
     const wrapped = yield* byExpectedError(parser, patch, byRef, regions, type, seed);
     // Then a data row the patch adds, when the test reads it from a table.
     const refs = byRef.map((r) => r.ref);
