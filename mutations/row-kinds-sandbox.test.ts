@@ -14,6 +14,7 @@ import {
   type RowKindFixture,
 } from './testing/row-kinds-fixtures.js';
 import { RAISES_CLASS } from './testing/raises-fixtures.js';
+import { FORMATTED_MESSAGE } from './testing/template-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 
@@ -30,6 +31,7 @@ const FIXTURES: Record<string, RowKindFixture> = {
   messageItem: MESSAGE_ITEM,
   nestedHelper: NESTED_HELPER,
   raisesClass: RAISES_CLASS,
+  formattedMessage: FORMATTED_MESSAGE,
 };
 
 const fileOf = (fx: RowKindFixture) => parsePatch(fx.testPatch).files[0]!.newPath;
