@@ -21,6 +21,7 @@ const UNIT = [
   'models/prices.test.ts',
   'models/retry.test.ts',
   'mutations/lcb/mutate.test.ts',
+  'mutations/placeholders.test.ts',
   'python/check.test.ts',
   'mutations/swe/data-rows.test.ts',
   'mutations/swe/row-kinds.test.ts',

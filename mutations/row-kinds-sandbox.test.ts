@@ -17,6 +17,7 @@ import { RAISES_CLASS } from './testing/raises-fixtures.js';
 import { MODULE_TABLE, MODULE_TABLE_VALUE } from './testing/module-table-fixtures.js';
 import { SHOWN_ROW } from './testing/shown-row-fixtures.js';
 import { HELPER_EXPECTED } from './testing/helper-expected-fixtures.js';
+import { FORMATTED_MESSAGE } from './testing/template-fixtures.js';
 import { inSandbox } from './validate/pool.js';
 import type { Sandbox } from '../docker/types.js';
 
@@ -37,6 +38,7 @@ const FIXTURES: Record<string, RowKindFixture> = {
   moduleTableValue: MODULE_TABLE_VALUE,
   shownRow: SHOWN_ROW,
   helperExpected: HELPER_EXPECTED,
+  formattedMessage: FORMATTED_MESSAGE,
 };
 
 const fileOf = (fx: RowKindFixture) => parsePatch(fx.testPatch).files[0]!.newPath;

@@ -1,6 +1,7 @@
 import type { Tolerance } from '../python/assertions.js';
 import { isPlainString, parseFloatToken, parseIntToken, unwrapParens } from '../python/literal.js';
 import { kids, type Node } from '../python/parser.js';
+import { placeholderSpans } from './placeholders.js';
 import type { Rng } from './rng.js';
 
 /** Replace `source.slice(start, end)` with `text` (UTF-16 offsets). */
@@ -67,6 +68,25 @@ function isNumberLeaf(n: Node): boolean {
   return false;
 }
 
+/** `template.format(…)`: its arguments are what the test fills the template with, never an expected value of their own. */
+function formatsTemplate(call: Node): boolean {
+  const f = call.childForFieldName('function');
+  return f?.type === 'attribute' && f.childForFieldName('attribute')?.text === 'format';
+}
+
+/**
+ * The right side of `template % args`: what the test fills the template with. A string on the
+ * left, or a tuple or dict on the right, says it formats (`n % 3` stays a number's modulo).
+ */
+function templateArguments(op: Node, side: Node): boolean {
+  const left = op.childForFieldName('left');
+  const right = op.childForFieldName('right');
+  if (op.type !== 'binary_operator' || op.childForFieldName('operator')?.type !== '%' || !left || right?.id !== side.id) return false;
+  const l = unwrapParens(left).type;
+  const r = unwrapParens(right).type;
+  return l === 'string' || l === 'concatenated_string' || r === 'tuple' || r === 'dictionary' || r === 'string';
+}
+
 /**
  * The values inside an expected value that a one-off may change: the value itself when it is a
  * scalar, else the scalars inside lists, tuples, sets and dict values (never dict keys), at any
@@ -106,6 +126,7 @@ export function mutableLeaves(node: Node, insideExpressions = false, keywordValu
       default:
         if (!insideExpressions) return;
         if (n.type === 'call') {
+          if (formatsTemplate(n)) return;
           const args = n.childForFieldName('arguments');
           for (const c of args ? kids(args) : []) {
             if (c.type === 'comment') continue;
@@ -115,7 +136,7 @@ export function mutableLeaves(node: Node, insideExpressions = false, keywordValu
           return;
         }
         if (n.type === 'binary_operator' || n.type === 'unary_operator') {
-          for (const c of kids(n)) visit(c, [...path, 'operand'], true);
+          for (const c of kids(n)) if (!templateArguments(n, c)) visit(c, [...path, 'operand'], true);
         }
     }
   };
@@ -216,12 +237,13 @@ function otherChar(c: string, rng: Rng): string {
   return rng.pick(choices);
 }
 
-/** Changes one character of a string literal (never inside an escape or next to a backslash). */
+/** Changes one character of a string literal (never inside an escape or a format placeholder, nor next to a backslash). */
 function changeString(n: Node, rng: Rng): { edit: { start: number; end: number; text: string }; strategy: string } | undefined {
   const parts = n.type === 'concatenated_string' ? kids(n).filter((c) => c.type === 'string') : [n];
   const positions: [number, string][] = [];
   const fallback: [number, string][] = [];
   let firstContentEnd: number | undefined;
+  const guarded = new Set<number>();
   for (const part of parts) {
     const raw =
       kids(part, false)
@@ -231,6 +253,7 @@ function changeString(n: Node, rng: Rng): { edit: { start: number; end: number; 
     for (const content of kids(part, false).filter((c) => c.type === 'string_content')) {
       const escapes = kids(content, false).filter((c) => c.type === 'escape_sequence' || c.type === 'escape_interpolation');
       const text = content.text;
+      for (const [s, e] of placeholderSpans(text)) for (let i = s; i < e; i++) guarded.add(content.startIndex + i);
       for (let i = 0; i < text.length; i++) {
         const abs = content.startIndex + i;
         if (escapes.some((e) => abs >= e.startIndex && abs < e.endIndex)) continue;
@@ -245,13 +268,19 @@ function changeString(n: Node, rng: Rng): { edit: { start: number; end: number; 
     const start = kids(part, false).find((c) => c.type === 'string_start');
     firstContentEnd ??= start?.endIndex;
   }
+  const insert = () =>
+    firstContentEnd === undefined ? undefined : { edit: { start: firstContentEnd, end: firstContentEnd, text: 'x' }, strategy: 'str-insert-char' };
   const pool = positions.length > 0 ? positions : fallback;
-  if (pool.length === 0) {
-    // An empty (or all-blank) string gains one character: the smallest change there is.
-    if (firstContentEnd === undefined) return undefined;
-    return { edit: { start: firstContentEnd, end: firstContentEnd, text: 'x' }, strategy: 'str-insert-char' };
+  // An empty (or all-blank) string gains one character: the smallest change there is.
+  if (pool.length === 0) return insert();
+  let [at, c] = rng.pick(pool);
+  if (guarded.has(at)) {
+    // Drawn again among the characters outside placeholders, so a draw that missed them stays as it was.
+    const free = (p: [number, string][]) => p.filter(([i]) => !guarded.has(i));
+    const open = free(positions).length > 0 ? free(positions) : free(fallback);
+    if (open.length === 0) return insert();
+    [at, c] = rng.pick(open);
   }
-  const [at, c] = rng.pick(pool);
   return { edit: { start: at, end: at + 1, text: otherChar(c, rng) }, strategy: 'str-change-char' };
 }
 

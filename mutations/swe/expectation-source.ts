@@ -1,4 +1,5 @@
 import type { Tree } from 'web-tree-sitter';
+import { unwrapParens } from '../../python/literal.js';
 import { kids, type Node } from '../../python/parser.js';
 import { mutableLeaves } from '../values.js';
 import type { Candidate } from './types.js';
@@ -9,7 +10,11 @@ import { parametrizedValue } from './parametrize.js';
  * or the parametrize row the test id names.
  */
 
-/** The variable an expectation is read from: `expected`, `expected.strip()`, `expected["a"]`. */
+/**
+ * The variable an expectation is read from: `expected`, `expected.strip()`, `expected["a"]`, or
+ * the template of `msg % (value,)` (as of `msg.format(value)`): the arguments are inputs the test
+ * also hands the code, so only the template may change.
+ */
 export function rootName(tree: Tree, at: { start: number; end: number }): Node | undefined {
   let n: Node | null = tree.rootNode.descendantForIndex(at.start, at.end);
   while (n && n.startIndex === at.start && n.endIndex === at.end && n.parent && n.parent.startIndex === at.start && n.parent.endIndex === at.end)
@@ -20,9 +25,24 @@ export function rootName(tree: Tree, at: { start: number; end: number }): Node |
     else if (n.type === 'attribute') n = n.childForFieldName('object');
     else if (n.type === 'subscript') n = n.childForFieldName('value');
     else if (n.type === 'parenthesized_expression') n = n.namedChild(0);
+    else if (n.type === 'binary_operator' && n.childForFieldName('operator')?.type === '%') n = n.childForFieldName('left');
     else return undefined;
   }
   return undefined;
+}
+
+/** Whether the name is read as the left side of a `%` (a template, or a number's modulo). */
+function formattedWithPercent(nameNode: Node): boolean {
+  for (let n: Node = nameNode, p = n.parent; p && p.type !== 'expression_statement' && p.type !== 'block'; n = p, p = p.parent)
+    if (p.type === 'binary_operator' && p.childForFieldName('operator')?.type === '%' && p.childForFieldName('left')?.id === n.id) return true;
+  return false;
+}
+
+/** A value the expectation may be read from: a name formatted with `%` only as a string template, never a number's modulo. */
+function changeable(nameNode: Node, value: Node): boolean {
+  if (mutableLeaves(value, true).length === 0) return false;
+  const v = unwrapParens(value);
+  return !formattedWithPercent(nameNode) || v.type === 'string' || v.type === 'concatenated_string';
 }
 
 /**
@@ -41,10 +61,9 @@ export function assignmentOf(fn: Node, nameNode: Node, use: Node, asserts: { sta
     const right = asg.childForFieldName('right');
     const statement = asg.parent;
     if (left?.type !== 'identifier' || left.text !== name || !right || statement?.type !== 'expression_statement' || statement.hasError) continue;
-    found =
-      mutableLeaves(right, true).length > 0
-        ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere, kind: 'variable' }
-        : undefined;
+    found = changeable(nameNode, right)
+      ? { statement, value: right, name: { start: nameNode.startIndex, end: nameNode.endIndex }, readElsewhere, kind: 'variable' }
+      : undefined;
   }
   return found;
 }
@@ -96,7 +115,7 @@ export function parameterOf(fn: Node, param: string | undefined, nameNode: Node,
   if (!params || !kids(params).some((p) => p.type === 'identifier' && p.text === name)) return undefined;
   if (rebinds(fn, name)) return undefined;
   const value = parametrizedValue(fn, param, name);
-  if (!value || mutableLeaves(value, true).length === 0) return undefined;
+  if (!value || !changeable(nameNode, value)) return undefined;
   return {
     statement: value,
     value,
