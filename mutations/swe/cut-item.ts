@@ -5,7 +5,7 @@ import { changedItem } from './data-row-variant.js';
 import { withHunkLines } from './emit.js';
 import { parsePatch, type FilePatch, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import type { SweMutation, KindInput } from './types.js';
 
 export const DEF = /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/;
 
@@ -32,16 +32,8 @@ export interface CutKind {
  * so the value the fixed code produces differs; the conflicting variant asserts, before the opening, that the item
  * is not in the subject, which the check below says it is.
  */
-export function cutItemMutation(
-  kind: CutKind,
-  parser: Parser,
-  patch: Patch,
-  testFiles: readonly FilePatch[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  rng: Rng,
-  seed: number,
-): SweMutation | undefined {
+export function cutItemMutation(kind: CutKind, input: KindInput): SweMutation | undefined {
+  const { parser, patch, testFiles, refs, type, rng, seed } = input;
   for (const ref of refs) {
     if (!ref.name || ref.description !== undefined) continue;
     for (const file of testFiles) {

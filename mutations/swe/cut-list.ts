@@ -1,11 +1,8 @@
 import type { Parser } from 'web-tree-sitter';
 import { withTreeSync } from '../../python/sync.js';
-import type { MutationType } from '../outcome.js';
-import type { Rng } from '../rng.js';
 import { cutItemMutation, DEF, type CutFound, type CutKind } from './cut-item.js';
-import type { FilePatch, Patch } from './patch.js';
-import type { TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import type { FilePatch } from './patch.js';
+import type { SweMutation, KindInput } from './types.js';
 
 /** `assert list(actual) == [` opening a list the hunk cuts off: the subject is a plain expression, no call with arguments of its own but a name. */
 const OPENING = /^(\s*)assert\s+([A-Za-z_][\w.]*(?:\([A-Za-z_][\w.]*\))?)\s*==\s*\[\s*$/;
@@ -50,14 +47,6 @@ const CUT_LIST: CutKind = { name: 'cut-list', item: 'element', findIn };
  * produces differs; the conflicting variant asserts, before it, that the element is not in the
  * subject, which the list equality says it is.
  */
-export function cutListMutation(
-  parser: Parser,
-  patch: Patch,
-  testFiles: readonly FilePatch[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  rng: Rng,
-  seed: number,
-): SweMutation | undefined {
-  return cutItemMutation(CUT_LIST, parser, patch, testFiles, refs, type, rng, seed);
+export function cutListMutation(input: KindInput): SweMutation | undefined {
+  return cutItemMutation(CUT_LIST, input);
 }

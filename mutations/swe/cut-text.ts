@@ -1,11 +1,8 @@
 import type { Parser } from 'web-tree-sitter';
 import { withTreeSync } from '../../python/sync.js';
-import type { MutationType } from '../outcome.js';
-import type { Rng } from '../rng.js';
 import { cutItemMutation, DEF, type CutFound, type CutKind } from './cut-item.js';
-import type { FilePatch, Patch } from './patch.js';
-import type { TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import type { FilePatch } from './patch.js';
+import type { SweMutation, KindInput } from './types.js';
 
 /** `assert ('first piece'`: an expected text of string pieces in parentheses, opened on the assert's line. */
 const OPENING = /^(\s*)assert\s+\(\s*(?:[rbuRBU]{0,2})(['"])/;
@@ -71,14 +68,6 @@ const CUT_TEXT: CutKind = { name: 'cut-text', item: 'piece', findIn };
  * conflicting variant asserts first that the piece is not in that text, which the check below
  * (equal to it, or in it) says it is.
  */
-export function cutTextMutation(
-  parser: Parser,
-  patch: Patch,
-  testFiles: readonly FilePatch[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  rng: Rng,
-  seed: number,
-): SweMutation | undefined {
-  return cutItemMutation(CUT_TEXT, parser, patch, testFiles, refs, type, rng, seed);
+export function cutTextMutation(input: KindInput): SweMutation | undefined {
+  return cutItemMutation(CUT_TEXT, input);
 }

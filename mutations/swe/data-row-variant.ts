@@ -5,8 +5,8 @@ import type { Rng } from '../rng.js';
 import { applyEdits, changeLeaf, mutableLeaves, strategyName } from '../values.js';
 import { addedRows, expectedIndex, rowId, type DataRow } from './data-rows.js';
 import { withHunkLines } from './emit.js';
-import type { SweMutation } from './types.js';
-import { parsePatch, type FilePatch, type Patch } from './patch.js';
+import type { SweMutation, KindInput } from './types.js';
+import { parsePatch, type Patch } from './patch.js';
 import { namedByClass } from './class-name.js';
 import { raisedClassChange } from './raised-row.js';
 import { fileMayHold, type TestRef } from './test-id.js';
@@ -165,15 +165,8 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
  * row again with the changed value beside the original, so no code passes both. A duplicated
  * parametrize case runs under its own id, which the variant adds to the tests it grades.
  */
-export function dataRowMutation(
-  parser: Parser,
-  patch: Patch,
-  testFiles: readonly FilePatch[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  rng: Rng,
-  seed: number,
-): SweMutation | undefined {
+export function dataRowMutation(input: KindInput): SweMutation | undefined {
+  const { parser, patch, testFiles, refs, type, rng, seed } = input;
   const rows = testFiles.flatMap((f) => addedRows(parser, f));
   const targets = refs.flatMap((ref) => rows.flatMap((row) => targetOf(ref, row) ?? []));
   // Rows whose expected value a name tells first, then those read by the default.

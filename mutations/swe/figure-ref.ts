@@ -1,10 +1,9 @@
-import type { Tree } from 'web-tree-sitter';
 import type { MutationType } from '../outcome.js';
-import { leading, regionFunctions, type Region, type RegionFunction } from './fragment.js';
+import { leading, regionFunctions, type RegionFunction } from './fragment.js';
 import { withHunkLines } from './emit.js';
-import { parsePatch, type Patch, type PatchLine } from './patch.js';
-import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import { parsePatch, type PatchLine } from './patch.js';
+import { fileMayHold } from './test-id.js';
+import type { SweMutation, KindInput } from './types.js';
 
 /** matplotlib's decorator that draws the test's two figures and fails unless their images are equal. */
 const DECORATOR = 'check_figures_equal';
@@ -34,13 +33,8 @@ function added(type: MutationType, indent: string): string[] {
  * own drawing, so the images the fixed code makes differ; the conflicting variant keeps the
  * comparison and asserts the two figures render differently.
  */
-export function figureRefMutation(
-  patch: Patch,
-  regions: readonly { region: Region; tree: Tree }[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  seed: number,
-): SweMutation | undefined {
+export function figureRefMutation(input: KindInput): SweMutation | undefined {
+  const { patch, regions, refs, type, seed } = input;
   for (const ref of refs) {
     for (const { region, tree } of regions) {
       if (!ref.name || !fileMayHold(ref, region.file.newPath)) continue;

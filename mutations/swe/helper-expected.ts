@@ -9,7 +9,7 @@ import { functionParses, leading, regionFunctions, type Region, type RegionFunct
 import { expectedArguments, helperDefinition, ownHelperName } from './helper-argument.js';
 import { parsePatch, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import type { SweMutation, KindInput } from './types.js';
 
 type Regions = readonly { region: Region; tree: Tree }[];
 
@@ -129,15 +129,9 @@ function variantAt(parser: Parser, patch: Patch, site: HelperCall, edited: strin
  * as the unfixed code may give the flipped value. Conflicting: the same call again right after it,
  * with the changed value, so no code passes both.
  */
-export function helperExpectedMutation(
-  parser: Parser,
-  patch: Patch,
-  regions: Regions,
-  tests: readonly { ref: TestRef }[],
-  type: MutationType,
-  seed: number,
-): SweMutation | undefined {
-  for (const { ref } of tests) {
+export function helperExpectedMutation(input: KindInput): SweMutation | undefined {
+  const { parser, patch, regions, refs, type, seed } = input;
+  for (const ref of refs) {
     // A stream of its own: the engine's shared one stays as the kinds after this one expect it.
     const rng = rngFor(seed, ref.raw, type, 'helper-expected');
     for (const site of helperCalls(ref, regions)) {

@@ -5,7 +5,7 @@ import type { MutationType } from '../outcome.js';
 import { withHunkLines } from './emit.js';
 import { parsePatch, type FilePatch, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import type { SweMutation, KindInput } from './types.js';
 
 /** A one-line list assignment a hunk shows: `invalid_usernames = ["a", 'b\n']`. */
 interface InputList {
@@ -90,14 +90,8 @@ function withItem(list: InputList, item: string): string {
  * the added input is the very one the unfixed code gets wrong, so moving it would let doing nothing
  * pass, while an older input is treated alike by the fixed and the unfixed code and fails both.
  */
-export function inputListMutation(
-  parser: Parser,
-  patch: Patch,
-  testFiles: readonly FilePatch[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  seed: number,
-): SweMutation | undefined {
+export function inputListMutation(input: KindInput): SweMutation | undefined {
+  const { parser, patch, testFiles, refs, type, seed } = input;
   for (const ref of refs) {
     if (ref.description !== undefined || ref.param !== undefined || !ref.name) continue;
     for (const file of testFiles) {

@@ -9,7 +9,7 @@ import { withHunkLines } from './emit.js';
 import { regionFunctions, type Region } from './fragment.js';
 import { parsePatch, type FilePatch, type Hunk, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import type { SweMutation, KindInput } from './types.js';
 
 /** A one-line row of a table the hunk shows: a tuple of two or more values, followed by its comma. */
 interface TableRow {
@@ -195,16 +195,8 @@ function bodyShown(ref: TestRef, regions: readonly { region: Region; tree: Tree 
  * other value one the same column holds elsewhere, or a changed literal. The one-off changes the
  * row; the conflicting variant adds the changed copy right after it.
  */
-export function moduleTableMutation(
-  parser: Parser,
-  patch: Patch,
-  testFiles: readonly FilePatch[],
-  regions: readonly { region: Region; tree: Tree }[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  rng: Rng,
-  seed: number,
-): SweMutation | undefined {
+export function moduleTableMutation(input: KindInput): SweMutation | undefined {
+  const { parser, patch, testFiles, regions, refs, type, rng, seed } = input;
   // A parametrized id reads its rows through a decorator, which another kind handles.
   const readers = refs.filter((ref) => ref.name && ref.param === undefined && !ref.name.includes('[') && !bodyShown(ref, regions));
   for (const ref of readers) {

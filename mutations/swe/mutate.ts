@@ -27,7 +27,7 @@ import { moduleTableMutation } from './module-table.js';
 import { helperExpectedMutation } from './helper-expected.js';
 import { assignmentOf, parameterOf, rootName } from './expectation-source.js';
 
-import type { SweMutation, SweMutationInput } from './types.js';
+import type { KindInput, SweMutation, SweMutationInput } from './types.js';
 
 export type { SweMutation, SweMutationInput } from './types.js';
 
@@ -324,35 +324,28 @@ function* variantsWithin(
     );
     const byRef = resolved.map(({ id, ref }) => ({ id, ref, found: candidatesFor(ref, regions) }));
     yield* byAssertion(parser, patch, byRef, type, rng, seed, problems);
-    const raises = raisesClassMutation(
-      patch,
-      regions,
-      byRef.map((r) => r.ref),
-      type,
-      seed,
-    );
-    if (raises?.ok) yield raises;
-    const helper = helperExpectedMutation(parser, patch, regions, byRef, type, seed);
-    if (helper?.ok) yield helper;
-    const wrapped = yield* byExpectedError(parser, patch, byRef, regions, type, seed);
-    // Then a data row the patch adds, when the test reads it from a table.
     const refs = byRef.map((r) => r.ref);
-    const fromRow = dataRowMutation(parser, patch, testFiles, refs, type, rng, seed);
-    if (fromRow?.ok) yield fromRow;
-    const moved = inputListMutation(parser, patch, testFiles, refs, type, seed);
-    if (moved?.ok) yield moved;
-    const byPosition = positionalRowMutation(parser, patch, testFiles, refs, type, rng, seed);
-    if (byPosition?.ok) yield byPosition;
-    const cutList = cutListMutation(parser, patch, testFiles, refs, type, rng, seed);
-    if (cutList?.ok) yield cutList;
-    const cutText = cutTextMutation(parser, patch, testFiles, refs, type, rng, seed);
-    if (cutText?.ok) yield cutText;
-    const figure = figureRefMutation(patch, regions, refs, type, seed);
-    if (figure?.ok) yield figure;
-    const shown = shownRowMutation(parser, patch, regions, refs, type, rng, seed);
-    if (shown?.ok) yield shown;
-    const table = moduleTableMutation(parser, patch, testFiles, regions, refs, type, rng, seed);
-    if (table?.ok) yield table;
+    const kind: KindInput = { parser, patch, testFiles, regions, refs, type, rng, seed };
+    for (const make of [raisesClassMutation, helperExpectedMutation]) {
+      const variant = make(kind);
+      if (variant?.ok) yield variant;
+    }
+    const wrapped = yield* byExpectedError(parser, patch, byRef, regions, type, seed);
+    // Then the rows, lists and cut-off values the patch adds, and the tables a test reads.
+    const later = [
+      dataRowMutation,
+      inputListMutation,
+      positionalRowMutation,
+      cutListMutation,
+      cutTextMutation,
+      figureRefMutation,
+      shownRowMutation,
+      moduleTableMutation,
+    ];
+    for (const make of later) {
+      const variant = make(kind);
+      if (variant?.ok) yield variant;
+    }
     return leftOutReason(byRef, regions, problems, wrapped, input.failToPass);
   } finally {
     for (const { tree } of regions) tree.delete();

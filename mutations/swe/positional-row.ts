@@ -7,7 +7,7 @@ import { withHunkLines } from './emit.js';
 import { parsePatch, type FilePatch, type Hunk, type Patch, type PatchLine } from './patch.js';
 import { positionalParam, shownTable, tableOffset, type ShownTable } from './positional-table.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import type { SweMutation, KindInput } from './types.js';
 
 const DEF = /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/;
 
@@ -117,15 +117,8 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
  * out of sight, after the last row shown, provided no case an id names lies below it (the cases
  * below, which pass either way, move down one index).
  */
-export function positionalRowMutation(
-  parser: Parser,
-  patch: Patch,
-  testFiles: readonly FilePatch[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  rng: Rng,
-  seed: number,
-): SweMutation | undefined {
+export function positionalRowMutation(input: KindInput): SweMutation | undefined {
+  const { parser, patch, testFiles, refs, type, rng, seed } = input;
   for (const ref of refs) {
     const pos = positionalParam(ref.param);
     if (!pos || !ref.name) continue;

@@ -1,11 +1,10 @@
-import type { Tree } from 'web-tree-sitter';
 import type { MutationType } from '../outcome.js';
 import type { Node } from '../../python/parser.js';
 import { withHunkLines } from './emit.js';
 import { regionFunctions, type Region } from './fragment.js';
-import { parsePatch, type Patch, type PatchLine } from './patch.js';
-import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import { parsePatch, type PatchLine } from './patch.js';
+import { fileMayHold } from './test-id.js';
+import type { SweMutation, KindInput } from './types.js';
 
 /**
  * The class the changed check expects. Only an async iterator raises it, and it has no subclasses
@@ -53,13 +52,8 @@ function changedLine(region: Region, w: Node, type: MutationType): { hunkLine: n
  * the same check on that class is added as an outer item of the same `with`; the inner one
  * swallows E, and the outer then sees nothing raised, so one of the two always fails.
  */
-export function raisesClassMutation(
-  patch: Patch,
-  regions: readonly { region: Region; tree: Tree }[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  seed: number,
-): SweMutation | undefined {
+export function raisesClassMutation(input: KindInput): SweMutation | undefined {
+  const { patch, regions, refs, type, seed } = input;
   for (const ref of refs) {
     for (const { region, tree } of regions) {
       if (!ref.name || !fileMayHold(ref, region.file.newPath)) continue;

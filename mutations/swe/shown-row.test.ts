@@ -24,7 +24,16 @@ async function tried(testPatch: string, id: string, type: 'oneoff' | 'conflictin
   const patch = parsePatch(testPatch);
   const parsed = regionOf(parser, patch.files[0]!, 0)!;
   try {
-    return shownRowMutation(parser, patch, [parsed], [parseTestId(id)], type, rngFor(0, 'fixture', type), 0);
+    return shownRowMutation({
+      parser,
+      patch,
+      testFiles: patch.files,
+      regions: [parsed],
+      refs: [parseTestId(id)],
+      type,
+      rng: rngFor(0, 'fixture', type),
+      seed: 0,
+    });
   } finally {
     parsed.tree.delete();
   }

@@ -10,8 +10,8 @@ import { EXPECTED_NAME, rowOf, type DataRow } from './data-rows.js';
 import { withHunkLines } from './emit.js';
 import { closedAfter, isBlank, leading, regionFunctions, type Region, type RegionFunction } from './fragment.js';
 import { parsePatch, type Patch, type PatchLine } from './patch.js';
-import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation } from './types.js';
+import { fileMayHold } from './test-id.js';
+import type { SweMutation, KindInput } from './types.js';
 
 /** How the loop tells which target is the expectation: its name, an assertion in view, or (the body cut off before any use) the last. */
 type Which = 'named-expected' | 'asserted' | 'last-value';
@@ -219,15 +219,8 @@ function variantOf(parser: Parser, patch: Patch, region: Region, row: DataRow, a
  * unfixed code alike. One-off: that row changed in place; conflicting: a changed copy added right
  * after it, the original kept.
  */
-export function shownRowMutation(
-  parser: Parser,
-  patch: Patch,
-  regions: readonly { region: Region; tree: Tree }[],
-  refs: readonly TestRef[],
-  type: MutationType,
-  rng: Rng,
-  seed: number,
-): SweMutation | undefined {
+export function shownRowMutation(input: KindInput): SweMutation | undefined {
+  const { parser, patch, regions, refs, type, rng, seed } = input;
   for (const ref of refs) {
     for (const { region, tree } of regions) {
       if (!ref.name || !fileMayHold(ref, region.file.newPath)) continue;

@@ -1,8 +1,12 @@
-import type { Tree } from 'web-tree-sitter';
+import type { Parser, Tree } from 'web-tree-sitter';
 import type { FoundAssertion } from '../../python/assertions.js';
 import type { Node } from '../../python/parser.js';
 import type { MutationRecord } from '../../tasks/task.js';
+import type { MutationType } from '../outcome.js';
+import type { Rng } from '../rng.js';
 import type { Region, RegionFunction } from './fragment.js';
+import type { FilePatch, Patch } from './patch.js';
+import type { TestRef } from './test-id.js';
 
 export interface SweMutationInput {
   /** The row's id, part of the seed stream. */
@@ -17,6 +21,20 @@ export interface SweMutationInput {
   baseFiles?: ReadonlyMap<string, string>;
   /** Variants tried already (validation rejected them), by test patch: the engine passes over them to its next. */
   skip?: ReadonlySet<string>;
+}
+
+/** What each kind of variant beyond the assertions reads: the patch, its parsed hunks, the tests it targets and the stream of choices. */
+export interface KindInput {
+  parser: Parser;
+  patch: Patch;
+  /** The Python test files the patch changes. */
+  testFiles: readonly FilePatch[];
+  regions: readonly { region: Region; tree: Tree }[];
+  /** The FAIL_TO_PASS tests, in the row's order. */
+  refs: readonly TestRef[];
+  type: MutationType;
+  rng: Rng;
+  seed: number;
 }
 
 export type SweMutation =
