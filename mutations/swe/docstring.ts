@@ -24,7 +24,8 @@ function openedInDocstring(region: Region, tree: Tree, description: string): Tes
 /**
  * The one test function the hunks open inside of (git names it in a hunk header) with its docstring
  * out of view, when there is exactly one: a docstring-named test whose docstring no hunk shows is
- * most likely the test the patch edits. Were it another, the edited test is still one the row runs.
+ * most likely the test the patch edits. Were it another, the edited test is most likely still one
+ * the row runs, and validation drops a variant the gold patch passes.
  */
 function soleOpenedTest(regions: readonly { region: Region; tree: Tree }[]): TestRef | undefined {
   const names = new Set<string>();
