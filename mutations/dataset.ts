@@ -74,7 +74,7 @@ export function verdictStage(v: Verdict | undefined): SkippedRow['stage'] {
   return v.environment ? 'environment' : 'validate';
 }
 
-type Validated = (variants: readonly Task[]) => Promise<void>;
+export type Validated = (variants: readonly Task[]) => Promise<void>;
 
 /** Makes the `type` variant of every task, and validates them in Docker when asked. */
 export async function mutateTasks(tasks: readonly Task[], type: MutationType, seed: number, options: MutateOptions = {}): Promise<DatasetMutation> {
@@ -148,7 +148,7 @@ async function validateAll(
  * or an empty patch passes it), never after an infrastructure or environment failure: the
  * variants kept instead, and why rows given up are left out.
  */
-async function retryRejected(
+export async function retryRejected(
   variants: readonly Task[],
   sources: readonly Task[],
   verdicts: Map<string, Verdict>,

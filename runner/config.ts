@@ -8,6 +8,7 @@ import { ImageNamingSchema } from '../tasks/images.js';
 import { TestSpecSchema } from '../tasks/task.js';
 import { VariantSchema, AccessModeSchema, ScaffoldNameSchema } from '../core/record.js';
 import { UserError } from '../core/errors.js';
+import { DEFAULT_MAX_TRIES } from '../mutations/retry.js';
 import { isTemplateName, TEMPLATE_NAMES } from '../scaffolds/templates.js';
 import { AgentCliSpecSchema } from '../scaffolds/agent-cli/spec.js';
 import {
@@ -182,6 +183,12 @@ export const ExperimentSchema = z.strictObject({
   concurrency: setting(positiveInt.default(4), {
     flag: '--concurrency <n>',
     help: 'samples (sandboxes) in flight at once',
+    parse: wholeNumber(1),
+  }),
+  /** Candidates validated per SWE row when a run generates a split, as `mutate --max-tries`. */
+  maxTries: setting(positiveInt.default(DEFAULT_MAX_TRIES), {
+    flag: '--max-tries <n>',
+    help: "candidates validated per SWE row when the run generates a split: when the gold patch passes a variant (not impossible) or an empty patch does (it states what the unfixed code does), the engine's next candidate for that row is made and validated instead",
     parse: wholeNumber(1),
   }),
   /** Model requests in flight at once per provider (default: the provider's own limit). */

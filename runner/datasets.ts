@@ -1,17 +1,16 @@
-import { verdictStage } from '../mutations/dataset.js';
 import { mutateTask } from '../mutations/task.js';
-import { validateLcbVariants } from '../mutations/validate/lcb.js';
-import { type SweValidationOptions, validateSweVariants } from '../mutations/validate/swe.js';
+import type { SweValidationOptions } from '../mutations/validate/swe.js';
 import { sweTestSpec } from '../tasks/env/swe-specs.js';
 import { taskImage, tasksByImage } from '../tasks/images.js';
 import { loadDataset } from '../tasks/load.js';
 import { formatProblem } from '../tasks/rows.js';
-import type { LcbTask, SweTask, Task } from '../tasks/task.js';
+import type { Task } from '../tasks/task.js';
 import type { Variant } from '../core/record.js';
 import type { SandboxBackend } from '../docker/types.js';
 import type { Experiment } from './config.js';
 import { UserError } from '../core/errors.js';
 import { selectTaskIds, type DatasetTasks } from './matrix.js';
+import { validateMade } from './validate-made.js';
 
 /** Tasks left out of a run because the engine lacks their image. */
 export interface MissingImage {
@@ -100,10 +99,13 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
     out.set(type, list);
   }
   if (options.validateVariants && made.length > 0) {
-    const dropped = await validateMade(made, say, dataset, options);
-    for (const variant of dropped) {
-      const list = out.get(variant.variant)!;
-      list.splice(list.indexOf(variant), 1);
+    const { replaced, dropped } = await validateMade(made, originals, experiment.seed, say, dataset, { ...options, maxTries: experiment.maxTries });
+    for (const [split, list] of out) {
+      if (split === 'original') continue;
+      out.set(
+        split,
+        list.filter((t) => !dropped.includes(t)).map((t) => replaced.get(t) ?? t),
+      );
     }
   }
   return out;
@@ -139,51 +141,4 @@ async function leaveOutMissingImages(
       split,
       list.filter((t) => !missing.has(taskImage(t))),
     );
-}
-
-/**
- * Proves generated variants impossible in sandboxes (the reference passes the original and fails
- * the variant on the mutated assertion; an empty solution fails too) and returns those that are
- * not. Variants with nothing to check against (no reference solution) are kept and said so.
- */
-async function validateMade(
-  made: Task[],
-  say: (line: string) => void,
-  dataset: string,
-  options: Pick<LoadOptions, 'signal' | 'backend' | 'imageFor'>,
-): Promise<Task[]> {
-  const { signal, backend, imageFor } = options;
-  const lcb = made.filter((t): t is LcbTask => t.kind === 'lcb' && t.solution !== undefined);
-  const swe = made.filter((t): t is SweTask => t.kind === 'swe');
-  const checkable = [...lcb, ...swe];
-  const unchecked = made.length - checkable.length;
-  say(`validating ${checkable.length} generated variant(s) of ${dataset} in sandboxes...`);
-  // Labelled so `cleanup` finds the validation sandboxes too, should the process die meanwhile.
-  const runId = `validate-${process.pid}`;
-  // The validators answer in input order.
-  const verdicts = [
-    ...(lcb.length ? await validateLcbVariants(lcb, { runId, backend, ...(signal ? { signal } : {}) }) : []).map((v, i) => [lcb[i]!, v] as const),
-    ...(swe.length ? await validateSweVariants(swe, { runId, backend, ...(signal ? { signal } : {}), ...(imageFor ? { imageFor } : {}) }) : []).map(
-      (v, i) => [swe[i]!, v] as const,
-    ),
-  ];
-  const dropped: Task[] = [];
-  const byStage = { validate: 0, environment: 0, unvalidated: 0, mutate: 0 };
-  for (const [task, verdict] of verdicts) {
-    if (verdict.ok) continue;
-    dropped.push(task);
-    byStage[verdictStage(verdict)]++;
-    say(`  ${task.id} ${task.variant}: left out (${verdict.reason ?? 'not impossible'})`);
-  }
-  const apart = [
-    byStage.validate ? `${byStage.validate} not impossible` : '',
-    byStage.environment ? `${byStage.environment} whose task does not work in its environment` : '',
-    byStage.unvalidated ? `${byStage.unvalidated} that could not be checked` : '',
-  ].filter(Boolean);
-  say(
-    `variants ready: ${checkable.length - dropped.length} of ${checkable.length} proven impossible` +
-      (apart.length ? ` (left out: ${apart.join(', ')})` : '') +
-      (unchecked ? `; ${unchecked} without a reference solution used unchecked` : ''),
-  );
-  return dropped;
 }
