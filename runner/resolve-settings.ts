@@ -1,7 +1,8 @@
 import { totalCapacity } from '../docker/hosts.js';
 import type { ResultStore } from '../results/store.js';
 import { UserError } from '../core/errors.js';
-import { matrixDifference, matrixValue, mergeSettings, parseExperiment, type Experiment } from './config.js';
+import { mergeSettings, parseExperiment, type Experiment } from './config.js';
+import { matrixDifference, matrixValue } from './matrix-fields.js';
 import { readTemplateFiles } from './templates.js';
 
 /** Where a run's settings come from: a preset or config file under flags, and the run to resume, if any. */
