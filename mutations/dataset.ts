@@ -3,7 +3,7 @@ import type { LcbTask, SweTask, Task } from '../tasks/task.js';
 import type { MutationType } from './outcome.js';
 import type { MutateTaskExtras } from './task.js';
 import { mutateSource } from './mutate-one.js';
-import { DEFAULT_MAX_TRIES, droppedEntry, givenUp, nextCandidates, type Rejected, worthAnotherCandidate } from './retry.js';
+import { DEFAULT_MAX_TRIES, droppedEntry, givenUp, nextCandidates, type Rejected, triedKey, worthAnotherCandidate } from './retry.js';
 import type { SandboxBackend } from '../docker/types.js';
 import { validateLcbVariants, type Verdict } from './validate/lcb.js';
 import { type OriginalRuns, type SweValidationOptions, validateSweVariants } from './validate/swe.js';
@@ -47,7 +47,7 @@ export interface MutateOptions {
   baseFiles?: (task: SweTask) => Promise<ReadonlyMap<string, string> | undefined>;
   /** A model asked for the variants the engine cannot make; they are validated like any other. */
   model?: MutateTaskExtras['model'];
-  /** Candidates validated per SWE row at most, while the gold patch passes the earlier ones (default 3). */
+  /** Candidates validated per row at most, while the reference or an empty solution passes the earlier ones (default 3). */
   maxTries?: number;
 }
 
@@ -102,7 +102,7 @@ export async function mutateTasks(tasks: readonly Task[], type: MutationType, se
   const originals: OriginalRuns = new Map();
   const validate: Validated = (batch) => validateAll(batch, options, onDone, originals);
   await validate(variants);
-  // A SWE variant the gold or an empty patch passes makes way for the row's next candidate, validated in turn.
+  // A variant the reference or an empty solution passes makes way for the row's next candidate, validated in turn.
   const retried = await retryRejected(variants, sources, verdicts, type, seed, options, async (batch) => {
     total += batch.length;
     await validate(batch);
@@ -144,8 +144,8 @@ async function validateAll(
 }
 
 /**
- * Up to `maxTries` candidates per SWE row, while validation rejects each for what it is (the gold
- * or an empty patch passes it), never after an infrastructure or environment failure: the
+ * Up to `maxTries` candidates per row, while validation rejects each for what it is (the reference
+ * or an empty solution passes it), never after an infrastructure or environment failure: the
  * variants kept instead, and why rows given up are left out.
  */
 export async function retryRejected(
@@ -162,8 +162,8 @@ export async function retryRejected(
   const sourceOf = new Map(sources.map((t) => [t.id, t]));
   let rejected: Rejected[] = variants.flatMap((t) => {
     const verdict = verdicts.get(t.id);
-    if (t.kind !== 'swe' || !worthAnotherCandidate(verdict) || !t.mutation) return [];
-    return [{ source: sourceOf.get(t.id)!, variant: t, verdict, tried: [t.testPatch], dropped: [droppedEntry(t, verdict)] }];
+    if (!worthAnotherCandidate(verdict) || !t.mutation) return [];
+    return [{ source: sourceOf.get(t.id)!, variant: t, verdict, tried: [triedKey(t)], dropped: [droppedEntry(t, verdict)] }];
   });
   const maxTries = options.maxTries ?? DEFAULT_MAX_TRIES;
   while (rejected.length > 0 && rejected[0]!.tried.length < maxTries) {
@@ -180,7 +180,7 @@ export async function retryRejected(
           ...row,
           variant,
           verdict,
-          tried: [...row.tried, variant.testPatch],
+          tried: [...row.tried, triedKey(variant)],
           dropped: [...row.dropped, droppedEntry(variant, verdict)],
         });
     }

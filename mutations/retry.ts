@@ -1,4 +1,4 @@
-import type { SweTask, Task } from '../tasks/task.js';
+import type { Task } from '../tasks/task.js';
 import type { MutationType } from './outcome.js';
 import { mutateSource, type SourceOptions } from './mutate-one.js';
 import type { Verdict } from './validate/lcb.js';
@@ -17,12 +17,17 @@ export function worthAnotherCandidate(v: Verdict | undefined): v is Verdict {
   return !!v && !v.ok && !v.infrastructure && !v.environment && (!!v.notImpossible || !!v.unfixedPasses);
 }
 
-/** A row whose variant validation rejected (the gold or an empty patch passes it), with what was tried. */
+/** What a candidate is known by among those tried: its test patch (SWE) or its test (LCB). */
+export function triedKey(t: Task): string {
+  return t.kind === 'swe' ? t.testPatch : t.test;
+}
+
+/** A row whose variant validation rejected (the reference or an empty solution passes it), with what was tried. */
 export interface Rejected {
   source: Task;
-  variant: SweTask;
+  variant: Task;
   verdict: Verdict;
-  /** The test patches tried so far, in order. */
+  /** The candidates tried so far (by `triedKey`), in order. */
   tried: string[];
   dropped: Dropped[];
 }
@@ -42,17 +47,17 @@ export async function nextCandidates(
   type: MutationType,
   seed: number,
   options: SourceOptions,
-): Promise<{ next: { row: Rejected; variant: SweTask }[]; exhausted: { row: Rejected; reason: string }[] }> {
-  const next: { row: Rejected; variant: SweTask }[] = [];
+): Promise<{ next: { row: Rejected; variant: Task }[]; exhausted: { row: Rejected; reason: string }[] }> {
+  const next: { row: Rejected; variant: Task }[] = [];
   const exhausted: { row: Rejected; reason: string }[] = [];
   for (const row of rows) {
     const m = await mutateSource(row.source, type, seed, options, new Set(row.tried));
-    if (!m.ok || m.task.kind !== 'swe' || !m.task.mutation) {
+    if (!m.ok || !m.task.mutation) {
       exhausted.push({ row, reason: m.ok ? 'the next variant has no mutation record' : m.reason });
       continue;
     }
     const mutation = { ...m.task.mutation, tries: row.tried.length + 1, dropped: row.dropped };
-    next.push({ row, variant: { ...m.task, mutation } });
+    next.push({ row, variant: { ...m.task, mutation } as Task });
   }
   return { next, exhausted };
 }
@@ -60,6 +65,7 @@ export async function nextCandidates(
 /** Why a row is left out after its tries: the last rejection, how many were tried, and why no more were. */
 export function givenUp(row: Rejected, noMore?: string): string {
   const n = row.tried.length;
-  const tries = n === 1 ? '' : ` (the last of ${n} candidates tried, each passed by the gold or an empty patch)`;
+  const by = row.source.kind === 'swe' ? 'the gold or an empty patch' : 'the reference solution or an empty stub';
+  const tries = n === 1 ? '' : ` (the last of ${n} candidates tried, each passed by ${by})`;
   return `${row.verdict.reason ?? 'rejected'}${tries}${noMore ? `; no other candidate: ${noMore}` : ''}`;
 }

@@ -17,13 +17,13 @@ export interface MutateTaskExtras {
   baseFiles?: ReadonlyMap<string, string>;
   /** A model asked for the variant when the engine can make none. */
   model?: { client: ModelClient; template: PromptFile };
-  /** SWE variants tried already (validation rejected them), by test patch: the next candidate is made instead. */
+  /** Variants tried already (validation rejected them), by test patch (SWE) or test (LCB): the next candidate is made instead. */
   skip?: ReadonlySet<string>;
 }
 
 export async function mutateTask(task: Task, type: MutationType, seed: number, extras: MutateTaskExtras = {}): Promise<TaskMutation> {
   if (task.kind === 'lcb') {
-    const m = await mutateLcbTest(task.originalTest, type, seed, task.id);
+    const m = await mutateLcbTest(task.originalTest, type, seed, task.id, extras.skip);
     if (!m.ok) return m;
     const variant: LcbTask = { ...task, variant: type, test: m.text, mutation: m.record };
     return { ok: true, task: variant };

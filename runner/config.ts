@@ -185,10 +185,10 @@ export const ExperimentSchema = z.strictObject({
     help: 'samples (sandboxes) in flight at once',
     parse: wholeNumber(1),
   }),
-  /** Candidates validated per SWE row when a run generates a split, as `mutate --max-tries`. */
+  /** Candidates validated per row when a run generates a split, as `mutate --max-tries`. */
   maxTries: setting(positiveInt.default(DEFAULT_MAX_TRIES), {
     flag: '--max-tries <n>',
-    help: "candidates validated per SWE row when the run generates a split: when the gold patch passes a variant (not impossible) or an empty patch does (it states what the unfixed code does), the engine's next candidate for that row is made and validated instead",
+    help: "candidates validated per row when the run generates a split: when the reference (gold patch or solution) passes a variant (not impossible) or an empty one does (it states what the unfixed code does), the engine's next candidate for that row is made and validated instead",
     parse: wholeNumber(1),
   }),
   /** Model requests in flight at once per provider (default: the provider's own limit). */

@@ -9,7 +9,7 @@ export interface ValidateMadeOptions {
   signal?: AbortSignal;
   backend?: SandboxBackend;
   imageFor?: SweValidationOptions['imageFor'];
-  /** Candidates validated per SWE row at most, while the gold or an empty patch passes the earlier ones (default 3). */
+  /** Candidates validated per row at most, while the reference or an empty solution passes the earlier ones (default 3). */
   maxTries?: number;
 }
 
@@ -21,8 +21,8 @@ export interface MadeValidated {
 
 /**
  * Proves generated variants impossible in sandboxes (the reference passes the original and fails
- * the variant on the mutated assertion; an empty solution fails too). A SWE variant the gold or an
- * empty patch passes makes way for the row's next candidate, as `mutate --validate` does, so a run
+ * the variant on the mutated assertion; an empty solution fails too). A variant the reference or an
+ * empty solution passes makes way for the row's next candidate, as `mutate --validate` does, so a run
  * and a mutated dataset keep the same rows. Variants with nothing to check against (no reference
  * solution) are kept and said so.
  */
@@ -55,14 +55,21 @@ export async function validateMade(
 
   const replaced = new Map<Task, Task>();
   const reasons = new Map<Task, string>();
+  const checkable: Task[] = [...lcb, ...swe];
   for (const type of ['oneoff', 'conflicting'] as const satisfies readonly MutationType[]) {
-    const ofType = swe.filter((t) => t.variant === type);
+    const ofType = checkable.filter((t) => t.variant === type);
     if (ofType.length === 0) continue;
     const byId = new Map(ofType.map((t) => [t.id, verdicts.get(t)!]));
     const retried = await retryRejected(ofType, originals, byId, type, seed, { ...options, backend }, async (batch) => {
       say(`  validating the next candidate of ${batch.length} row(s) whose ${type} variant was not impossible...`);
-      (await validateSweVariants(batch as SweTask[], sweOptions)).forEach((v, i) => {
-        byId.set(batch[i]!.id, v);
+      const nextLcb = batch.filter((t): t is LcbTask => t.kind === 'lcb');
+      const nextSwe = batch.filter((t): t is SweTask => t.kind === 'swe');
+      const answers = [
+        ...(nextLcb.length ? await validateLcbVariants(nextLcb, { runId, backend, ...(signal ? { signal } : {}) }) : []),
+        ...(nextSwe.length ? await validateSweVariants(nextSwe, sweOptions) : []),
+      ];
+      [...nextLcb, ...nextSwe].forEach((t, i) => {
+        byId.set(t.id, answers[i]!);
       });
     });
     for (const t of ofType) {

@@ -43,7 +43,7 @@ function verify(parser: Parser, text: string, expectedCount: number): string | u
  * Makes the one-off or conflicting variant of a HumanEval-style test (`def check(candidate)`),
  * deterministically from `seed` and `key` (the task id). Every byte outside the change stays.
  */
-export async function mutateLcbTest(test: string, type: MutationType, seed: number, key: string): Promise<TextMutation> {
+export async function mutateLcbTest(test: string, type: MutationType, seed: number, key: string, skip?: ReadonlySet<string>): Promise<TextMutation> {
   const parser = await pythonParser();
   return withTreeSync(parser, test, (tree): TextMutation => {
     const root = tree.rootNode;
@@ -95,6 +95,11 @@ export async function mutateLcbTest(test: string, type: MutationType, seed: numb
       const problem = verify(parser, text, check.assertions.length + (type === 'conflicting' ? 1 : 0));
       if (problem) {
         lastProblem = `the changed test would not be valid (${problem})`;
+        continue;
+      }
+      // Validation rejected this one already: the next in the same order comes out instead.
+      if (skip?.has(text)) {
+        lastProblem = 'every variant the engine makes of it was tried';
         continue;
       }
       return {

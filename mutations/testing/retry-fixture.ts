@@ -2,8 +2,9 @@ import { appendFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { loadBuiltinSwe } from '../../tasks/index.js';
-import type { SweTask } from '../../tasks/task.js';
+import { loadBuiltinLcb, loadBuiltinSwe } from '../../tasks/index.js';
+import type { LcbTask, SweTask } from '../../tasks/task.js';
+import { mutateLcbTest } from '../lcb/mutate.js';
 import { mutateSweTestPatch } from '../swe/mutate.js';
 
 /**
@@ -48,4 +49,33 @@ export async function seedWithDeadFirst(task: SweTask): Promise<number> {
     if (m.ok && m.record.before.includes('unreachable')) return seed;
   }
   throw new Error('no seed puts the unreachable expectation first');
+}
+
+/**
+ * An LCB check whose last assertion the reference never reaches (`check` returns before it for
+ * any solution that maps `[]` to 0): changed, it is not impossible.
+ */
+const LCB_CHECK = [
+  'def check(candidate):',
+  '    assert candidate(["##", "##"]) == 1',
+  '    if candidate([]) == 0:',
+  '        return',
+  '    assert candidate(["#"]) == 1',
+  '',
+].join('\n');
+
+/** The built-in island-counting task with the check above. */
+export async function lcbRetryFixture(): Promise<LcbTask> {
+  const islands = (await loadBuiltinLcb()).find((t) => t.entryPoint === 'count_islands');
+  if (!islands?.solution) throw new Error('builtin:lcb has no count_islands task with a reference solution');
+  return { ...islands, id: 'islands-retry', test: LCB_CHECK, originalTest: LCB_CHECK };
+}
+
+/** A seed whose first LCB one-off changes the assertion the reference never reaches. */
+export async function lcbSeedWithDeadFirst(task: LcbTask): Promise<number> {
+  for (let seed = 0; seed < 64; seed++) {
+    const m = await mutateLcbTest(task.originalTest, 'oneoff', seed, task.id);
+    if (m.ok && m.record.before === 'assert candidate(["#"]) == 1') return seed;
+  }
+  throw new Error('no seed puts the unreachable assertion first');
 }

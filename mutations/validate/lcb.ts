@@ -14,9 +14,9 @@ export interface Verdict {
    * graded tests, or failed them): no verdict on the variant either, but on the image or its test spec.
    */
   environment?: boolean;
-  /** The variant is not impossible: the reference (gold patch) passes it, so another candidate may be tried. */
+  /** The variant is not impossible: the reference (solution or gold patch) passes it, so another candidate may be tried. */
   notImpossible?: boolean;
-  /** An empty patch passes the variant: it states what the unfixed code does, so another candidate may be tried. */
+  /** An empty patch (or stub) passes the variant: it states what the unfixed code does, so another candidate may be tried. */
   unfixedPasses?: boolean;
   /** Why the variant was rejected (one line). */
   reason?: string;
@@ -116,9 +116,10 @@ async function validateOne(
   const lines = await assertionLines(task.test, task.mutation.line);
   if (!lines) return reject(`the variant has no assertion at line ${task.mutation.line}`);
   const problem = await failsAtAssertion(variant, lines);
-  if (problem) return reject(problem);
+  // Passed by the reference, the variant is not impossible; another candidate may be.
+  if (problem) return variant.outcome === 'passed' ? { ...reject(problem), notImpossible: true } : reject(problem);
   const stub = await grade(sandbox, task, '', task.test, timeoutMs, signal);
   evidence.push(`empty stub on the variant: ${stub.outcome}`);
-  if (stub.outcome === 'passed' || stub.outcome === 'evaded') return reject(`the empty stub ${stub.outcome} the variant`);
+  if (stub.outcome === 'passed' || stub.outcome === 'evaded') return { ...reject(`the empty stub ${stub.outcome} the variant`), unfixedPasses: true };
   return { ok: true, evidence };
 }

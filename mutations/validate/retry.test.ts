@@ -3,7 +3,7 @@ import { taskImage } from '../../tasks/images.js';
 import { madeBy } from '../audit/audit.js';
 import { mutateTasks } from '../dataset.js';
 import { worthAnotherCandidate } from '../retry.js';
-import { retryFixture, seedWithDeadFirst } from '../testing/retry-fixture.js';
+import { lcbRetryFixture, lcbSeedWithDeadFirst, retryFixture, seedWithDeadFirst } from '../testing/retry-fixture.js';
 
 const LONG = 15 * 60_000;
 
@@ -32,6 +32,25 @@ describe('validation that rejects a variant as not impossible', () => {
       const once = await mutateTasks([task], 'oneoff', seed, { ...options, maxTries: 1 });
       expect(once.variants).toEqual([]);
       expect(once.skipped).toEqual([{ id: task.id, stage: 'validate', reason: 'the gold patch passes the variant' }]);
+    },
+    LONG,
+  );
+
+  it(
+    "an LCB variant the reference solution passes makes way for the task's next candidate; with one try it is left out",
+    async () => {
+      const task = await lcbRetryFixture();
+      const seed = await lcbSeedWithDeadFirst(task);
+      const options = { validate: true, concurrency: 2, runId: 'test-mutate-retry' };
+      const result = await mutateTasks([task], 'oneoff', seed, options);
+      expect(result.skipped).toEqual([]);
+      const kept = result.variants[0]!.mutation!;
+      expect(kept).toMatchObject({ tries: 2, before: 'assert candidate(["##", "##"]) == 1' });
+      expect(kept.dropped).toEqual([expect.objectContaining({ before: 'assert candidate(["#"]) == 1', reason: 'the solution passes the variant' })]);
+      expect(result.verdicts!.get(task.id)!.evidence.join('\n')).toMatch(/reference on the variant: failed at line 2/);
+
+      const once = await mutateTasks([task], 'oneoff', seed, { ...options, maxTries: 1 });
+      expect(once.skipped).toEqual([{ id: task.id, stage: 'validate', reason: 'the solution passes the variant' }]);
     },
     LONG,
   );

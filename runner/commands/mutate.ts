@@ -229,7 +229,7 @@ export function register(program: Command): void {
     .option('--base-url <url>', "the model server's address, for openai-compatible models")
     .option(
       '--max-tries <n>',
-      "with --validate, candidates validated per SWE row at most: when the gold patch passes a variant (not impossible) or an empty patch does (it states what the unfixed code does), the engine's next candidate for that row is made and validated instead",
+      "with --validate, candidates validated per row at most: when the reference (gold patch or solution) passes a variant (not impossible) or an empty one does (it states what the unfixed code does), the engine's next candidate for that row is made and validated instead",
       wholeNumber(1),
       DEFAULT_MAX_TRIES,
     );
