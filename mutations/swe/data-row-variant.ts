@@ -6,7 +6,7 @@ import { applyEdits, changeLeaf, mutableLeaves, strategyName } from '../values.j
 import { addedRows, expectedIndex, rowId, type DataRow } from './data-rows.js';
 import { withHunkLines } from './emit.js';
 import type { SweMutation, KindInput } from './types.js';
-import { parsePatch, type Patch } from './patch.js';
+import { parsePatch, type Patch, type PatchLine } from './patch.js';
 import { namedByClass } from './class-name.js';
 import { raisedClassChange } from './raised-row.js';
 import { fileMayHold, type TestRef } from './test-id.js';
@@ -79,7 +79,7 @@ export function inPlace(row: DataRow, at: number, value: string): string {
 }
 
 /** Where after the row a duplicate goes: at the end of its line, after its comma (added when the row had none). */
-export function duplicateAfter(row: DataRow, dup: string): string | undefined {
+function duplicateAfter(row: DataRow, dup: string): string | undefined {
   const { text } = row;
   const lineEnd = text.indexOf('\n', row.row.end) < 0 ? text.length : text.indexOf('\n', row.row.end);
   const between = text.slice(row.row.end, lineEnd).trim();
@@ -91,10 +91,45 @@ export function duplicateAfter(row: DataRow, dup: string): string | undefined {
   return undefined;
 }
 
-export function newLineOf(row: DataRow, offset: number): number {
+function newLineOf(row: DataRow, offset: number): number {
   const hunk = row.file.hunks[row.hunkIndex]!;
   const before = hunk.lines.slice(0, row.run.first).filter((l) => l.op === ' ' || l.op === '+').length;
   return hunk.newStart + before + row.text.slice(0, offset).split('\n').length - 1;
+}
+
+/**
+ * The patch with a row's value changed to `after`: in place (one-off) or as a copy right after it
+ * (conflicting). A run the copy only extends keeps its lines as they were (a context row stays
+ * context); otherwise the run's context lines are removed and its added ones replaced. Undefined
+ * when the rows would not parse or the patch is not well-formed; `line` is where `after` lands.
+ */
+export function rowVariant(
+  parser: Parser,
+  patch: Patch,
+  row: DataRow,
+  after: string,
+  type: MutationType,
+): { testPatch: string; line: number } | undefined {
+  const runText = type === 'oneoff' ? row.text.slice(0, row.row.start) + after + row.text.slice(row.row.end) : duplicateAfter(row, after);
+  if (runText === undefined || !withTreeSync(parser, `[\n${runText}\n]\n`, (tree) => !tree.rootNode.hasError)) return undefined;
+  const hunk = row.file.hunks[row.hunkIndex]!;
+  const run = hunk.lines.slice(row.run.first, row.run.last + 1);
+  const changed = runText.split('\n');
+  const extended = runText.startsWith(`${row.text}\n`);
+  const lines: PatchLine[] = [
+    ...hunk.lines.slice(0, row.run.first),
+    ...(extended ? run.map((l) => ({ ...l })) : run.flatMap((l) => (l.op === ' ' ? [{ op: '-' as const, text: l.text }] : []))),
+    ...changed.slice(extended ? run.length : 0).map((text) => ({ op: '+' as const, text })),
+    ...hunk.lines.slice(row.run.last + 1),
+  ];
+  const testPatch = withHunkLines(patch, { file: row.file, hunkIndex: row.hunkIndex, hunk }, lines);
+  try {
+    parsePatch(testPatch);
+  } catch {
+    return undefined;
+  }
+  const offset = type === 'oneoff' ? row.row.start : runText.indexOf(after, row.row.end);
+  return { testPatch, line: newLineOf({ ...row, text: runText }, offset) };
 }
 
 function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, rng: Rng, seed: number): SweMutation | undefined {
@@ -115,47 +150,25 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
   const changed = raised ? { text: raised.text, strategy: 'raised-class' } : changedItem(parser, item.text, rng);
   if (!changed) return undefined;
   const before = row.text.slice(row.row.start, row.row.end);
-  let runText: string | undefined;
   let after: string;
   let testId = t.ref.raw;
-  let at0 = row.row.start;
   if (type === 'oneoff') {
     // A value in a parametrize id changes the id: the row keeps its old one explicitly.
     after =
       param && row.explicitId === undefined && item.id !== undefined ? asParam(row, at, changed.text, param.id) : inPlace(row, at, changed.text);
-    runText = row.text.slice(0, row.row.start) + after + row.text.slice(row.row.end);
-  } else {
-    let addedId: string | undefined;
-    if (param) {
-      addedId = `${param.visible}-conflicting`.replace(/\s+/g, '_');
-      after = asParam(row, at, changed.text, addedId);
-      testId = `${t.ref.raw.slice(0, t.ref.raw.indexOf('['))}[${addedId}${param.rest}]`;
-    } else after = inPlace(row, at, changed.text);
-    runText = duplicateAfter(row, after);
-    if (runText === undefined) return undefined;
-    at0 = runText.indexOf(after, row.row.end);
-  }
-  const wellFormed = withTreeSync(parser, `[\n${runText}\n]\n`, (tree) => !tree.rootNode.hasError);
-  if (!wellFormed) return undefined;
-  const lines = [
-    ...hunk.lines.slice(0, row.run.first),
-    ...runText.split('\n').map((text) => ({ op: '+' as const, text })),
-    ...hunk.lines.slice(row.run.last + 1),
-  ];
-  const region = { file: row.file, hunkIndex: row.hunkIndex, hunk };
-  const testPatch = withHunkLines(patch, region, lines);
-  try {
-    parsePatch(testPatch);
-  } catch {
-    return undefined;
-  }
+  } else if (param) {
+    const addedId = `${param.visible}-conflicting`.replace(/\s+/g, '_');
+    after = asParam(row, at, changed.text, addedId);
+    testId = `${t.ref.raw.slice(0, t.ref.raw.indexOf('['))}[${addedId}${param.rest}]`;
+  } else after = inPlace(row, at, changed.text);
+  const made = rowVariant(parser, patch, row, after, type);
+  if (!made) return undefined;
   const kind = param ? 'parametrize-row' : 'table-row';
   const which = raised ? 'raised' : named ? 'named-expected' : 'last-value';
   const strategy = `${type === 'conflicting' ? 'duplicate/' : ''}${kind}/${which}/${changed.strategy}`;
-  const lineOffset = type === 'oneoff' ? row.row.start : at0;
-  const record = { type, strategy, seed, line: newLineOf({ ...row, text: runText }, lineOffset), before, after, file: row.file.newPath, testId };
+  const record = { type, strategy, seed, line: made.line, before, after, file: row.file.newPath, testId };
   const addedTests = type === 'conflicting' && param ? [testId] : undefined;
-  return { ok: true, testPatch, wholeFunction: false, record, ...(addedTests ? { addedTests } : {}) };
+  return { ok: true, testPatch: made.testPatch, wholeFunction: false, record, ...(addedTests ? { addedTests } : {}) };
 }
 
 /**

@@ -3,11 +3,10 @@ import { kids } from '../../python/parser.js';
 import { withTreeSync } from '../../python/sync.js';
 import type { MutationType } from '../outcome.js';
 import type { Rng } from '../rng.js';
-import { changedItem, duplicateAfter, inPlace, newLineOf } from './data-row-variant.js';
+import { changedItem, inPlace, rowVariant } from './data-row-variant.js';
 import { rowOf, type DataRow } from './data-rows.js';
-import { withHunkLines } from './emit.js';
 import { regionFunctions, type Region } from './fragment.js';
-import { parsePatch, type FilePatch, type Hunk, type Patch, type PatchLine } from './patch.js';
+import type { FilePatch, Hunk, Patch } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
 import type { SweMutation, KindInput } from './types.js';
 
@@ -151,33 +150,16 @@ function variantOf(
   const { row } = t;
   const change = changedExpected(parser, row, table, rng);
   if (!change || change.text === row.items[row.items.length - 1]!.text) return undefined;
-  const at = row.items.length - 1;
-  const hunk = row.file.hunks[row.hunkIndex]!;
-  const after = inPlace(row, at, change.text);
-  const runText = type === 'oneoff' ? row.text.slice(0, row.row.start) + after + row.text.slice(row.row.end) : duplicateAfter(row, after);
-  if (runText === undefined || !withTreeSync(parser, `[\n${runText}\n]\n`, (tree) => !tree.rootNode.hasError)) return undefined;
-  const [own, ...rest] = runText.split('\n');
-  // A context row changed becomes a removed and an added line; a duplicate follows the row, which stays as it was.
-  const replaced: PatchLine[] =
-    type === 'oneoff'
-      ? [...(t.op === ' ' ? [{ op: '-' as const, text: row.text }] : []), { op: '+', text: own! }]
-      : [{ op: t.op, text: own! }, ...rest.map((text) => ({ op: '+' as const, text }))];
-  const lines = [...hunk.lines.slice(0, t.at), ...replaced, ...hunk.lines.slice(t.at + 1)];
-  const testPatch = withHunkLines(patch, { file: row.file, hunkIndex: row.hunkIndex, hunk }, lines);
-  try {
-    parsePatch(testPatch);
-  } catch {
-    return undefined;
-  }
+  const after = inPlace(row, row.items.length - 1, change.text);
+  const made = rowVariant(parser, patch, row, after, type);
+  if (!made) return undefined;
   const strategy = `${type === 'conflicting' ? 'duplicate/' : ''}module-table/unseen-reader/${change.which}`;
-  const offset = type === 'oneoff' ? row.row.start : runText.indexOf(after, row.row.end);
-  const line = newLineOf({ ...row, text: runText }, offset);
   const before = row.text.slice(row.row.start, row.row.end);
   return {
     ok: true,
-    testPatch,
+    testPatch: made.testPatch,
     wholeFunction: false,
-    record: { type, strategy, seed, line, before, after, file: row.file.newPath, testId: ref.raw },
+    record: { type, strategy, seed, line: made.line, before, after, file: row.file.newPath, testId: ref.raw },
   };
 }
 

@@ -3,13 +3,10 @@ import { findAssertions, nonLiteral } from '../../python/assertions.js';
 import { unwrapParens } from '../../python/literal.js';
 import { kids, type Node } from '../../python/parser.js';
 import { withTreeSync } from '../../python/sync.js';
-import type { MutationType } from '../outcome.js';
 import type { Rng } from '../rng.js';
-import { changedItem, duplicateAfter, inPlace, newLineOf } from './data-row-variant.js';
+import { changedItem, inPlace, rowVariant } from './data-row-variant.js';
 import { EXPECTED_NAME, rowOf, type DataRow } from './data-rows.js';
-import { withHunkLines } from './emit.js';
 import { closedAfter, isBlank, leading, regionFunctions, type Region, type RegionFunction } from './fragment.js';
-import { parsePatch, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold } from './test-id.js';
 import type { SweMutation, KindInput } from './types.js';
 
@@ -181,37 +178,6 @@ function newValue(parser: Parser, rows: DataRow[], row: DataRow, at: number, rng
   return named !== undefined ? { text: named, strategy: 'table-value' } : undefined;
 }
 
-function variantOf(parser: Parser, patch: Patch, region: Region, row: DataRow, at: number, value: string, type: MutationType) {
-  const after = inPlace(row, at, value);
-  const original = row.text.split('\n');
-  let runText: string | undefined;
-  let lines: PatchLine[];
-  if (type === 'oneoff') runText = row.text.slice(0, row.row.start) + after + row.text.slice(row.row.end);
-  else runText = duplicateAfter(row, after);
-  if (runText === undefined || !withTreeSync(parser, `[\n${runText}\n]\n`, (t) => !t.rootNode.hasError)) return undefined;
-  const hunk = region.hunk.lines;
-  const changed = runText.split('\n');
-  if (type === 'conflicting' && runText.startsWith(`${row.text}\n`)) {
-    // The original row stays as the context it was; its copy follows as added lines.
-    lines = [...hunk.slice(0, row.run.last + 1), ...changed.slice(original.length).map((text) => ({ op: '+' as const, text }))];
-  } else {
-    lines = [
-      ...hunk.slice(0, row.run.first),
-      ...original.map((text) => ({ op: '-' as const, text })),
-      ...changed.map((text) => ({ op: '+' as const, text })),
-    ];
-  }
-  lines.push(...hunk.slice(row.run.last + 1));
-  const testPatch = withHunkLines(patch, region, lines);
-  try {
-    parsePatch(testPatch);
-  } catch {
-    return undefined;
-  }
-  const offset = type === 'oneoff' ? row.row.start : runText.indexOf(after, row.row.end);
-  return { testPatch, after, line: newLineOf({ ...row, text: runText }, offset) };
-}
-
 /**
  * A test that loops `for a, b, expected in TABLE:` over rows the hunk shows as context (the
  * patch changes something else the loop reads, such as its other list). Those rows held before
@@ -241,11 +207,12 @@ export function shownRowMutation(input: KindInput): SweMutation | undefined {
               target.at,
               rng,
             );
-            const made = value && variantOf(parser, patch, region, row, target.at, value.text, type);
-            if (!value || !made) continue;
+            const after = value && inPlace(row, target.at, value.text);
+            const made = after && rowVariant(parser, patch, row, after, type);
+            if (!after || !made) continue;
             const strategy = `${type === 'conflicting' ? 'duplicate/' : ''}shown-row/${target.which}/${value.strategy}`;
             const before = row.text.slice(row.row.start, row.row.end);
-            const record = { type, strategy, seed, line: made.line, before, after: made.after, file: region.file.newPath, testId: ref.raw };
+            const record = { type, strategy, seed, line: made.line, before, after, file: region.file.newPath, testId: ref.raw };
             return { ok: true, testPatch: made.testPatch, wholeFunction: false, record };
           }
         }
