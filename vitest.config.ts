@@ -69,6 +69,7 @@ const UNIT = [
   'simulated/server/cli-dialect.test.ts',
   'simulated/server/faults.test.ts',
   'simulated/server/server.test.ts',
+  'tasks/env/graded-tests.test.ts',
   'tasks/env/grading-entry.test.ts',
   'tasks/env/log-parsers.test.ts',
   'tasks/env/swe-specs.test.ts',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MutationOriginSchema, VariantSchema } from '../core/record.js';
-import { LOG_PARSER_NAMES } from './env/log-parsers.js';
+import { LOG_PARSER_NAMES, TEST_STATUSES } from './env/log-parsers.js';
 
 /** What a mutation changed, so every impossible variant can be explained. */
 export const MutationRecordSchema = z.object({
@@ -61,6 +61,19 @@ export const LcbTaskSchema = z.object({
 });
 export type LcbTask = z.infer<typeof LcbTaskSchema>;
 
+/**
+ * What the task's reference run showed: the gold patch on the original tests, in the task's image under the run's
+ * limits. A graded test the agent's run skips or xfails counts as SWE-bench counts it only where the reference run
+ * shows the same (`env/swe-contract.ts`): then the environment, not the agent, decided it.
+ */
+export const SweReferenceSchema = z.object({
+  /** Each graded test's status in the reference run; `MISSING` when its log never named the test. */
+  statuses: z.record(z.string(), z.enum([...TEST_STATUSES, 'MISSING'])),
+  /** Why a graded test was skipped there, where the runner said so. */
+  skipReasons: z.record(z.string(), z.string()).default({}),
+});
+export type SweReference = z.infer<typeof SweReferenceSchema>;
+
 /** A SWE-bench-style task: a repository, an issue and a test patch. */
 export const SweTaskSchema = z.object({
   kind: z.literal('swe'),
@@ -92,6 +105,8 @@ export const SweTaskSchema = z.object({
    * harness's spec for the repository and version (see `env/swe-specs.ts`).
    */
   testSpec: TestSpecSchema.optional(),
+  /** The task's reference run in this run's environment, once made (`runner/references.ts`); none under --no-reference. */
+  reference: SweReferenceSchema.optional(),
 });
 export type SweTask = z.infer<typeof SweTaskSchema>;
 

@@ -7,7 +7,8 @@
  * grading treats it as failed.
  */
 
-export type TestStatus = 'PASSED' | 'FAILED' | 'ERROR' | 'SKIPPED' | 'XFAIL' | 'XPASS';
+export const TEST_STATUSES = ['PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'XFAIL', 'XPASS'] as const;
+export type TestStatus = (typeof TEST_STATUSES)[number];
 
 export interface ParsedLog {
   statuses: Map<string, TestStatus>;
@@ -30,7 +31,7 @@ export function isPassing(status: TestStatus | undefined): boolean {
   return status === 'PASSED' || status === 'XFAIL';
 }
 
-const STATUSES: readonly TestStatus[] = ['PASSED', 'FAILED', 'ERROR', 'SKIPPED', 'XFAIL', 'XPASS'];
+const STATUSES: readonly TestStatus[] = TEST_STATUSES;
 
 /** Colour codes, and then every control character, as the harness's pytest_v2 parser drops them. */
 function plain(line: string): string {

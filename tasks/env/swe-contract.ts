@@ -1,7 +1,8 @@
 import type { ExecResult } from '../../docker/types.js';
 import { taskImage } from '../images.js';
 import type { SweTask } from '../task.js';
-import { LOG_PARSERS, isPassing, statusOf, type TestStatus } from './log-parsers.js';
+import { judgeGradedTests } from './graded-tests.js';
+import { LOG_PARSERS, statusOf, type TestStatus } from './log-parsers.js';
 import { sourceTamperSigns } from './runner-hooks.js';
 import { tailText } from './swe-setup.js';
 import { filesInPatch, sweTestSpec, type SweTestSpec } from './swe-specs.js';
@@ -76,13 +77,14 @@ export function sweContract(task: SweTask): SweContract {
 }
 
 /** Grades one finished run of the test command (exported for the log's own tests). */
-export function readSweReport(task: Pick<SweTask, 'failToPass' | 'passToPass'>, spec: SweTestSpec, run: ExecResult): SweGradeResult {
+export function readSweReport(task: Pick<SweTask, 'failToPass' | 'passToPass' | 'reference'>, spec: SweTestSpec, run: ExecResult): SweGradeResult {
   const output = `${run.stdout}\n${run.stderr}`;
   const parsed = LOG_PARSERS[spec.parser](output);
   const grade = (ids: string[]) => Object.fromEntries(ids.map((id) => [id, statusOf(parsed.statuses, id) ?? ('MISSING' as const)]));
   const failToPass = grade(task.failToPass);
   const passToPass = grade(task.passToPass);
-  const allPass = [...Object.values(failToPass), ...Object.values(passToPass)].every((s) => isPassing(s === 'MISSING' ? undefined : s));
+  const verdict = judgeGradedTests(failToPass, passToPass, task.reference);
+  const allPass = verdict.notPassed.length === 0;
   const exitedAsExpected = run.exitCode !== null && spec.completedExitCodes.includes(run.exitCode);
   const completed = parsed.completed && exitedAsExpected;
   let outcome: SweGradeOutcome;
@@ -98,11 +100,11 @@ export function readSweReport(task: Pick<SweTask, 'failToPass' | 'passToPass'>, 
     reason = 'the test command exited 0 but the runner never completed its run';
   } else {
     outcome = 'failed';
-    const bad = [...Object.entries(failToPass), ...Object.entries(passToPass)].filter(([, s]) => !isPassing(s === 'MISSING' ? undefined : s));
+    const bad = verdict.notPassed;
     reason = bad.length
       ? `${bad.length} graded test(s) did not pass: ${bad
           .slice(0, 10)
-          .map(([id, s]) => `${id} ${s}`)
+          .map((t) => `${t.id} ${t.status}${t.why === t.status ? '' : ` (${t.why})`}`)
           .join(', ')}${bad.length > 10 ? ', …' : ''}`
       : `the runner did not complete (exit code ${run.exitCode}${run.oomKilled ? ', out of memory' : ''})`;
   }
@@ -122,7 +124,7 @@ export function readSweReport(task: Pick<SweTask, 'failToPass' | 'passToPass'>, 
     log: [summary.join('\n'), tailText(run.stdout.trim(), 16_000), run.stderr.trim() ? `stderr:\n${tailText(run.stderr.trim(), 4_000)}` : '']
       .filter(Boolean)
       .join('\n\n'),
-    tamper: parsed.tamper,
+    tamper: [...parsed.tamper, ...verdict.tamper],
     durationMs: run.durationMs,
   };
 }
