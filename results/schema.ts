@@ -113,6 +113,37 @@ export const MIGRATIONS: readonly Migration[] = [
     // JSON of the sample's `mutation`; NULL for originals and for samples stored before it was kept.
     sql: `ALTER TABLE samples ADD COLUMN mutation TEXT;`,
   },
+  {
+    version: 6,
+    description: "reference runs of SWE tasks, and what each run made of its tasks' references",
+    // reference_runs is a cache across runs, keyed by everything the run depends on (task, image id, limits): the test
+    // command's raw output, gzip'd, so a later reader parses it with its own parser. run_references is what one run
+    // used: each task's verdict as graded then, so a report reads it without parsing anything.
+    sql: `
+      CREATE TABLE reference_runs (
+        key         TEXT PRIMARY KEY,
+        task_id     TEXT NOT NULL,
+        image       TEXT NOT NULL,
+        limits      TEXT NOT NULL,
+        made_at     TEXT NOT NULL,
+        duration_ms REAL NOT NULL,
+        run         BLOB NOT NULL
+      );
+      CREATE TABLE run_references (
+        run_id        TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        dataset       TEXT NOT NULL,
+        task_id       TEXT NOT NULL,
+        reference_key TEXT NOT NULL,
+        resolved      INTEGER NOT NULL,
+        reason        TEXT NOT NULL,
+        -- JSON: the graded tests that did not pass [{id, status, why}], and those skipped there [{id, reason}]
+        not_passed    TEXT NOT NULL,
+        skipped       TEXT NOT NULL,
+        limits        TEXT NOT NULL,
+        PRIMARY KEY (run_id, dataset, task_id)
+      );
+    `,
+  },
 ];
 
 /**

@@ -10,10 +10,19 @@ import { backfillIndexes, indexState, type IndexState, type StoreIndexName } fro
 import { openReadonly, openWritable } from './store-open.js';
 import { messagesOf, toRunInfo, toStoredSample, type RunInfo, type RunRow, type RunStatus, type SampleRow, type StoredSample } from './store-rows.js';
 import { writeSample } from './store-write.js';
+import {
+  findReferenceRun,
+  recordRunReferences,
+  runReferences,
+  saveReferenceRun,
+  type RunReference,
+  type StoredReferenceRun,
+} from './store-references.js';
 
 export { sampleKeyString } from './sample-key.js';
 export type { IndexState, StoreIndexName } from './store-index.js';
 export type { RunInfo, RunStatus, StoredSample } from './store-rows.js';
+export type { RunReference, SkippedInReference, StoredReferenceRun } from './store-references.js';
 
 /** The store used when no `--store` is given: a file in the working directory. */
 export const DEFAULT_STORE_FILE = 'impossiblebench.sqlite';
@@ -300,6 +309,26 @@ export class ResultStore {
         : this.db.prepare('SELECT * FROM events WHERE run_id = ? AND kind = ? ORDER BY id').all(runId, kind)
     ) as { id: number; run_id: string; sample_key: string | null; time: string; kind: string; data: string }[];
     return rows.map((r) => ({ id: r.id, runId: r.run_id, sampleKey: r.sample_key, time: r.time, kind: r.kind, data: JSON.parse(r.data) as unknown }));
+  }
+
+  // ---- reference runs ------------------------------------------------------------------------
+
+  /** A reference run kept by an earlier run of the same task, image and limits. */
+  findReferenceRun(key: string): StoredReferenceRun | undefined {
+    return findReferenceRun(this.db, key);
+  }
+
+  saveReferenceRun(ref: StoredReferenceRun): void {
+    saveReferenceRun(this.db, ref);
+  }
+
+  recordRunReferences(runId: string, rows: readonly RunReference[]): void {
+    recordRunReferences(this.db, runId, rows);
+  }
+
+  /** What a run made of its tasks' reference runs: the environment-broken tasks are those not resolved. */
+  runReferences(runId: string): RunReference[] {
+    return runReferences(this.db, runId);
   }
 
   /** The schema version of the open file. */

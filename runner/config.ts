@@ -61,6 +61,18 @@ export const LimitsSchema = z.strictObject({
     help: 'limit per model request; one that runs out is an API failure, tried again, never scored',
     parse: positiveNumber,
   }),
+  /** CPUs of each sandbox; none: 1 for a function task, 2 for a repository (more where the SWE-bench harness gives more). */
+  cpus: setting(z.number().positive().optional(), {
+    flag: '--cpus <n>',
+    help: "CPUs of each sandbox (default 1 for LiveCodeBench-style tasks; for a repository 2, or what the SWE-bench harness's spec gives it if more)",
+    parse: positiveNumber,
+  }),
+  /** Memory of each sandbox, MiB, swap included; none: 1024 for a function task, 4096 for a repository. */
+  memoryMb: setting(positiveInt.min(64).optional(), {
+    flag: '--memory <MiB>',
+    help: 'memory of each sandbox, MiB, no swap on top (default 1024 for LiveCodeBench-style tasks, 4096 for a repository)',
+    parse: wholeNumber(64),
+  }),
   /** What the agent may write in its sandbox, MiB: more ends the sample (stop reason disk_limit). */
   diskLimitMb: setting(positiveInt.default(2048), {
     flag: '--disk-limit <MiB>',
@@ -223,6 +235,14 @@ export const ExperimentSchema = z.strictObject({
   allowFlag: setting(z.boolean().default(false), {
     flag: '--allow-flag',
     help: 'offer the agent the option to flag the task for a human (ends the sample, scored as not passed)',
+  }),
+  /**
+   * A reference run per SWE task before its first sample: the gold patch on the original tests, in the task's image
+   * under the run's limits. A task it does not resolve runs no samples (environment-broken); skips are graded against it.
+   */
+  reference: setting(z.boolean().default(true), {
+    flag: '--no-reference',
+    help: "make no reference run (the gold patch on the original tests, once per SWE task and image under the run's limits, kept in the store): then a task whose gold patch fails here is not known and its samples count in the rates, and a graded test that skips counts as failed",
   }),
   limits: LimitsSchema.prefault({}),
   generation: GenerationSchema.prefault({}),

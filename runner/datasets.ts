@@ -4,7 +4,8 @@ import { sweTestSpec } from '../tasks/env/swe-specs.js';
 import { taskImage, tasksByImage } from '../tasks/images.js';
 import { loadDataset } from '../tasks/load.js';
 import { formatProblem } from '../tasks/rows.js';
-import type { Task } from '../tasks/task.js';
+import type { SweTask, Task } from '../tasks/task.js';
+import { applyReferences, type ReferencePhase } from './reference-phase.js';
 import type { Variant } from '../core/record.js';
 import type { SandboxBackend } from '../docker/types.js';
 import type { Experiment } from './config.js';
@@ -33,6 +34,10 @@ export interface LoadOptions {
   onMissingImage?: (missing: MissingImage) => void;
   /** The image a SWE variant's validation sandbox starts from, when not its own (a history image). */
   imageFor?: SweValidationOptions['imageFor'];
+  /** The CPUs and memory of validation's sandboxes, as the run's. */
+  limits?: SweValidationOptions['limits'];
+  /** Reference runs of the SWE tasks, before any variant is made: environment-broken tasks are left out. */
+  references?: ReferencePhase;
 }
 
 function groupBySplit(tasks: readonly Task[]): DatasetTasks {
@@ -78,6 +83,7 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
     // Nothing of this dataset can run here: the caller says which images to get.
     if ([...out.values()].every((list) => list.length === 0)) return out;
   }
+  if (options.references) await applyReferences(dataset, out, options.references, say);
 
   const missing = experiment.splits.filter((s): s is Exclude<Variant, 'original'> => s !== 'original' && !loaded.has(s));
   if (missing.length === 0) return out;
@@ -99,7 +105,11 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
     out.set(type, list);
   }
   if (options.validateVariants && made.length > 0) {
-    const { replaced, dropped } = await validateMade(made, originals, experiment.seed, say, dataset, { ...options, maxTries: experiment.maxTries });
+    const { replaced, dropped } = await validateMade(made, originals, experiment.seed, say, dataset, {
+      ...options,
+      maxTries: experiment.maxTries,
+      ...(options.references ? { original: (task: SweTask) => options.references!.runs.original(task) } : {}),
+    });
     for (const [split, list] of out) {
       if (split === 'original') continue;
       out.set(

@@ -17,8 +17,8 @@ import type { Wiring } from './wiring.js';
 
 export interface LaunchInput extends SettingsSources {
   store?: string;
-  /** Makes the wiring once the experiment is known. */
-  wire: (experiment: Experiment) => Promise<Wiring>;
+  /** Makes the wiring once the experiment is known; `store` opens the run's store on first need (reference runs keep there). */
+  wire: (experiment: Experiment, context: WireContext) => Promise<Wiring>;
   signal: AbortSignal;
   progress?: ProgressOptions;
   abortGraceMs?: number;
@@ -37,6 +37,10 @@ export interface LaunchResult {
   missingImages: MissingImage[];
   /** Time spent running samples, after loading, making and validating the tasks. */
   samplesMs: number;
+}
+
+export interface WireContext {
+  store: () => ResultStore;
 }
 
 /** What a launch holds open, closed whatever happens. */
@@ -70,11 +74,12 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     const { experiment, resume } = resolveSettings(input, held.store);
     // A resume checks first that no other process is running the same run.
     if (resume) held.unlock = lockRun(storePath, input.runId!);
-    const wiring = (held.wiring = await input.wire(experiment));
+    const wiring = (held.wiring = await input.wire(experiment, { store: () => (held.store ??= openStore(storePath)) }));
     await wiring.preflight(experiment);
     const tasks = await loadTasksOnce(wiring, experiment, { signal: input.signal, resume, say });
     const missingImages = checkMissingImages(wiring, experiment, tasks, say);
     const { store, runId } = openRun(held, storePath, experiment, resume, input.runId, missingImages);
+    store.recordRunReferences(runId, wiring.references?.() ?? []);
     const logPath = logPathFor(storePath, runId);
     const logger = (held.logger = fileLogger(logPath, { run: runId }));
     await clearLeftovers(wiring, store, runId, { say, log: logger.log });

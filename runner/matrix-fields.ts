@@ -17,6 +17,7 @@ const MATRIX_FIELDS = [
   'seed',
   'allowFlag',
   'limits',
+  'reference',
   'generation',
   'images',
   'testSpecs',

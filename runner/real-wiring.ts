@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import { sandboxBackend } from '../docker/backends.js';
-import { DEFAULT_SANDBOX_LIMITS } from '../docker/limits-defaults.js';
-import type { ReadOnlyFile, SandboxOptions } from '../docker/types.js';
+import { DEFAULT_PIDS_LIMIT } from '../docker/limits-defaults.js';
+import type { ReadOnlyFile, SandboxBackend, SandboxOptions } from '../docker/types.js';
+import type { ResultStore, RunReference } from '../results/store.js';
+import { taskSandboxLimits } from '../tasks/env/sandbox-limits.js';
+import { sweGradeTimeoutMs } from '../tasks/env/swe.js';
+import { ReferenceRuns, runReferenceRow } from './references.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } from '../models/index.js';
 import { isPolicyName, POLICY_NAMES } from '../simulated/policies/index.js';
@@ -30,6 +34,8 @@ export interface RealWiringOptions {
   say?: (line: string) => void;
   /** The run's interrupt signal, so an interrupt also stops the preparation of tasks. */
   signal?: AbortSignal;
+  /** The run's store, opened on first need: reference runs are kept there for later runs. */
+  store?: () => ResultStore;
 }
 
 /**
@@ -43,10 +49,30 @@ export function sandboxFor(
 ): Omit<SandboxOptions, 'runId' | 'sampleId'> {
   return {
     image: taskImage(task),
-    ...DEFAULT_SANDBOX_LIMITS,
+    pidsLimit: DEFAULT_PIDS_LIMIT,
+    ...taskSandboxLimits(task, experiment.limits),
     maxFileBytes: experiment.limits.diskLimitMb * 1024 * 1024,
     ...(readOnlyFiles.length ? { readOnlyFiles } : {}),
   };
+}
+
+/** The run's reference runs: its limits, the time a grading gets, kept in its store. */
+function referenceRuns(
+  experiment: Experiment,
+  backend: SandboxBackend,
+  imageFor: (task: Task, sandbox: SandboxOptions) => Promise<string>,
+  options: RealWiringOptions,
+): ReferenceRuns {
+  return new ReferenceRuns({
+    backend,
+    limits: experiment.limits,
+    timeoutMs: sweGradeTimeoutMs(experiment.limits.toolTimeoutS * 1000),
+    runId: `validate-${process.pid}`,
+    imageFor,
+    ...(options.store ? { store: options.store } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.log ? { log: options.log } : {}),
+  });
 }
 
 /** Checks every model spec (and its API key) before anything runs, so a typo costs nothing. */
@@ -128,6 +154,9 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   const history = historyImages(backend, options.signal);
   // The agent programs the run's scaffolds name: unknown names fail here, before anything runs.
   const clis = runAgentClis(experiment, prices);
+  const imageFor = (task: Task, sandbox: SandboxOptions) => history.imageFor(task, sandbox, options.log);
+  const references = experiment.reference ? referenceRuns(experiment, backend, imageFor, options) : undefined;
+  const outcomes: RunReference[] = [];
   return {
     services: {
       createSandbox: async (o, task, log) => backend.create(task ? { ...o, image: await history.imageFor(task, o, log) } : o),
@@ -153,9 +182,20 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
         missingImages: (images) => backend.images.missing(images),
         onMissingImage: (m) => missing.push(m),
         // Validation's sandboxes start from the history images the run's samples use after them.
-        imageFor: (task, sandbox) => history.imageFor(task, sandbox, options.log),
+        imageFor,
+        limits: experiment.limits,
+        ...(references
+          ? {
+              references: {
+                runs: references,
+                concurrency: experiment.concurrency,
+                onOutcomes: (dataset, made) => outcomes.push(...made.map((o) => runReferenceRow(dataset, o))),
+              },
+            }
+          : {}),
       }),
     missingImages: () => [...missing],
+    references: () => [...outcomes],
     removeLeftovers: async (store, runId) => ({
       // Other runs' leftovers are tidied on the way: failing to list them does not stop this run.
       stale: await removeStaleLeftovers(backend, store, runId).catch(() => 0),

@@ -11,6 +11,10 @@ export interface ValidateMadeOptions {
   imageFor?: SweValidationOptions['imageFor'];
   /** Candidates validated per row at most, while the reference or an empty solution passes the earlier ones (default 3). */
   maxTries?: number;
+  /** The CPUs and memory of the SWE sandboxes, as the run's. */
+  limits?: SweValidationOptions['limits'];
+  /** The gold patch's run on a task's original tests, when the run made it already (its reference run). */
+  original?: SweValidationOptions['original'];
 }
 
 /** What validation made of the variants a run generated: the ones to use instead (a row's later candidate), and the ones left out. */
@@ -34,14 +38,22 @@ export async function validateMade(
   dataset: string,
   options: ValidateMadeOptions,
 ): Promise<MadeValidated> {
-  const { signal, backend, imageFor } = options;
+  const { signal, backend, imageFor, limits, original } = options;
   const lcb = made.filter((t): t is LcbTask => t.kind === 'lcb' && t.solution !== undefined);
   const swe = made.filter((t): t is SweTask => t.kind === 'swe');
   const unchecked = made.length - lcb.length - swe.length;
   say(`validating ${lcb.length + swe.length} generated variant(s) of ${dataset} in sandboxes...`);
   // Labelled so `cleanup` finds the validation sandboxes too, should the process die meanwhile.
   const runId = `validate-${process.pid}`;
-  const sweOptions = { runId, backend, originals: new Map() as OriginalRuns, ...(signal ? { signal } : {}), ...(imageFor ? { imageFor } : {}) };
+  const sweOptions = {
+    runId,
+    backend,
+    originals: new Map() as OriginalRuns,
+    ...(signal ? { signal } : {}),
+    ...(imageFor ? { imageFor } : {}),
+    ...(limits ? { limits } : {}),
+    ...(original ? { original } : {}),
+  };
   const verdicts = new Map<Task, Verdict>();
   // The validators answer in input order.
   if (lcb.length)

@@ -1,4 +1,4 @@
-import type { ResultStore } from '../results/store.js';
+import type { ResultStore, RunReference } from '../results/store.js';
 import type { MissingImage } from './datasets.js';
 import type { Experiment } from './config.js';
 import type { TaskLoader } from './experiment.js';
@@ -25,4 +25,6 @@ export interface Wiring {
   close(): Promise<void>;
   /** The images `loadTasks` found missing so far, with the tasks it left out for them. */
   missingImages?(): MissingImage[];
+  /** What `loadTasks` made of the SWE tasks' reference runs so far (the environment-broken ones are left out). */
+  references?(): RunReference[];
 }

@@ -9,6 +9,7 @@ import { Session } from './session.js';
 import { errorResult, NO_EVIDENCE, readEvidence } from './error-result.js';
 import { SCAFFOLD_NAME_PATTERN, type ScaffoldName } from '../core/record.js';
 import type { TaskKind } from '../tasks/task.js';
+import { sweGradeTimeoutMs } from '../tasks/env/swe.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
 import { runAgentCli } from './agent-cli/run.js';
 import { isAgentCliScaffold } from './agent-cli/spec.js';
@@ -48,7 +49,7 @@ function environmentFor(given: AgentRunInput): AgentEnvironment {
         sandbox: input.sandbox,
         // A repository's test run takes longer than one tool call: at least 5 minutes.
         // A repository's test suite can take minutes (SWE-bench allows 30): a slow suite must not read as a failure.
-        gradeTimeoutMs: Math.max(input.limits.toolTimeoutMs, 15 * 60_000),
+        gradeTimeoutMs: sweGradeTimeoutMs(input.limits.toolTimeoutMs),
         signal: input.signal,
       });
   }

@@ -1,7 +1,8 @@
 import { taskImage } from '../../tasks/images.js';
-import type { SandboxBackend, SandboxOptions } from '../../docker/types.js';
+import type { ExecResult, SandboxBackend, SandboxOptions } from '../../docker/types.js';
 import { ROOT_USER } from '../../core/sandbox.js';
-import { applyPatch, gradeSwe, setupSweRepo, sweContract, type SweGradeResult } from '../../tasks/env/swe.js';
+import { applyPatch, runSweTests, setupSweRepo, sweContract, type SweGradeResult } from '../../tasks/env/swe.js';
+import { type SandboxLimitSettings, taskSandboxLimits } from '../../tasks/env/sandbox-limits.js';
 import { isPassing, type TestStatus } from '../../tasks/env/log-parsers.js';
 import type { SweTask } from '../../tasks/task.js';
 import type { Verdict } from './lcb.js';
@@ -18,9 +19,43 @@ export interface SweValidationOptions {
   signal?: AbortSignal;
   /** The image a task's sandbox starts from, when not its own (a history image): given the sandbox it would get. */
   imageFor?: (task: SweTask, sandbox: SandboxOptions) => Promise<string>;
+  /** The CPUs and memory a task's sandboxes get (default: the default of its kind, `taskSandboxLimits`). */
+  limits?: SandboxLimitSettings;
   /** The gold patch's runs on original tests, by task, shared between calls (a row whose next candidate is validated). */
   originals?: OriginalRuns;
+  /** Where the gold patch's run on a task's original tests comes from, when not made here (a run's reference runs). */
+  original?: (task: SweTask) => Promise<SweGradeResult>;
 }
+
+/** Sets the repository up with `testPatch`, applies `fix` (may be empty), and runs the test command, in a fresh sandbox of the task's image. */
+export async function runWithPatches(
+  task: SweTask,
+  testPatch: string,
+  fix: string,
+  step: string,
+  options: SweValidationOptions,
+): Promise<ExecResult> {
+  const graded: SweTask = { ...task, testPatch };
+  const sandbox = {
+    image: taskImage(task),
+    runId: options.runId ?? 'mutate-validate',
+    sampleId: `${task.id}-${step}`,
+    ...taskSandboxLimits(task, options.limits),
+  };
+  const image = options.imageFor ? await options.imageFor(task, sandbox) : sandbox.image;
+  return inSandbox({ ...sandbox, image, ...(options.backend ? { backend: options.backend } : {}) }, async (sandbox) => {
+    const { runtime } = await setupSweRepo(sandbox, graded, { signal: options.signal });
+    if (fix.trim()) {
+      const applied = await applyPatch(sandbox, fix, { user: ROOT_USER, signal: options.signal });
+      if (!applied.applied) throw new GoldPatchError(`the gold patch does not apply: ${applied.log}`);
+    }
+    const timeoutMs = options.timeoutMs ?? 30 * 60_000;
+    return runSweTests(sandbox, sweContract(graded), { runtime, timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+  });
+}
+
+/** The gold patch does not apply to the task's repository: the task's data, not the infrastructure, is at fault. */
+export class GoldPatchError extends Error {}
 
 /** Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades, in a fresh sandbox of the task's image. */
 export async function gradeWithPatches(
@@ -30,17 +65,7 @@ export async function gradeWithPatches(
   step: string,
   options: SweValidationOptions,
 ): Promise<SweGradeResult> {
-  const graded: SweTask = { ...task, testPatch };
-  const sandbox = { image: taskImage(task), runId: options.runId ?? 'mutate-validate', sampleId: `${task.id}-${step}` };
-  const image = options.imageFor ? await options.imageFor(task, sandbox) : sandbox.image;
-  return inSandbox({ ...sandbox, image, ...(options.backend ? { backend: options.backend } : {}) }, async (sandbox) => {
-    const { runtime } = await setupSweRepo(sandbox, graded, { signal: options.signal });
-    if (fix.trim()) {
-      const applied = await applyPatch(sandbox, fix, { user: ROOT_USER, signal: options.signal });
-      if (!applied.applied) throw new Error(`the gold patch does not apply: ${applied.log}`);
-    }
-    return gradeSwe(sandbox, sweContract(graded), { runtime, timeoutMs: options.timeoutMs, signal: options.signal });
-  });
+  return sweContract({ ...task, testPatch }).readReport(await runWithPatches(task, testPatch, fix, step, options));
 }
 
 function statusOf(result: SweGradeResult, id: string): TestStatus | 'MISSING' {
@@ -66,7 +91,11 @@ async function validateOne(task: SweTask, originals: OriginalRuns, options: SweV
   if (!task.mutation || !target) return reject('the variant has no mutation record naming its target test');
   try {
     const key = `${task.id}\u0000${task.originalTestPatch}`;
-    if (!originals.has(key)) originals.set(key, gradeWithPatches(task, task.originalTestPatch, task.patch, 'original-gold', options));
+    if (!originals.has(key))
+      originals.set(
+        key,
+        options.original ? options.original(task) : gradeWithPatches(task, task.originalTestPatch, task.patch, 'original-gold', options),
+      );
     const original = await originals.get(key)!;
     evidence.push(`gold patch on the original tests: ${original.outcome}`);
     const unusable = brokenRun(original, [...task.failToPass, ...task.passToPass]);

@@ -90,7 +90,7 @@ async function demoAction(flags: DemoFlags, demo: Command): Promise<void> {
       flags: experiment as Record<string, unknown>,
       flagNames: { templates: '--template' },
       store: storePath,
-      wire: (exp) => realWiring(exp, { validateVariants: true, say, signal: interrupts.signal }),
+      wire: (exp, { store }) => realWiring(exp, { validateVariants: true, say, signal: interrupts.signal, store }),
       signal: interrupts.signal,
       progress: { plain: flags.plain === true },
       say,

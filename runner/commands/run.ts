@@ -98,8 +98,9 @@ async function runAction(flags: RunProcessFlags & Record<string, unknown>, schem
       flagNames: settingFlagNames(schema),
       ...(flags.store !== undefined ? { store: flags.store } : {}),
       ...(flags.runId !== undefined ? { runId: flags.runId } : {}),
-      wire: (experiment) =>
+      wire: (experiment, { store }) =>
         realWiring(experiment, {
+          store,
           say: (line) => process.stderr.write(`${line}\n`),
           signal: interrupts.signal,
           ...(flags.scriptedFaults ? { scriptedFaults: flags.scriptedFaults } : {}),

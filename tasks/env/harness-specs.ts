@@ -14,6 +14,8 @@ export interface HarnessSpec {
   /** Other eval-script lines, run as root once per sandbox before anything else (errors ignored, as there). */
   rootSetup: string[];
   parser: LogParserName;
+  /** CPUs the harness gives the container (its spec's `nano_cpus`); none: the engine's default, every CPU. */
+  cpus?: number;
 }
 
 export interface RepoSpecs {
@@ -40,8 +42,8 @@ const DJANGO_LOCALE = { LANG: 'en_US.UTF-8', LC_ALL: 'en_US.UTF-8', LANGUAGE: 'e
 const DJANGO_OLD_ENV = { ...DJANGO_LOCALE, PYTHONIOENCODING: 'utf8' };
 const DJANGO_LOCALE_GEN = "sed -i '/en_US.UTF-8/s/^# //g' /etc/locale.gen && locale-gen";
 
-function spec(testCmd: string, parser: LogParserName, extra: Partial<Pick<HarnessSpec, 'env' | 'rootSetup'>> = {}): HarnessSpec {
-  return { testCmd, parser, env: extra.env ?? {}, rootSetup: extra.rootSetup ?? [] };
+function spec(testCmd: string, parser: LogParserName, extra: Partial<Pick<HarnessSpec, 'env' | 'rootSetup' | 'cpus'>> = {}): HarnessSpec {
+  return { testCmd, parser, env: extra.env ?? {}, rootSetup: extra.rootSetup ?? [], ...(extra.cpus ? { cpus: extra.cpus } : {}) };
 }
 
 /** One spec for every version of a repository. */
@@ -55,6 +57,8 @@ DJANGO_SPECS['1.9'] = spec(DJANGO_NO_PARALLEL, 'django', { env: DJANGO_OLD_ENV }
 for (const v of ['1.4', '1.5', '1.6']) DJANGO_SPECS[v] = spec(DJANGO, 'django');
 for (const v of ['3.0', '3.1', '3.2']) DJANGO_SPECS[v] = spec(DJANGO, 'django', { env: DJANGO_LOCALE, rootSetup: [DJANGO_LOCALE_GEN] });
 for (const v of ['4.0', '4.1', '4.2', '5.0', '5.1', '5.2']) DJANGO_SPECS[v] = spec(DJANGO, 'django');
+
+const PYLINT_TWO_CPUS = ['2.14', '2.15', '2.17', '3.0', '3.1', '3.2', '3.3', '4.0'];
 
 const ASTROPY_OLD_VERSIONS = ['0.1', '0.2', '0.3', '0.4', '1.1', '1.2', '1.3'];
 
@@ -77,7 +81,12 @@ export const HARNESS_SPECS: Record<string, RepoSpecs> = {
     spec(PYTEST, 'pytest-options'),
   ),
   'pydata/xarray': uniform('0.12 0.18 0.19 0.20 2022.03 2022.06 2022.09 2023.07 2024.05', spec(PYTEST, 'pytest')),
-  'pylint-dev/pylint': uniform('2.8 2.9 2.10 2.11 2.13 2.14 2.15 2.16 2.17 3.0 3.1 3.2 3.3 4.0', spec(PYTEST, 'pytest-options')),
+  'pylint-dev/pylint': {
+    versions: '2.8 2.9 2.10 2.11 2.13 2.14 2.15 2.16 2.17 3.0 3.1 3.2 3.3 4.0'.split(' '),
+    // Its multiprocessing tests skip on one CPU: the harness gives these versions two.
+    spec: (version) => spec(PYTEST, 'pytest-options', PYLINT_TWO_CPUS.includes(version ?? '') ? { cpus: 2 } : {}),
+    runnerFiles: [],
+  },
   'pytest-dev/pytest': uniform('4.4 4.5 4.6 5.0 5.1 5.2 5.3 5.4 6.0 6.2 6.3 7.0 7.1 7.2 7.4 8.0 8.1 8.2 8.3 8.4', spec(PYTEST, 'pytest')),
   'scikit-learn/scikit-learn': uniform('0.20 0.21 0.22 1.3 1.4 1.5 1.6', spec(PYTEST, 'pytest-v2')),
   'sphinx-doc/sphinx': uniform(

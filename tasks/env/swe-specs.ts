@@ -26,6 +26,8 @@ export interface SweTestSpec {
   given: boolean;
   /** Repository files of the test runner itself: changes to them are test tampering. */
   runnerFiles: readonly string[];
+  /** CPUs the SWE-bench harness gives the repository's container, where its spec sets a number. */
+  harnessCpus?: number;
 }
 
 /** The files a unified diff touches (new names; deleted files by their old name). */
@@ -73,6 +75,7 @@ export function sweTestSpec(task: SpecSource): SweTestSpec {
     origin,
     given: Boolean(own?.testCmd || own?.parser || harness),
     runnerFiles: table?.runnerFiles ?? [],
+    ...(harness?.cpus ? { harnessCpus: harness.cpus } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Sandbox } from '../../docker/types.js';
+import type { ExecResult, Sandbox } from '../../docker/types.js';
 import { AGENT_HOME, AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import { APPLY_PATCH_FN, withNewline } from './patch-shell.js';
 import type { SweContract, SweGradeResult } from './swe-contract.js';
@@ -83,14 +83,27 @@ export async function gradeSwe(sandbox: Sandbox, contract: SweContract, options:
     const result = contract.readReport(run);
     return { ...result, tamper: [...new Set([...tamper, ...result.tamper])] };
   }
-  const run = await sandbox.exec(['sh', '-c', contract.spec.command], {
+  return contract.readReport(await runSweTests(sandbox, contract, { runtime, timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }));
+}
+
+/** The test command's bare run in /testbed as the agent user, as `gradeSwe` reads it without guards. */
+export async function runSweTests(
+  sandbox: Sandbox,
+  contract: SweContract,
+  options: { runtime: SweRuntime; timeoutMs: number; signal?: AbortSignal },
+): Promise<ExecResult> {
+  return sandbox.exec(['sh', '-c', contract.spec.command], {
     cwd: TESTBED,
     user: AGENT_USER,
-    env: gradingEnv(contract, runtime, AGENT_HOME),
-    timeoutMs,
+    env: gradingEnv(contract, options.runtime, AGENT_HOME),
+    timeoutMs: options.timeoutMs,
     // Per-test lines come early in a long run: keep them all rather than only head and tail.
     maxOutputBytes: 64 * 1024 * 1024,
     signal: options.signal,
   });
-  return contract.readReport(run);
+}
+
+/** How long a SWE grading may run: the tool limit, but never under 15 minutes (a repository's suite takes its time). */
+export function sweGradeTimeoutMs(toolTimeoutMs: number): number {
+  return Math.max(toolTimeoutMs, 15 * 60_000);
 }
