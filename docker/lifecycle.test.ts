@@ -39,6 +39,18 @@ describe('sandbox lifecycle', () => {
     );
   });
 
+  it("gets every CPU of the engine's machine when it asks for more, which the engine would refuse", async () => {
+    const { NCPU } = (await (await getDocker()).info()) as { NCPU: number };
+    await withSandbox(
+      runId,
+      async (sandbox) => {
+        const info = await (await getDocker()).getContainer(sandbox.id).inspect();
+        expect(info.HostConfig.NanoCpus).toBe(NCPU * 1e9);
+      },
+      { sampleId: 'many-cpus', cpus: NCPU + 64 },
+    );
+  });
+
   it('uses the sandbox working folder and environment by default', async () => {
     await withSandbox(
       runId,

@@ -64,7 +64,7 @@ function checkOptions(o: SandboxOptions): void {
 }
 
 /** The container a sandbox is: no network, limits, no privileges, labelled. */
-function containerSpec(options: SandboxOptions): Docker.ContainerCreateOptions {
+function containerSpec(options: SandboxOptions, engineCpus: number): Docker.ContainerCreateOptions {
   const memory = options.memoryBytes ?? DEFAULT_MEMORY_BYTES;
   const network = options.network ?? false;
   return {
@@ -94,7 +94,7 @@ function containerSpec(options: SandboxOptions): Docker.ContainerCreateOptions {
       Memory: memory,
       // No swap: the memory limit is the whole budget, so an overrun ends in the OOM killer.
       MemorySwap: memory,
-      NanoCpus: Math.round((options.cpus ?? DEFAULT_CPUS) * 1e9),
+      NanoCpus: Math.round(Math.min(options.cpus ?? DEFAULT_CPUS, engineCpus) * 1e9),
       PidsLimit: options.pidsLimit ?? DEFAULT_PIDS_LIMIT,
       SecurityOpt: ['no-new-privileges:true'],
       CapDrop: ['ALL'],
@@ -136,12 +136,36 @@ async function createContainer(docker: Docker, spec: Docker.ContainerCreateOptio
   }
 }
 
+const engineCpus = new WeakMap<Docker, Promise<number>>();
+const clampSaid = new WeakSet<Docker>();
+
+/**
+ * The CPUs an engine's machine has: the engine refuses a container asking for more, so such a sandbox gets them all,
+ * and the process is warned once (a reference run shows what the tests make of it).
+ */
+async function cpusOf(docker: Docker, asked: number | undefined): Promise<number> {
+  let known = engineCpus.get(docker);
+  if (!known) {
+    known = withEngineDeadline('ask the engine for its CPUs', () => docker.info()).then(
+      (info: { NCPU?: number }) => info.NCPU ?? Number.POSITIVE_INFINITY,
+      () => Number.POSITIVE_INFINITY,
+    );
+    engineCpus.set(docker, known);
+  }
+  const cpus = await known;
+  if ((asked ?? DEFAULT_CPUS) > cpus && !clampSaid.has(docker)) {
+    clampSaid.add(docker);
+    process.emitWarning(`sandboxes asked for ${asked} CPUs, but the engine's machine has ${cpus}: they get ${cpus}`);
+  }
+  return cpus;
+}
+
 /** Creates and starts one sandbox container: no network, limits, no privileges, labelled. */
 export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
   checkOptions(options);
   const docker = await getDocker();
   const channel = options.commandChannel ?? true;
-  const created = await createContainer(docker, containerSpec(options), options.image);
+  const created = await createContainer(docker, containerSpec(options, await cpusOf(docker, options.cpus)), options.image);
   let stream: Duplex | undefined;
   // Which image exactly (a tag may be rebuilt): the key of its folder listing.
   const imageId = channel
