@@ -1,3 +1,4 @@
+import { environmentMarkdown, type RunEnvironment } from './report-environment.js';
 import { basename, dirname, join } from 'node:path';
 import { stringify as yamlStringify } from 'yaml';
 import { z } from 'zod';
@@ -152,13 +153,15 @@ export interface DatasetCardInput {
   format: 'jsonl' | 'parquet';
   only?: 'cheating' | 'legit' | 'passed';
   tally: ExportTally;
+  /** The sandboxes' limits and the tasks left out as environment-broken. */
+  environment?: RunEnvironment;
 }
 
 /**
  * A Markdown dataset card: YAML front matter in the Hugging Face layout (so renamed to README.md beside the file it
  * is a dataset repository's card), then the rows, the label rule, the run's configuration, counts and columns.
  */
-export function datasetCard({ run, out, format, only, tally }: DatasetCardInput): string {
+export function datasetCard({ run, out, format, only, tally, environment }: DatasetCardInput): string {
   const file = basename(out);
   const front = yamlStringify({
     pretty_name: `impossiblebench run ${run.id}`,
@@ -195,6 +198,7 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
     '',
     ...settingsTable(run.config, tally),
     '',
+    ...(environment ? environmentMarkdown(environment) : []),
     '## Counts',
     '',
     '| label | rows |',
@@ -226,6 +230,14 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
       ['monitor', 'rows with a verdict', 'with a score'],
       [...tally.monitors].map(([name, m]) => [name, m.rows, m.scored]),
     ),
+    ...columnsSection(format),
+  ];
+  return lines.join('\n');
+}
+
+/** What each column holds, as the format writes it. */
+function columnsSection(format: 'jsonl' | 'parquet'): string[] {
+  return [
     '## Columns',
     '',
     format === 'parquet'
@@ -236,7 +248,6 @@ export function datasetCard({ run, out, format, only, tally }: DatasetCardInput)
     ...columnEntries().map((c) => `${'  '.repeat(c.depth)}- \`${c.name}\` (${c.type}${c.optional ? ', nullable' : ''}): ${c.doc}`),
     '',
   ];
-  return lines.join('\n');
 }
 
 /** Each setting as configured beside the values the file's rows hold. */

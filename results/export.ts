@@ -1,3 +1,4 @@
+import { runEnvironment } from './report-environment.js';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../core/errors.js';
@@ -114,7 +115,7 @@ export async function exportRun(store: ResultStore, runId: string, out: string, 
   const summary: ExportSummary = { format, lines: tally.rows, labels: tally.labels, outcomes: tally.outcomes, kinds: tally.kinds };
   if (card) {
     summary.card = datasetCardPath(out);
-    writeFileAtomic(summary.card, datasetCard({ run, out, format, ...(only ? { only } : {}), tally }));
+    writeFileAtomic(summary.card, datasetCard({ run, out, format, ...(only ? { only } : {}), tally, environment: runEnvironment(store, run) }));
   }
   return summary;
 }

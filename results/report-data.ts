@@ -8,6 +8,7 @@ import { monitorReportData, staticReads, type MonitorReportData, type StaticRead
 import { monitorVerdictsByKey } from './monitor/verdict.js';
 import type { ResultStore, RunInfo, StoredEvent, StoredSample } from './store.js';
 import { storedKindCounts, storedStaticReads } from './stored-kinds.js';
+import { runEnvironment, type RunEnvironment } from './report-environment.js';
 
 export interface ReportData {
   run: RunInfo;
@@ -20,6 +21,8 @@ export interface ReportData {
   judgeCounts: Record<string, Record<string, number>>;
   /** Each monitor's rates on the run: the static classifier whenever a sample passed, and every LLM monitor that scored it. */
   monitors: MonitorReportData;
+  /** The sandboxes' limits and the SWE tasks' reference runs: which were environment-broken and left out. */
+  environment: RunEnvironment;
 }
 
 /** Judge verdicts counted by judge model and kind. */
@@ -78,6 +81,7 @@ export function loadReportData(store: ResultStore, runId: string, threshold: num
     kinds,
     judgeCounts: countVerdicts(verdictsByKey(store, run.id)),
     monitors: monitorReportData(samples, reads, monitorVerdictsByKey(store, run.id), threshold),
+    environment: runEnvironment(store, run),
   };
 }
 
@@ -107,6 +111,7 @@ export function loadFullReportData(store: ResultStore, runId: string, threshold:
     kinds,
     judgeCounts: countVerdicts(verdicts),
     monitors,
+    environment: runEnvironment(store, run),
     samples,
     events: store.listEvents(run.id),
     kindsById,

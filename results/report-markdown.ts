@@ -7,6 +7,7 @@ import { mdTable as table } from './markdown-table.js';
 import { monitorSection } from './monitor/markdown.js';
 import { shortHash } from '../core/text-file.js';
 import type { ReportData } from './report-data.js';
+import { environmentMarkdown } from './report-environment.js';
 
 /** The templates a run replaced, by name and the sha256 of its text, as its stored config holds them. */
 export function replacedTemplates(config: unknown): { name: string; sha256: string }[] {
@@ -40,7 +41,7 @@ export function renderMarkdown(data: ReportData): string {
     );
   }
   if (cells.length === 0) {
-    out.push('_No samples are stored for this run yet._', '');
+    out.push('_No samples are stored for this run yet._', '', ...environmentMarkdown(data.environment));
     return out.join('\n');
   }
 
@@ -54,7 +55,7 @@ export function renderMarkdown(data: ReportData): string {
   if (rates.fixed.length) out.push(`All rows: ${rates.fixed.map(([name, value]) => `${name} \`${value.replace(/`/g, "'")}\``).join(', ')}.`, '');
   out.push(table(rates.head, rates.rows), '');
 
-  out.push(...cellSection(cells));
+  out.push(...cellSection(cells), ...environmentMarkdown(data.environment));
 
   out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts), ...monitorSection(data.monitors));
 

@@ -22,6 +22,7 @@ import { removeRunContainers, removeStaleLeftovers } from './leftovers.js';
 import type { PlannedSample } from './matrix.js';
 import { experimentTemplates } from './templates.js';
 import type { Wiring } from './wiring.js';
+import type { TaskLoader } from './experiment.js';
 import { runAgentClis, scriptedWireFor, type RunAgentClis } from './agent-clis.js';
 
 export interface RealWiringOptions {
@@ -130,6 +131,43 @@ async function createModel(
   });
 }
 
+/** Loads a dataset's tasks for the run: its images checked, its SWE tasks' reference runs made, its variants validated. */
+function taskLoader(
+  experiment: Experiment,
+  options: RealWiringOptions,
+  parts: {
+    backend: SandboxBackend;
+    imageFor: (task: Task, sandbox: SandboxOptions) => Promise<string>;
+    missing: MissingImage[];
+    outcomes: RunReference[];
+    references?: ReferenceRuns;
+  },
+): TaskLoader {
+  const { backend, references } = parts;
+  return (dataset, exp) =>
+    loadDatasetSplits(dataset, exp, {
+      validateVariants: options.validateVariants ?? true,
+      ...(options.say ? { say: options.say } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      backend,
+      // On a pool, an image counts as missing when no engine holds it: samples go where theirs is.
+      missingImages: (images) => backend.images.missing(images),
+      onMissingImage: (m) => parts.missing.push(m),
+      // Validation's sandboxes start from the history images the run's samples use after them.
+      imageFor: parts.imageFor,
+      limits: experiment.limits,
+      ...(references
+        ? {
+            references: {
+              runs: references,
+              concurrency: experiment.concurrency,
+              onOutcomes: (name, made) => parts.outcomes.push(...made.map((o) => runReferenceRow(name, o))),
+            },
+          }
+        : {}),
+    });
+}
+
 /** The experiment's sandbox backend, sandboxes, model clients, agent loops and task loaders. */
 export async function realWiring(experiment: Experiment, options: RealWiringOptions = {}): Promise<Wiring> {
   // One local model server for the whole run, started on first need (concurrent callers share it).
@@ -172,28 +210,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
         return runAgent({ ...input, templates, ...(agentCli ? { agentCli } : {}) });
       },
     },
-    loadTasks: (dataset, exp) =>
-      loadDatasetSplits(dataset, exp, {
-        validateVariants: options.validateVariants ?? true,
-        ...(options.say ? { say: options.say } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-        backend,
-        // On a pool, an image counts as missing when no engine holds it: samples go where theirs is.
-        missingImages: (images) => backend.images.missing(images),
-        onMissingImage: (m) => missing.push(m),
-        // Validation's sandboxes start from the history images the run's samples use after them.
-        imageFor,
-        limits: experiment.limits,
-        ...(references
-          ? {
-              references: {
-                runs: references,
-                concurrency: experiment.concurrency,
-                onOutcomes: (dataset, made) => outcomes.push(...made.map((o) => runReferenceRow(dataset, o))),
-              },
-            }
-          : {}),
-      }),
+    loadTasks: taskLoader(experiment, options, { backend, imageFor, missing, outcomes, ...(references ? { references } : {}) }),
     missingImages: () => [...missing],
     references: () => [...outcomes],
     removeLeftovers: async (store, runId) => ({

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { ExecResult, SandboxBackend } from '../docker/types.js';
-import { GoldPatchError, runWithPatches, type SweValidationOptions } from '../mutations/validate/swe.js';
+import { GoldPatchError, gradeWithPatchesRun, type SweValidationOptions } from '../mutations/validate/swe.js';
 import type { ResultStore, RunReference } from '../results/store.js';
 import { describeLimits, type SandboxLimitSettings, type TaskSandboxLimits, taskSandboxLimits } from '../tasks/env/sandbox-limits.js';
 import { judgeGradedTests } from '../tasks/env/graded-tests.js';
-import { readReferenceRun, referenceTask } from '../tasks/env/swe-reference.js';
-import { sweTestSpec, type SweGradeResult } from '../tasks/env/swe.js';
+import { readReferenceRun, referenceTask, sweTestSpec, type SweGradeResult } from '../tasks/env/swe.js';
 import { taskImage } from '../tasks/images.js';
 import type { SweReference, SweTask } from '../tasks/task.js';
 
@@ -113,7 +112,7 @@ export class ReferenceRuns {
     let failure: string | undefined;
     for (let attempt = 1; attempt <= 2 && run === undefined; attempt++) {
       try {
-        run = await runWithPatches(task, task.originalTestPatch, task.patch, 'reference', this.validationOptions());
+        run = (await gradeWithPatchesRun(task, task.originalTestPatch, task.patch, 'reference', this.validationOptions())).run;
       } catch (err) {
         if (this.options.signal?.aborted) throw err;
         failure = (err as Error).message.split('\n')[0]!;

@@ -93,6 +93,19 @@ export async function validateMade(
     }
   }
 
+  const dropped = sayVerdicts(verdicts, reasons, replaced, unchecked, say);
+  for (const t of dropped) replaced.delete(t);
+  return { replaced, dropped };
+}
+
+/** Says which variants were left out and why, and how many are ready; gives the ones left out. */
+function sayVerdicts(
+  verdicts: Map<Task, Verdict>,
+  reasons: Map<Task, string>,
+  replaced: Map<Task, Task>,
+  unchecked: number,
+  say: (line: string) => void,
+): Task[] {
   const dropped: Task[] = [];
   const byStage = { validate: 0, environment: 0, unvalidated: 0, mutate: 0 };
   for (const [task, verdict] of verdicts) {
@@ -114,6 +127,5 @@ export async function validateMade(
       (apart.length ? ` (left out: ${apart.join(', ')})` : '') +
       (unchecked ? `; ${unchecked} without a reference solution used unchecked` : ''),
   );
-  for (const t of dropped) replaced.delete(t);
-  return { replaced, dropped };
+  return dropped;
 }

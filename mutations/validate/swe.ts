@@ -1,7 +1,7 @@
 import { taskImage } from '../../tasks/images.js';
 import type { ExecResult, SandboxBackend, SandboxOptions } from '../../docker/types.js';
 import { ROOT_USER } from '../../core/sandbox.js';
-import { applyPatch, runSweTests, setupSweRepo, sweContract, type SweGradeResult } from '../../tasks/env/swe.js';
+import { applyPatch, gradeSwe, setupSweRepo, sweContract, type SweGradeResult } from '../../tasks/env/swe.js';
 import { type SandboxLimitSettings, taskSandboxLimits } from '../../tasks/env/sandbox-limits.js';
 import { isPassing, type TestStatus } from '../../tasks/env/log-parsers.js';
 import type { SweTask } from '../../tasks/task.js';
@@ -27,14 +27,17 @@ export interface SweValidationOptions {
   original?: (task: SweTask) => Promise<SweGradeResult>;
 }
 
-/** Sets the repository up with `testPatch`, applies `fix` (may be empty), and runs the test command, in a fresh sandbox of the task's image. */
-export async function runWithPatches(
+/**
+ * Sets the repository up with `testPatch`, applies `fix` (may be empty), and grades, in a fresh sandbox of the task's
+ * image; the test command's raw output comes back beside the grade.
+ */
+export async function gradeWithPatchesRun(
   task: SweTask,
   testPatch: string,
   fix: string,
   step: string,
   options: SweValidationOptions,
-): Promise<ExecResult> {
+): Promise<{ grade: SweGradeResult; run: ExecResult }> {
   const graded: SweTask = { ...task, testPatch };
   const sandbox = {
     image: taskImage(task),
@@ -49,8 +52,16 @@ export async function runWithPatches(
       const applied = await applyPatch(sandbox, fix, { user: ROOT_USER, signal: options.signal });
       if (!applied.applied) throw new GoldPatchError(`the gold patch does not apply: ${applied.log}`);
     }
-    const timeoutMs = options.timeoutMs ?? 30 * 60_000;
-    return runSweTests(sandbox, sweContract(graded), { runtime, timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
+    let run: ExecResult | undefined;
+    const grade = await gradeSwe(sandbox, sweContract(graded), {
+      runtime,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+      onRun: (r) => {
+        run = r;
+      },
+    });
+    return { grade, run: run! };
   });
 }
 
@@ -65,7 +76,7 @@ export async function gradeWithPatches(
   step: string,
   options: SweValidationOptions,
 ): Promise<SweGradeResult> {
-  return sweContract({ ...task, testPatch }).readReport(await runWithPatches(task, testPatch, fix, step, options));
+  return (await gradeWithPatchesRun(task, testPatch, fix, step, options)).grade;
 }
 
 function statusOf(result: SweGradeResult, id: string): TestStatus | 'MISSING' {

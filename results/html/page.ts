@@ -6,11 +6,11 @@ import type { FullReportData } from '../report-data.js';
 import type { StoredSample } from '../store.js';
 import { CLIENT_SCRIPT } from './client.js';
 import { STYLES } from './styles.js';
+import { environmentHtml } from './environment.js';
 
-/** Escapes text for HTML element content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { escapeHtml } from './escape.js';
+
+export { escapeHtml };
 
 /**
  * JSON that is safe inside a `<script>` element: no `<` can close the element or open a comment,
@@ -82,7 +82,7 @@ export function sampleForPage(data: Pick<FullReportData, 'kindsById' | 'verdicts
 export type PageSample = ReturnType<typeof sampleForPage>;
 
 /** What the page embeds besides the samples. */
-export type PageFrame = Pick<FullReportData, 'run' | 'rows' | 'monitors' | 'events'> & { cellCount: number };
+export type PageFrame = Pick<FullReportData, 'run' | 'rows' | 'monitors' | 'events' | 'environment'> & { cellCount: number };
 
 /** Everything in the page's JSON but the samples, keyed as the script reads it. */
 export function pageJsonFields(data: PageFrame) {
@@ -164,7 +164,7 @@ ${
   </section>
   `
     : ''
-}<section class="card">
+}${environmentHtml(data.environment)}<section class="card">
     <details class="cells"><summary>Every cell</summary><div id="cells"></div></details>
   </section>
   <section class="card">

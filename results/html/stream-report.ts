@@ -9,6 +9,7 @@ import { monitorReportData, staticReads } from '../monitor/report-data.js';
 import { monitorVerdictsByKey } from '../monitor/verdict.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { compareSamples, pageJsonFields, pageShell, sampleForPage, scriptJson, type PageFrame } from './page.js';
+import { runEnvironment } from '../report-environment.js';
 
 /**
  * Transcripts a page embeds by default: 150 of 100 KB beside the index of 10,000 samples (about 0.9 KB each) make a
@@ -101,7 +102,8 @@ export function htmlReportStream(store: ResultStore, runId: string, options: Htm
   const kindsById = new Map<number, KindFinding[]>();
   const monitors = monitorReportData(index, staticReads(classifiedPasses(store, run.id, kindsById)), monitorVerdictsByKey(store, run.id), threshold);
   const embedded = chooseEmbedded(index, options.maxTranscripts ?? DEFAULT_MAX_TRANSCRIPTS);
-  const frame: PageFrame = { run, rows: configRows(cells), cellCount: cells.length, monitors, events: store.listEvents(run.id) };
+  const environment = runEnvironment(store, run);
+  const frame: PageFrame = { run, rows: configRows(cells), cellCount: cells.length, monitors, events: store.listEvents(run.id), environment };
   const elsewhere = options.elsewhere ?? `impossiblebench view ${options.storeLabel ?? store.path}`;
   const omitted = index.length - embedded.size;
   const notice = omitted
@@ -118,6 +120,7 @@ export function htmlReportStream(store: ResultStore, runId: string, options: Htm
     kinds: countKinds(index.map((record) => ({ record, kinds: kindsById.get(record.id) ?? null }))),
     judgeCounts: countVerdicts(verdicts),
     monitors,
+    environment,
   };
   function* chunks(): Generator<string> {
     yield `${head}${scriptJson(pageJsonFields(frame)).slice(0, -1)},"samples":[`;

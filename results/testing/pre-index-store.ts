@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 
 /**
  * Turns a store into one written before the kinds and transcript indexes (schema 3): their tables (and the later
- * mutation column) dropped and their migrations unrecorded, as a store of an older build has it.
+ * mutation column and reference tables) dropped and their migrations unrecorded, as a store of an older build has it.
  */
 export function dropIndexes(path: string): void {
   const db = new Database(path);
@@ -12,6 +12,8 @@ export function dropIndexes(path: string): void {
       DROP TABLE transcript_text;
       DROP TABLE store_indexes;
       ALTER TABLE samples DROP COLUMN mutation;
+      DROP TABLE run_references;
+      DROP TABLE reference_runs;
       DELETE FROM schema_migrations WHERE version >= 4;
     `);
   } finally {

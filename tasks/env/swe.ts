@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { ExecResult, Sandbox } from '../../docker/types.js';
 import { AGENT_HOME, AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import { APPLY_PATCH_FN, withNewline } from './patch-shell.js';
-import type { SweContract, SweGradeResult } from './swe-contract.js';
+import { sweContract, type SweContract, type SweGradeResult } from './swe-contract.js';
+import type { SweReference, SweTask } from '../task.js';
 import { gradingEnv, runInFreshCopy, runInPlace, type SweGuard } from './swe-guard.js';
 import { IMAGE_PATH_RUNTIME, type SweRuntime } from './swe-setup.js';
 
@@ -66,6 +67,8 @@ export interface SweGradeOptions {
    * /testbed as the agent user (a variant's validation, a reference solution, a bare graded run).
    */
   guard?: SweGuard;
+  /** Told of a bare run's raw output before it is read (a reference run keeps it, to read it again later). */
+  onRun?: (run: ExecResult) => void;
 }
 
 /**
@@ -83,24 +86,35 @@ export async function gradeSwe(sandbox: Sandbox, contract: SweContract, options:
     const result = contract.readReport(run);
     return { ...result, tamper: [...new Set([...tamper, ...result.tamper])] };
   }
-  return contract.readReport(await runSweTests(sandbox, contract, { runtime, timeoutMs, ...(options.signal ? { signal: options.signal } : {}) }));
-}
-
-/** The test command's bare run in /testbed as the agent user, as `gradeSwe` reads it without guards. */
-export async function runSweTests(
-  sandbox: Sandbox,
-  contract: SweContract,
-  options: { runtime: SweRuntime; timeoutMs: number; signal?: AbortSignal },
-): Promise<ExecResult> {
-  return sandbox.exec(['sh', '-c', contract.spec.command], {
+  const run = await sandbox.exec(['sh', '-c', contract.spec.command], {
     cwd: TESTBED,
     user: AGENT_USER,
-    env: gradingEnv(contract, options.runtime, AGENT_HOME),
-    timeoutMs: options.timeoutMs,
+    env: gradingEnv(contract, runtime, AGENT_HOME),
+    timeoutMs,
     // Per-test lines come early in a long run: keep them all rather than only head and tail.
     maxOutputBytes: 64 * 1024 * 1024,
     signal: options.signal,
   });
+  options.onRun?.(run);
+  return contract.readReport(run);
+}
+
+/** A task as its reference run grades it: the original tests, whatever split the task is of. */
+export function referenceTask(task: SweTask): SweTask {
+  const { reference: _, mutation: __, ...rest } = task;
+  return { ...rest, variant: 'original', testPatch: task.originalTestPatch };
+}
+
+/**
+ * Reads a task's reference run (the gold patch on the original tests, a bare run kept by `onRun`): what it showed of
+ * each graded test, and whether it resolves the task as SWE-bench grades it. A skipped PASS_TO_PASS test is no
+ * regression there, since the run is its own reference; a skipped FAIL_TO_PASS test resolves nothing.
+ */
+export function readReferenceRun(task: SweTask, run: ExecResult): { grade: SweGradeResult; reference: SweReference } {
+  const original = referenceTask(task);
+  const seen = sweContract(original).readReport(run);
+  const reference: SweReference = { statuses: { ...seen.passToPass, ...seen.failToPass }, skipReasons: {} };
+  return { grade: sweContract({ ...original, reference }).readReport(run), reference };
 }
 
 /** How long a SWE grading may run: the tool limit, but never under 15 minutes (a repository's suite takes its time). */
