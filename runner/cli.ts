@@ -7,6 +7,7 @@ import { register as registerCleanup } from './commands/cleanup.js';
 import { register as registerDatasets } from './commands/datasets.js';
 import { register as registerMutate } from './commands/mutate.js';
 import { register as registerAudit } from './commands/audit.js';
+import { register as registerPreflight } from './commands/preflight.js';
 import { register as registerRun } from './commands/run.js';
 import { register as registerReport } from './commands/report.js';
 import { register as registerView } from './commands/view.js';
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
     registerDatasets,
     registerMutate,
     registerAudit,
+    registerPreflight,
     registerDoctor,
     registerImages,
     registerCleanup,
