@@ -49,6 +49,8 @@ export interface MutateOptions {
   model?: MutateTaskExtras['model'];
   /** Candidates validated per row at most, while the reference or an empty solution passes the earlier ones (default 3). */
   maxTries?: number;
+  /** The CPUs and memory of SWE validation sandboxes (default: a repository's default, `taskSandboxLimits`). */
+  limits?: SweValidationOptions['limits'];
 }
 
 /** One source per task id: its original row if the dataset has one, else any variant (they share the original tests). */
@@ -140,6 +142,7 @@ async function validateAll(
       concurrency: options.concurrency,
       originals,
       ...(options.imageFor ? { imageFor: options.imageFor } : {}),
+      ...(options.limits ? { limits: options.limits } : {}),
     });
 }
 

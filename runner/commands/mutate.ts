@@ -25,6 +25,7 @@ import {
   addSandboxOption,
   dockerHosts,
   imageNaming,
+  positiveNumber,
   wholeNumber,
   type ImageNamingFlags,
 } from './options.js';
@@ -39,6 +40,8 @@ interface MutateFlags extends ImageNamingFlags {
   out: string;
   limit?: number;
   concurrency?: number;
+  cpus?: number;
+  memory?: number;
   cacheDir?: string;
   offline?: boolean;
   sandbox: string;
@@ -149,6 +152,7 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
       ...(baseFiles ? { baseFiles } : {}),
       ...(model ? { model } : {}),
       maxTries: flags.maxTries,
+      limits: { cpus: flags.cpus, memoryMb: flags.memory },
       signal: interrupts.signal,
       onProgress: (stage, done, total) => {
         if (current !== stage) {
@@ -218,6 +222,12 @@ export function register(program: Command): void {
       "sandboxes used side by side when validating (default 2; with --docker-host, the engines' total capacity)",
       wholeNumber(1),
     )
+    .option(
+      '--cpus <n>',
+      "with --validate, CPUs of each sandbox, as a run sets them (default 1 for LiveCodeBench-style tasks; for a repository 2, or what the SWE-bench harness's spec gives it if more)",
+      positiveNumber,
+    )
+    .option('--memory <MiB>', 'with --validate, memory of each SWE sandbox, as a run sets it (default 4096)', wholeNumber(64))
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
     .option('--offline', 'use only the cache, never the hub')
     .option(
