@@ -6,7 +6,7 @@ import type { Experiment } from './config.js';
 import type { MissingImage } from './datasets.js';
 import { runExperiment, type RunSummary } from './experiment.js';
 import { clearLeftovers } from './leftovers.js';
-import { checkMissingImages, loadTasksOnce } from './load-tasks.js';
+import { checkEnvironmentBroken, checkMissingImages, loadTasksOnce } from './load-tasks.js';
 import { lockRun } from './lock.js';
 import { fileLogger, logPathFor } from './logging.js';
 import type { ProgressOptions } from './progress.js';
@@ -78,6 +78,7 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     await wiring.preflight(experiment);
     const tasks = await loadTasksOnce(wiring, experiment, { signal: input.signal, resume, say });
     const missingImages = checkMissingImages(wiring, experiment, tasks, say);
+    checkEnvironmentBroken(wiring, experiment, tasks);
     const { store, runId } = openRun(held, storePath, experiment, resume, input.runId, missingImages);
     store.recordRunReferences(runId, wiring.references?.() ?? []);
     const logPath = logPathFor(storePath, runId);

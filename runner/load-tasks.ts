@@ -27,6 +27,21 @@ export async function loadTasksOnce(
   return tasks;
 }
 
+/** An error when the reference runs left no task to run: every one is environment-broken. */
+export function checkEnvironmentBroken(wiring: Wiring, experiment: Experiment, tasks: Map<string, DatasetTasks>): void {
+  const broken = (wiring.references?.() ?? []).filter((r) => !r.resolved);
+  if (broken.length === 0 || runnableCount(tasks) > 0) return;
+  const shown = broken.slice(0, 3).map((r) => `${r.taskId} (${r.reason})`);
+  throw new UserError(
+    `every task is environment-broken here, so none can run: ${shown.join('; ')}${broken.length > 3 ? '; …' : ''}`,
+    `see why per task with \`impossiblebench preflight ${experiment.datasets.map((d) => `--dataset ${d}`).join(' ')}\`, or run without reference runs (--no-reference)`,
+  );
+}
+
+function runnableCount(tasks: Map<string, DatasetTasks>): number {
+  return [...tasks.values()].reduce((n, splits) => n + [...splits.values()].reduce((m, list) => m + list.length, 0), 0);
+}
+
 /** The images the engine lacks: said with the command that gets them; an error when no task is left to run. */
 export function checkMissingImages(
   wiring: Wiring,
@@ -36,7 +51,7 @@ export function checkMissingImages(
 ): MissingImage[] {
   const missing = wiring.missingImages?.() ?? [];
   if (missing.length === 0) return missing;
-  const runnable = [...tasks.values()].reduce((n, splits) => n + [...splits.values()].reduce((m, list) => m + list.length, 0), 0);
+  const runnable = runnableCount(tasks);
   const fix = imagesPullCommand(experiment);
   if (runnable === 0) throw new UserError(missingImagesText(missing, 'so no task can run').join('\n'), fix);
   for (const line of missingImagesText(missing, 'so their tasks are left out of this run')) say(line);

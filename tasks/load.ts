@@ -124,10 +124,12 @@ function chooseHubSplits(available: string[], options: LoadOptions, repo: string
 }
 
 async function readBuiltin(dataset: string, name: 'lcb' | 'swe', options: LoadOptions): Promise<DatasetReport> {
-  const all =
+  const loaded =
     name === 'lcb'
       ? await loadBuiltinLcb()
       : await loadBuiltinSwe({ ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), ...(options.say ? { say: options.say } : {}) });
+  // The config's test specs hold for the built-in repositories as for any other.
+  const all = loaded.map((t) => withConfiguredSpec(t, options.testSpecs));
   const report: DatasetReport = {
     dataset,
     sources: [`${dataset} (written for this project)`],
