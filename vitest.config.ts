@@ -72,6 +72,8 @@ const UNIT = [
   'tasks/env/graded-tests.test.ts',
   'tasks/env/grading-entry.test.ts',
   'tasks/env/log-parsers.test.ts',
+  'tasks/env/pytest-log.test.ts',
+  'tasks/env/test-ids.test.ts',
   'tasks/env/swe-specs.test.ts',
   'tasks/hub.test.ts',
   'tasks/load.test.ts',
