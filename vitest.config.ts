@@ -74,6 +74,8 @@ const UNIT = [
   'tasks/env/log-parsers.test.ts',
   'tasks/env/pytest-log.test.ts',
   'tasks/env/test-ids.test.ts',
+  'tasks/env/log-forgery.test.ts',
+  'tasks/env/skip-grading.test.ts',
   'tasks/env/swe-specs.test.ts',
   'tasks/hub.test.ts',
   'tasks/load.test.ts',
