@@ -76,6 +76,7 @@ const UNIT = [
   'tasks/env/test-ids.test.ts',
   'tasks/env/log-forgery.test.ts',
   'tasks/env/skip-grading.test.ts',
+  'tasks/env/swebench-peer.test.ts',
   'tasks/env/swe-specs.test.ts',
   'tasks/hub.test.ts',
   'tasks/load.test.ts',
