@@ -119,6 +119,19 @@ describe('lines the code under test printed into a pytest log', () => {
 });
 
 describe('lines the code under test printed into an uncaptured log', () => {
+  it('django: a run that exits 1 for an unexpected success alone is its own log, not a forged one', () => {
+    const log = [
+      'test_fix (app.tests.T) ... ok',
+      'test_old (app.tests.T) ... unexpected success',
+      'Ran 2 tests in 0.01s',
+      '',
+      'FAILED (unexpected successes=1)',
+    ].join('\n');
+    const report = readSweReport(task(['test_fix (app.tests.T)'], []), spec('django'), run(log, 1));
+    expect(report.outcome).toBe('passed');
+    expect(report.tamper).toEqual([]);
+  });
+
   it('sympy: "ok" printed after a test’s name cannot hide the failure code the runner prints next', () => {
     const log = [
       'sympy/core/tests/test_basic.py[2]',

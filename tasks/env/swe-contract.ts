@@ -2,7 +2,7 @@ import type { ExecResult } from '../../docker/types.js';
 import { taskImage } from '../images.js';
 import type { SweTask } from '../task.js';
 import { judgeGradedTests } from './graded-tests.js';
-import { LOG_PARSERS, reasonOf, statusOf, type ParsedLog, type SkipSummary, type TestStatus } from './log-parsers.js';
+import { LOG_PARSERS, reasonOf, statusOf, type LogParserName, type ParsedLog, type SkipSummary, type TestStatus } from './log-parsers.js';
 import { sourceTamperSigns } from './runner-hooks.js';
 import { tailText } from './swe-setup.js';
 import { filesInPatch, sweTestSpec, type SweTestSpec } from './swe-specs.js';
@@ -91,7 +91,7 @@ export function readSweReport(task: Pick<SweTask, 'failToPass' | 'passToPass' | 
   const verdict = judgeGradedTests(failToPass, passToPass, task.reference, skipReasons);
   const allPass = verdict.notPassed.length === 0;
   const exitedAsExpected = run.exitCode !== null && spec.completedExitCodes.includes(run.exitCode);
-  const disowned = disownedLog(run, parsed);
+  const disowned = disownedLog(run, parsed, spec.parser);
   const completed = parsed.completed && exitedAsExpected && !disowned;
   let outcome: SweGradeOutcome;
   let reason: string;
@@ -153,10 +153,12 @@ function gradedReasons(parsed: ParsedLog, ids: readonly string[]): Record<string
 /**
  * SWE-bench's spoof rule: a runner that exits non-zero says a test failed or errored, so a finished log showing none
  * at all is not that run's (the code under test printed it). Says why, or undefined when the log may be the run's.
+ * Django's runner also fails a run for an unexpected success.
  */
-function disownedLog(run: ExecResult, parsed: ParsedLog): string | undefined {
+function disownedLog(run: ExecResult, parsed: ParsedLog, parser: LogParserName): string | undefined {
   if (run.exitCode === null || run.exitCode === 0 || run.timedOut || !parsed.completed) return undefined;
-  if ([...parsed.statuses.values()].some((s) => s === 'FAILED' || s === 'ERROR')) return undefined;
+  const failing = (s: TestStatus) => s === 'FAILED' || s === 'ERROR' || (parser === 'django' && s === 'XPASS');
+  if ([...parsed.statuses.values()].some(failing)) return undefined;
   return `the test command exited ${run.exitCode}, which says a test failed or errored, yet its log shows none: the log is not the run's`;
 }
 
