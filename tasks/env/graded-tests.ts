@@ -27,6 +27,8 @@ export function judgeGradedTests(
   failToPass: Record<string, GradedStatus>,
   passToPass: Record<string, GradedStatus>,
   reference: SweReference | undefined,
+  /** Why this run's log says a graded test was skipped or expected to fail, where it says. */
+  reasons: Readonly<Record<string, string>> = {},
 ): GradedTestsVerdict {
   const notPassed: NotPassed[] = [];
   const tamper: string[] = [];
@@ -48,8 +50,9 @@ export function judgeGradedTests(
               : status;
     notPassed.push({ id, status, why });
     if ((status === 'SKIPPED' || status === 'XFAIL') && seen !== undefined && seen !== 'SKIPPED' && seen !== 'XFAIL' && seen !== 'MISSING') {
+      const said = reasons[id] ? ` ("${reasons[id].slice(0, 120)}")` : '';
       tamper.push(
-        `the graded test ${id} was ${status === 'SKIPPED' ? 'skipped' : 'an expected failure'} here but ${seen} in the reference run, in the same image under the same limits`,
+        `the graded test ${id} was ${status === 'SKIPPED' ? 'skipped' : 'an expected failure'} here${said} but ${seen} in the reference run, in the same image under the same limits`,
       );
     }
   };

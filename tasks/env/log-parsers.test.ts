@@ -9,6 +9,7 @@ import {
   parsePytestV2Log,
   parseSeabornLog,
   parseSympyLog,
+  reasonOf,
   statusOf,
 } from './log-parsers.js';
 import { readSweReport } from './swe-contract.js';
@@ -29,16 +30,17 @@ XFAIL tests/test_a.py::test_known - reason: later
 ERROR tests/test_b.py::test_setup - RuntimeError: boom
 =================== 1 failed, 2 passed, 1 skipped, 1 xfailed, 1 error in 0.12s ===================
 `;
-  it('reads every status line, keeps ids with spaces whole and cut at the first space, and sees the closing summary', () => {
+  it('reads every status line, keeps ids with spaces whole (found by their published form, cut at the first space), and sees the closing summary', () => {
     const parsed = parsePytestLog(log);
     expect(Object.fromEntries(parsed.statuses)).toEqual({
       'tests/test_a.py::test_one': 'PASSED',
       'tests/test_a.py::test_param[expr = 1+1=2-expr-1+1=2]': 'PASSED',
-      'tests/test_a.py::test_param[expr': 'PASSED',
       'tests/test_a.py::TestK::test_two': 'FAILED',
       'tests/test_a.py::test_known': 'XFAIL',
       'tests/test_b.py::test_setup': 'ERROR',
     });
+    expect(statusOf(parsed.statuses, 'tests/test_a.py::test_param[expr')).toBe('PASSED');
+    expect(parsed.skipSummaries).toEqual([{ path: 'tests/test_a.py', line: 20, count: 1, reason: 'not today' }]);
     expect(parsed.completed).toBe(true);
   });
 
@@ -77,7 +79,7 @@ describe('the other pytest families', () => {
     expect(parsed.completed).toBe(true);
   });
 
-  it('matplotlib spells mouse buttons as numbers; seaborn reads only passes and failures', () => {
+  it("matplotlib spells mouse buttons as numbers; seaborn reads no expected failure, as the harness's seaborn parser reads none", () => {
     expect([...parseMatplotlibLog(`PASSED t.py::test_b[MouseButton.LEFT]\n${end}`).statuses.keys()]).toEqual(['t.py::test_b[1]']);
     const seaborn = parseSeabornLog(`t.py::test_a PASSED [ 50%]\nPASSED t.py::test_b\nFAILED t.py::test_c - x\nXFAIL t.py::test_d\n${end}`);
     expect(Object.fromEntries(seaborn.statuses)).toEqual({ 't.py::test_a': 'PASSED', 't.py::test_b': 'PASSED', 't.py::test_c': 'FAILED' });
@@ -116,6 +118,54 @@ FAILED (failures=1, errors=1, skipped=1)
     expect(statusOf(parsed.statuses, 'test_d (forms_tests.tests.FormTests)')).toBe('ERROR');
     expect(statusOf(parsed.statuses, 'test_e (forms_tests.tests.FormTests)')).toBe('PASSED');
     expect(parsed.completed).toBe(true);
+  });
+});
+
+describe('skips and their reasons, in django and sympy', () => {
+  it("django: `skipped 'why'` (the reason's repr, double-quoted when it holds a quote), expected failures and unexpected successes", () => {
+    const parsed = parseDjangoLog(`test_a (backends.postgresql.tests.Tests.test_a) ... skipped 'PostgreSQL tests'
+test_b (backends.tests.Tests) ... skipped "Database doesn't support feature(s): x"
+test_c (backends.tests.Tests)
+Docstring of c. ... skipped 'no db'
+test_d (backends.tests.Tests) ... expected failure
+test_e (backends.tests.Tests) ... unexpected success
+----------------------------------------------------------------------
+Ran 5 tests in 0.010s
+
+OK (skipped=3, expected failures=1, unexpected successes=1)
+`);
+    expect(statusOf(parsed.statuses, 'test_a (backends.postgresql.tests.Tests)')).toBe('SKIPPED');
+    expect(reasonOf(parsed.skipReasons, 'test_a (backends.postgresql.tests.Tests)')).toBe('PostgreSQL tests');
+    expect(reasonOf(parsed.skipReasons, 'test_b (backends.tests.Tests)')).toBe("Database doesn't support feature(s): x");
+    expect(reasonOf(parsed.skipReasons, 'Docstring of c.')).toBe('no db');
+    expect(reasonOf(parsed.skipReasons, 'test_c (backends.tests.Tests)')).toBe('no db');
+    expect(statusOf(parsed.statuses, 'test_d (backends.tests.Tests)')).toBe('XFAIL');
+    expect(statusOf(parsed.statuses, 'test_e (backends.tests.Tests)')).toBe('XPASS');
+  });
+
+  it('sympy: a skip prints its message before its code (s, w for Slow, T for a timeout skipped, K), and ` - ` without one', () => {
+    // As sympy's runtests.py reporter prints them with --verbose (read in a SWE-bench sympy image).
+    const parsed = parseSympyLog(`sympy/utilities/tests/test_lambdify.py[5]
+test_scipy_harmonic scipy not installed s
+test_big Slow w
+test_long Timeout T
+test_hang T
+test_plain  - s
+test_23536_lambdify_cse_dummy ok                                            [OK]
+sympy/physics/tests/test_broken.py[?]   Failed to import                    [FAIL]
+
+=========== tests finished: 1 passed, 4 skipped, 2 exceptions, in 107.80 seconds ===========
+`);
+    expect(Object.fromEntries(parsed.statuses)).toEqual({
+      test_scipy_harmonic: 'SKIPPED',
+      test_big: 'SKIPPED',
+      test_long: 'SKIPPED',
+      test_hang: 'ERROR',
+      test_plain: 'SKIPPED',
+      test_23536_lambdify_cse_dummy: 'PASSED',
+      'sympy/physics/tests/test_broken.py': 'ERROR',
+    });
+    expect(Object.fromEntries(parsed.skipReasons)).toEqual({ test_scipy_harmonic: 'scipy not installed', test_big: 'Slow', test_long: 'Timeout' });
   });
 });
 
