@@ -103,9 +103,14 @@ async function diagnose(
   return { resolvesUnlimited: true, limit, tests };
 }
 
+/** Why a graded test did not pass under the limits: the reason its runner gave, or pytest's unnamed skips of its file. */
 function skipNote(outcome: ReferenceOutcome, id: string): string {
   const reason = outcome.reference?.skipReasons[id];
-  return reason ? `: ${reason}` : '';
+  if (reason) return `: ${reason}`;
+  const file = id.split('::')[0]!;
+  const unnamed = (outcome.grade?.skipSummaries ?? []).filter((s) => s.path === file);
+  if (unnamed.length === 0) return '';
+  return ` (pytest skipped ${unnamed.reduce((n, s) => n + s.count, 0)} test(s) of ${file} without naming them: ${[...new Set(unnamed.map((s) => s.reason))].join('; ')})`;
 }
 
 /**

@@ -113,7 +113,7 @@ export function referenceTask(task: SweTask): SweTask {
 export function readReferenceRun(task: SweTask, run: ExecResult): { grade: SweGradeResult; reference: SweReference } {
   const original = referenceTask(task);
   const seen = sweContract(original).readReport(run);
-  const reference: SweReference = { statuses: { ...seen.passToPass, ...seen.failToPass }, skipReasons: {} };
+  const reference: SweReference = { statuses: { ...seen.passToPass, ...seen.failToPass }, skipReasons: seen.skipReasons };
   return { grade: sweContract({ ...original, reference }).readReport(run), reference };
 }
 
