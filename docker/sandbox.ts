@@ -13,6 +13,7 @@ import { SandboxError, engineMessage, engineStatus } from './errors.js';
 import { RUN_LABEL, SAMPLE_LABEL } from './labels.js';
 import { DEFAULT_CPUS, DEFAULT_MEMORY_BYTES, DEFAULT_PIDS_LIMIT } from './limits-defaults.js';
 import { SandboxChanges } from './sandbox-changes.js';
+import { addTarpits } from './tarpit.js';
 import { SandboxContainer, delay } from './sandbox-container.js';
 import { envList, execCommand } from './sandbox-exec.js';
 import { readDir, readFile, writeFiles } from './sandbox-files.js';
@@ -61,6 +62,11 @@ function checkOptions(o: SandboxOptions): void {
   }
   envList(o.env);
   if (o.readOnlyFiles) checkReadOnlyFiles(o.readOnlyFiles);
+  for (const a of o.tarpits ?? []) {
+    if (!/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.test(a) || a.split('.').some((n) => Number(n) > 255)) {
+      throw new UserError(`sandbox: a tarpit must be an IPv4 address, got "${a}"`);
+    }
+  }
 }
 
 /** The container a sandbox is: no network, limits, no privileges, labelled. */
@@ -178,6 +184,7 @@ export async function createSandbox(options: SandboxOptions): Promise<Sandbox> {
     // Attached before the start, so the server's hello cannot be missed.
     if (channel) stream = await withEngineDeadline('attach to a container', (abortSignal) => attachHijacked(created, abortSignal));
     await withEngineDeadline('start a container', (abortSignal) => created.start({ abortSignal }));
+    if (options.tarpits?.length) await addTarpits(docker, { ...options, id: created.id }, options.tarpits);
   } catch (err) {
     stream?.destroy();
     await forceRemove(created).catch(() => undefined);

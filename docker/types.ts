@@ -31,6 +31,11 @@ export interface SandboxOptions {
   sampleId: string;
   /** Default false: no network at all. */
   network?: boolean;
+  /**
+   * IPv4 addresses that connections hang on, as on the internet where an address drops packets (some test suites time
+   * a connect out against one); the sandbox still has no network.
+   */
+  tarpits?: readonly string[];
   /** Default 1 GiB (the defaults are in `limits-defaults.ts`). */
   memoryBytes?: number;
   /** Default 1 CPU. */

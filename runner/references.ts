@@ -97,6 +97,7 @@ export class ReferenceRuns {
       status.id ?? null,
       limits.cpus,
       limits.memoryBytes,
+      limits.tarpits ?? [],
       this.options.timeoutMs,
     ];
     return createHash('sha256').update(JSON.stringify(parts)).digest('hex').slice(0, 32);

@@ -21,10 +21,13 @@ export interface SandboxLimitSettings {
 export interface TaskSandboxLimits {
   cpus: number;
   memoryBytes: number;
+  /** Addresses the task's tests expect to drop packets. */
+  tarpits?: readonly string[];
 }
 
 /**
- * A task's sandbox CPUs and memory: what the run names, else the default of its kind. A repository's default is never
+ * A task's sandbox CPUs and memory, and the addresses its tests expect to drop packets: what the run names, else the
+ * default of its kind. A repository's default is never
  * below what the SWE-bench harness gives its container (pylint's two CPUs).
  */
 export function taskSandboxLimits(task: Task, given: SandboxLimitSettings = {}): TaskSandboxLimits {
@@ -32,9 +35,11 @@ export function taskSandboxLimits(task: Task, given: SandboxLimitSettings = {}):
     task.kind === 'swe'
       ? { cpus: Math.max(SWE_DEFAULT_CPUS, sweTestSpec(task).harnessCpus ?? 0), memoryBytes: SWE_DEFAULT_MEMORY_MB * MIB }
       : { cpus: DEFAULT_CPUS, memoryBytes: DEFAULT_MEMORY_BYTES };
+  const tarpits = task.kind === 'swe' ? sweTestSpec(task).tarpits : undefined;
   return {
     cpus: given.cpus ?? defaults.cpus,
     memoryBytes: given.memoryMb === undefined ? defaults.memoryBytes : given.memoryMb * MIB,
+    ...(tarpits?.length ? { tarpits } : {}),
   };
 }
 

@@ -28,6 +28,8 @@ export interface SweTestSpec {
   runnerFiles: readonly string[];
   /** CPUs the SWE-bench harness gives the repository's container, where its spec sets a number. */
   harnessCpus?: number;
+  /** Addresses the tests expect to drop packets (the sandbox routes them nowhere; it still has no network). */
+  tarpits?: readonly string[];
 }
 
 /** The files a unified diff touches (new names; deleted files by their old name). */
@@ -76,6 +78,7 @@ export function sweTestSpec(task: SpecSource): SweTestSpec {
     given: Boolean(own?.testCmd || own?.parser || harness),
     runnerFiles: table?.runnerFiles ?? [],
     ...(harness?.cpus ? { harnessCpus: harness.cpus } : {}),
+    ...(harness?.tarpits ? { tarpits: harness.tarpits } : {}),
   };
 }
 
