@@ -60,3 +60,14 @@ export async function addTarpits(
     await forceRemove(helper).catch(() => undefined);
   }
 }
+
+/** A container's log as the engine frames it (an 8-byte header, its size last, before each piece), as text. */
+function demuxed(framed: Buffer): string {
+  const pieces: Buffer[] = [];
+  for (let at = 0; at + 8 <= framed.length; ) {
+    const size = framed.readUInt32BE(at + 4);
+    pieces.push(framed.subarray(at + 8, at + 8 + size));
+    at += 8 + size;
+  }
+  return Buffer.concat(pieces).toString('utf8');
+}
