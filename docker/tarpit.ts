@@ -47,10 +47,7 @@ export async function addTarpits(
     await withEngineDeadline('start a container', () => helper.start());
     const { StatusCode } = (await withEngineDeadline('wait for a container', () => helper.wait())) as { StatusCode: number };
     if (StatusCode !== 0) {
-      const logs = (await helper.logs({ stdout: true, stderr: true }))
-        .toString('utf8')
-        .replace(/[\x00-\x08]/g, '')
-        .trim();
+      const logs = demuxed(await helper.logs({ stdout: true, stderr: true })).trim();
       throw new SandboxError(`could not make ${addresses.join(', ')} drop packets in the sandbox (exit ${StatusCode}): ${logs.slice(-300)}`);
     }
   } catch (err) {
