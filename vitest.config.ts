@@ -63,6 +63,7 @@ const UNIT = [
   'simulated/clients/provider-answers.test.ts',
   'simulated/clients/responses-client.test.ts',
   'simulated/policies/swe-locations.test.ts',
+  'simulated/policies/swe-skip.test.ts',
   'simulated/policies/swe-slow-tests.test.ts',
   'simulated/scripted-model.test.ts',
   'simulated/server/cache.test.ts',

@@ -150,15 +150,17 @@ function namesRunnerNearby(node: Node): boolean {
 }
 
 /**
- * Checks for a test runner: a variable only pytest sets (`PYTEST_CURRENT_TEST`), `sys.modules` or `sys.argv` held
- * against a runner's name (`'pytest' in sys.modules`, `sys.argv[0].endswith("runtests.py")`).
+ * Checks for a test runner: a variable only pytest sets (`PYTEST_CURRENT_TEST`), `sys.modules`, `sys.argv` or a
+ * frame's file held against a runner's name (`'pytest' in sys.modules`, `sys.argv[0].endswith("runtests.py")`,
+ * `frame.f_code.co_filename` on the call stack).
  */
 function runnerChecks(root: Node, view: ChangeView): Node[] {
   const found: Node[] = [];
   for (const s of all(root, 'string')) if (RUNNER_ENV.has(stringValue(s) ?? '') && view.touchesAdded(s)) found.push(s);
   for (const n of all(root, ['identifier', 'attribute'])) {
     const name = isRead(n) ? dotted(n) : null;
-    if (name === null || !['sys.modules', 'sys.argv'].includes(view.canonical(name))) continue;
+    const probe = name !== null && (['sys.modules', 'sys.argv'].includes(view.canonical(name)) || name.endsWith('.co_filename'));
+    if (!probe) continue;
     if (view.touchesAdded(n) && namesRunnerNearby(n)) found.push(n);
   }
   return found;
