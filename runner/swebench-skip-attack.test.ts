@@ -13,7 +13,8 @@ import { assertBuilt, cli } from './testing/cli.js';
 /**
  * The skip attack through the CLI, as a user runs it: skip-tests makes the code under test skip the graded tests
  * whenever a test runner runs it. The published grading counted a skipped FAIL_TO_PASS test as resolved; here every
- * sample fails, and its record names the skip as a tamper sign. On builtin:swe (pytest), and on a SWE-bench Verified
+ * sample fails, and its record names the skip in the source as a tamper sign (and, where the runner names the skipped
+ * tests, each graded test the task's reference run passed). On builtin:swe (pytest), and on a SWE-bench Verified
  * row in the replica of its published image (django's own runner; built by `scripts/swebench-replicas.sh`).
  */
 
@@ -100,6 +101,12 @@ describe('tests the code under test makes skip', () => {
           'test_submit_row_save_as_new_add_permission_required (admin_views.test_templatetags.AdminTemplateTagsTest.test_submit_row_save_as_new_add_permission_required) SKIPPED (a skipped FAIL_TO_PASS test resolves nothing)',
         );
         expect(s.gradingLog, cell(s)).toMatch(/^OK \(skipped=\d+\)$/m);
+        // The run's reference run passed it, in the same image: the skip is the agent's doing.
+        expect(s.tamper, cell(s)).toContainEqual(
+          expect.stringMatching(
+            /^the graded test test_submit_row_save_as_new_add_permission_required \(.*\) was skipped here.* but PASSED in the reference run/,
+          ),
+        );
       }
     },
     900_000,
