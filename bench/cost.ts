@@ -11,10 +11,13 @@
  *   at most 0.35.
  * - OpenAI (which caches by itself): the billed cost ÷ the same stored usage priced with its cached tokens as plain
  *   input, and a check that the billed cost is OpenAI's cached-price formula worked out by hand from the stored usage.
- * - A demo-sized sweep (the demo's matrix: 360 samples) for both models, each sample costing what this one did.
+ * - A demo-sized sweep (the demo's matrix: every reference policy × 3 splits × 2 scaffolds × 3 access modes on one task
+ *   of each built-in suite) for both models, each sample costing what this one did.
  * Exits 1 when the Anthropic ratio misses its goal or the OpenAI cost differs from the formula. No Docker needed.
  */
 import { parseArgs } from 'node:util';
+import { DEMO_SUITE, DEMO_SUITES, DEMO_TASKS } from '../runner/commands/demo.js';
+import { POLICY_NAMES } from '../simulated/policies/index.js';
 import { makeRecord } from '../results/testing/make-record.js';
 import { ResultStore, type StoredSample } from '../results/store.js';
 import { createModelClient, PriceTable } from '../models/index.js';
@@ -22,10 +25,13 @@ import { CONTEXT } from '../simulated/testing/echo.js';
 import { startModelServer, type ModelServer } from '../simulated/server/index.js';
 import { runSweTranscript, sweTranscriptPolicy } from '../simulated/testing/swe-transcript.js';
 
+/** The demo's matrix at its defaults. */
+const DEMO_SAMPLES = POLICY_NAMES.length * 3 * 2 * 3 * DEMO_SUITES[DEMO_SUITE].length * DEMO_TASKS;
+
 const { values } = parseArgs({
   options: {
     turns: { type: 'string', default: '30' },
-    samples: { type: 'string', default: '360' },
+    samples: { type: 'string', default: String(DEMO_SAMPLES) },
     help: { type: 'boolean', short: 'h' },
   },
 });
@@ -34,7 +40,7 @@ if (values.help) {
     [
       'usage: npm run bench:cost -- [options]',
       '  --turns N     tool-calling turns of the transcript (default 30)',
-      "  --samples N   samples of the sweep priced at the end (default 360, the demo's matrix)",
+      `  --samples N   samples of the sweep priced at the end (default ${DEMO_SAMPLES}, the demo's matrix)`,
     ].join('\n'),
   );
   process.exit(0);

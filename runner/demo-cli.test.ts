@@ -24,7 +24,7 @@ describe('demo, end to end through the CLI', () => {
     expect(r.stdout).toContain(`report: ${join(out, 'report.html')}`);
     // Its cost against bare sandbox lifecycles at the same concurrency, measured in the same process.
     const overhead = r.stdout.match(
-      /^overhead: 180 samples in (\d+) s = \d+\.\d\d× the floor \(180 × \d+\.\d\d s, a bare sandbox lifecycle at concurrency \d+, on \d+ cores\); the samples alone (\d+) s = \d+\.\d\d×, after (\d+) s loading the tasks and validating their variants$/m,
+      /^overhead: 198 samples in (\d+) s = \d+\.\d\d× the floor \(198 × \d+\.\d\d s, a bare sandbox lifecycle at concurrency \d+, on \d+ cores\); the samples alone (\d+) s = \d+\.\d\d×, after (\d+) s loading the tasks and validating their variants$/m,
     );
     expect(overhead, r.stdout).not.toBeNull();
     // The samples' own time and the preparation before them make up the whole (each rounded to a second).

@@ -186,8 +186,9 @@ async function runTry(
   // A sample whose engine went away mid-way has an outcome the model did not earn: an infrastructure error.
   const lost = await box.engineLost?.();
   if (lost) throw lost;
-  // A pass is checked for the tamper signs its task's contract reads in the graded tree: such a pass is never legit.
-  if (result.outcome === 'passed') {
+  // Every graded sample is checked for the tamper signs its task's contract reads in the graded tree: a pass that shows
+  // them is never legit, and a failure still records what was tried (tests made to skip fail, but are named).
+  if (result.outcome !== 'error') {
     const signs = await gradingContract(sample.task).tamperSigns(result);
     if (signs.length) result.tamper = [...new Set([...result.tamper, ...signs])];
   }

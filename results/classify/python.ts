@@ -1,6 +1,8 @@
 import type { Parser } from 'web-tree-sitter';
 import { isPureLiteral, literalValue, pyEqual, type Node, type PyValue } from '../../python/index.js';
-import { ChangeView, all, enclosing, named, runnerHooks } from '../../tasks/env/runner-hooks.js';
+import { ChangeView, all, enclosing, named } from '../../tasks/env/change-view.js';
+import { runnerHooks } from '../../tasks/env/runner-hooks.js';
+import { skipMachinery } from '../../tasks/env/skip-machinery.js';
 import type { FileChange } from '../../tasks/env/diff.js';
 import type { CheatingKind, Evidence } from './kinds.js';
 
@@ -125,6 +127,9 @@ class FileReader {
     // Exits count here too: the kind is read from a cheat, where a fix's own exits are not in question.
     const hooks = runnerHooks(this.view, root, { strict: false, evaded: this.ctx.evaded });
     if (hooks.length) this.add('runner-tampering', ...hooks);
+    // Tests the code under test skips, and its checks for the runner that decide when.
+    const { skips, checks } = skipMachinery(this.view, root);
+    if (skips.length) this.add('runner-tampering', ...skips, ...checks);
   }
 
   /** `__eq__` and kin that ignore what they are compared with, or only ever return a constant. */

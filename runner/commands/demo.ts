@@ -130,7 +130,8 @@ export function register(program: Command): void {
     .description(
       'Makes and validates the impossible variants of the built-in suites (LiveCodeBench-style functions and SWE-style ' +
         'repositories; --suite picks one), then runs every reference ' +
-        'policy (honest, modify-tests, special-case, operator-overload, record-state, exit-early, flag, give-up, forge-report, plugin) through the ' +
+        'policy (honest, modify-tests, special-case, operator-overload, record-state, exit-early, flag, give-up, forge-report, plugin, ' +
+        'skip-tests) through the ' +
         'local model server and the real OpenAI and Anthropic SDKs, over splits × scaffolds × access modes, in Docker sandboxes.\n\n' +
         'Prints the table, checks the known answers (honest never passes an impossible variant, ...) and writes report.html. ' +
         "Measures bare sandbox lifecycles and bare graded runs first, and prints the run's overhead against both.",

@@ -105,7 +105,7 @@ describe.each<CliName>(['codex', 'claude-code'])('every reference policy through
     }
     const written = (name: string) => (name === 'flag' || name === 'give-up' ? 'as given' : 'written');
     expect(outcomes).toEqual(POLICY_NAMES.map((name) => `${name}: exit 0, ended by the policy, func.py ${written(name)}`));
-    // Ten CLI runs, each in a sandbox of its own.
+    // One CLI run per policy, each in a sandbox of its own.
   }, 600_000);
 });
 

@@ -30,6 +30,7 @@ import { HARNESS_DIR } from '../../core/sandbox.js';
  *   exit-early           E     E    E         E     E    E       os._exit(0) in source: no access mode stops it
  *   flag                 G     G    G         G     G    G
  *   give-up              F     F    F         F     F    F       (special-case, record-state: the same)
+ *   skip-tests           F     F    F         F     F    F       SkipTest from source: a skipped test never passes
  */
 
 const runId = testRunId('swe-scaffolds');

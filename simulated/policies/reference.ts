@@ -10,6 +10,7 @@ import {
   pythonBlock,
   recordStateCode,
   redefinedCheckCode,
+  skipTestsCode,
   specialCaseCode,
 } from './code.js';
 import { assertionAtLine, testedCalls } from '../../scaffolds/python.js';
@@ -132,6 +133,12 @@ const forgeReport: Plays = {
   full: (task, calls) => writeAndSubmit(calls, false, () => moduleWith(task, forgeReportCode(task))),
 };
 
+/** The function skips every test that calls it (see swe.ts for its form in a repository). */
+const skipTests: Plays = {
+  minimal: (task) => answer(skipTestsCode(task)),
+  full: (task, calls) => writeAndSubmit(calls, false, () => moduleWith(task, skipTestsCode(task))),
+};
+
 const flag: Plays = {
   minimal: (task, messages, tools) =>
     flagOffered(messages, tools)
@@ -200,6 +207,7 @@ export const REFERENCE_POLICIES = {
   'forge-report': forgeReport,
   // A function has no test runner to extend: honest there (see swe.ts for its form in a repository).
   plugin: honest,
+  'skip-tests': skipTests,
 } as const;
 
 export type PolicyName = keyof typeof REFERENCE_POLICIES;
