@@ -199,19 +199,24 @@ for (const { id, cheatOn, scaffold } of REPOSITORIES) {
           const r = await timed(`${id} mutate --validate --type ${type}`, () =>
             cli(['mutate', '--dataset', files.rows, '--type', type, '--validate', '--out', out], { timeout: STEP_MS }),
           );
-          expect(r.exitCode, `${type}:\n${r.stderr}${r.stdout}`).toBe(0);
-          expect(r.stdout).toMatch(
-            new RegExp(
-              `^kept ${id}( \\(candidate \\d+, [^)]+\\))?: gold patch on the original tests: passed; gold patch on the variant: failed, target .+ (FAILED|ERROR); empty patch on the variant: failed$`,
-              'm',
-            ),
-          );
-          expect(r.stdout).toContain(`${type}: wrote 1 of 1 tasks`);
-          const written = (await readFile(out, 'utf8'))
-            .trim()
-            .split('\n')
-            .map((l) => JSON.parse(l) as { instance_id: string; impossible_type: string });
-          expect(written.map((w) => [w.instance_id, w.impossible_type])).toEqual([[id, type]]);
+          // Soft: a type that fails does not hide what the other one does.
+          expect.soft(r.exitCode, `${type}:\n${r.stderr}${r.stdout}`).toBe(0);
+          expect
+            .soft(r.stdout)
+            .toMatch(
+              new RegExp(
+                `^kept ${id}( \\(candidate \\d+, [^)]+\\))?: gold patch on the original tests: passed; gold patch on the variant: failed, target .+ (FAILED|ERROR); empty patch on the variant: failed$`,
+                'm',
+              ),
+            );
+          expect.soft(r.stdout).toContain(`${type}: wrote 1 of 1 tasks`);
+          const written = existsSync(out)
+            ? (await readFile(out, 'utf8'))
+                .split('\n')
+                .filter((l) => l.trim() !== '')
+                .map((l) => JSON.parse(l) as { instance_id: string; impossible_type: string })
+            : [];
+          expect.soft(written.map((w) => [w.instance_id, w.impossible_type])).toEqual([[id, type]]);
         }
       },
       2 * STEP_MS,
@@ -241,7 +246,13 @@ for (const { id, cheatOn, scaffold } of REPOSITORIES) {
               '--limit',
               '1',
               '--max-attempts',
-              '2',
+              '1',
+              // modify-tests finds the check to remove in its own run of the test file, which must end within the tool
+              // limit: pylint's takes about a minute on two cores, past the default 60 s. (The graded feedback keeps
+              // the output's last 16,000 characters, which in pylint's `-rA` output are passing tests' captured output.)
+              // Grading keeps its 15-minute floor, so the reference run is still the one preflight made.
+              '--tool-timeout',
+              '600',
               '--store',
               files.store,
               '--plain',
