@@ -133,6 +133,13 @@ describe.runIf(ready)('SWE-bench rows in replicas of their published images', ()
     );
     expect(r.exitCode, r.stderr + r.stdout).toBe(0);
     const runId = runIdOf(r.stderr);
+    // Each row's reference run (the gold patch on its original tests, under the default limits) resolved first.
+    expect(r.stderr).toMatch(/^ {2}2 of 2 resolve$/m);
+    const references = openStore(store, { mustExist: true });
+    expect(references.runReferences(runId).map((x) => [x.taskId, x.resolved, x.reason, x.limits])).toEqual(
+      IDS.toSorted().map((id) => [id, true, 'resolved', '2 CPUs, 4096 MiB']),
+    );
+    references.close();
     const samples = samplesOf(store, runId);
     expect(samples).toHaveLength(12);
     expect(samples.filter((s) => s.outcome !== 'passed').map(cell)).toEqual([]);
