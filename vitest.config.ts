@@ -71,6 +71,7 @@ const UNIT = [
   'simulated/server/faults.test.ts',
   'simulated/server/server.test.ts',
   'tasks/env/graded-tests.test.ts',
+  'tasks/env/log-excerpt.test.ts',
   'tasks/env/skip-machinery.test.ts',
   'tasks/env/grading-entry.test.ts',
   'tasks/env/log-parsers.test.ts',

@@ -51,6 +51,8 @@ export interface MutateOptions {
   maxTries?: number;
   /** The CPUs and memory of SWE validation sandboxes (default: a repository's default, `taskSandboxLimits`). */
   limits?: SweValidationOptions['limits'];
+  /** Where the gold patch's run on a task's original tests comes from, when not made here (reference runs kept in a store). */
+  original?: SweValidationOptions['original'];
 }
 
 /** One source per task id: its original row if the dataset has one, else any variant (they share the original tests). */
@@ -143,6 +145,7 @@ async function validateAll(
       originals,
       ...(options.imageFor ? { imageFor: options.imageFor } : {}),
       ...(options.limits ? { limits: options.limits } : {}),
+      ...(options.original ? { original: options.original } : {}),
     });
 }
 

@@ -44,6 +44,7 @@ export async function mutateTask(task: Task, type: MutationType, seed: number, e
   if (!m.ok) return m;
   // A case the variant adds (a duplicated parametrize row) is graded with the rest.
   const failToPass = m.addedTests ? [...task.failToPass, ...m.addedTests] : task.failToPass;
-  const variant: SweTask = { ...task, variant: type, testPatch: m.testPatch, failToPass, mutation: m.record };
+  const mutation = m.addedTests?.length ? { ...m.record, addedTests: m.addedTests } : m.record;
+  const variant: SweTask = { ...task, variant: type, testPatch: m.testPatch, failToPass, mutation };
   return { ok: true, task: variant };
 }

@@ -30,6 +30,9 @@ function list<T extends z.ZodType>(item: T) {
 
 const positiveInt = z.number().int().positive();
 
+/** One tool call or graded test run, seconds, unless the run says otherwise. */
+export const DEFAULT_TOOL_TIMEOUT_S = 60;
+
 /** Per-sample budgets; each one ends the sample with its own stop reason. */
 export const LimitsSchema = z.strictObject({
   maxMessages: setting(positiveInt.default(100), {
@@ -50,7 +53,7 @@ export const LimitsSchema = z.strictObject({
     parse: positiveNumber,
   }),
   /** One tool call or one graded test run, seconds. */
-  toolTimeoutS: setting(z.number().positive().default(60), {
+  toolTimeoutS: setting(z.number().positive().default(DEFAULT_TOOL_TIMEOUT_S), {
     flag: '--tool-timeout <seconds>',
     help: 'limit per tool call and per graded test run',
     parse: positiveNumber,

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { DEFAULT_STORE_FILE, openStore, type ResultStore } from '../results/store.js';
+import { DEFAULT_STORE_FILE, openStore, type ResultStore, type RunReference } from '../results/store.js';
 import type { Experiment } from './config.js';
 import type { MissingImage } from './datasets.js';
 import { runExperiment, type RunSummary } from './experiment.js';
@@ -35,6 +35,8 @@ export interface LaunchResult {
   table: string;
   /** Images the engine lacks, and the tasks left out of the run for them. */
   missingImages: MissingImage[];
+  /** The tasks their reference runs did not resolve, left out of the run. */
+  environmentBroken: RunReference[];
   /** Time spent running samples, after loading, making and validating the tasks. */
   samplesMs: number;
 }
@@ -80,7 +82,8 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     const missingImages = checkMissingImages(wiring, experiment, tasks, say);
     checkEnvironmentBroken(wiring, experiment, tasks);
     const { store, runId } = openRun(held, storePath, experiment, resume, input.runId, missingImages);
-    store.recordRunReferences(runId, wiring.references?.() ?? []);
+    const references = wiring.references?.() ?? [];
+    store.recordRunReferences(runId, references);
     const logPath = logPathFor(storePath, runId);
     const logger = (held.logger = fileLogger(logPath, { run: runId }));
     await clearLeftovers(wiring, store, runId, { say, log: logger.log });
@@ -100,7 +103,8 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
       ...(input.abortGraceMs !== undefined ? { abortGraceMs: input.abortGraceMs } : {}),
     });
     const samplesMs = performance.now() - samplesStarted;
-    return { summary, storePath, logPath, experiment, table: runTable(store, runId), missingImages, samplesMs };
+    const environmentBroken = references.filter((r) => !r.resolved);
+    return { summary, storePath, logPath, experiment, table: runTable(store, runId), missingImages, environmentBroken, samplesMs };
   } finally {
     held.logger?.close();
     held.unlock?.();

@@ -75,8 +75,9 @@ async function selectedTasks(experiment: Experiment, backend: SandboxBackend, sa
 }
 
 /**
- * A broken task's reference run again without limits; where that resolves, with one limit lifted at a time, to say
- * which made the difference and which graded tests it broke.
+ * A broken task's reference run again with one limit lifted at a time, then both: the first that resolves it says which
+ * limit made the difference, and which graded tests that limit broke. The run with the CPUs lifted alone is the one
+ * a limit of memory alone would have (often the default limits, already in the store).
  */
 async function diagnose(
   task: SweTask,
@@ -85,22 +86,24 @@ async function diagnose(
   given: SandboxLimitSettings,
 ): Promise<LimitFinding> {
   const free = noLimits();
-  const unlimited = await runs(free).of(task);
-  if (!unlimited.resolved) return { resolvesUnlimited: false, tests: [] };
   const limited = taskSandboxLimits(task, given);
   const memoryMb = Math.round(limited.memoryBytes / 1024 ** 2);
-  const cpuOnly = await runs({ cpus: free.cpus, memoryMb }).of(task);
-  let limit = `--cpus ${limited.cpus}`;
-  if (!cpuOnly.resolved) {
-    const memoryOnly = await runs({ cpus: limited.cpus, memoryMb: free.memoryMb }).of(task);
-    limit = memoryOnly.resolved ? `--memory ${memoryMb}` : `--cpus ${limited.cpus} and --memory ${memoryMb}`;
+  const tries: [string, SandboxLimitSettings][] = [
+    [`--cpus ${limited.cpus}`, { cpus: free.cpus, memoryMb }],
+    [`--memory ${memoryMb}`, { cpus: limited.cpus, memoryMb: free.memoryMb }],
+    [`--cpus ${limited.cpus} and --memory ${memoryMb}`, free],
+  ];
+  for (const [limit, lifted] of tries) {
+    const freer = await runs(lifted).of(task);
+    if (!freer.resolved) continue;
+    const before = { ...outcome.grade?.failToPass, ...outcome.grade?.passToPass };
+    const after = { ...freer.grade?.failToPass, ...freer.grade?.passToPass };
+    const tests = Object.entries(before)
+      .filter(([id, status]) => status !== after[id] && (after[id] === 'PASSED' || after[id] === 'XFAIL'))
+      .map(([id, status]) => `${id} ${status === 'MISSING' ? 'did not run' : status.toLowerCase()}${skipNote(outcome, id)} under ${limit}`);
+    return { resolvesUnlimited: true, limit, tests };
   }
-  const before = { ...outcome.grade?.failToPass, ...outcome.grade?.passToPass };
-  const after = { ...unlimited.grade?.failToPass, ...unlimited.grade?.passToPass };
-  const tests = Object.entries(before)
-    .filter(([id, status]) => status !== after[id] && (after[id] === 'PASSED' || after[id] === 'XFAIL'))
-    .map(([id, status]) => `${id} ${status === 'MISSING' ? 'did not run' : status.toLowerCase()}${skipNote(outcome, id)} under ${limit}`);
-  return { resolvesUnlimited: true, limit, tests };
+  return { resolvesUnlimited: false, tests: [] };
 }
 
 /** Why a graded test did not pass under the limits: the reason its runner gave, or pytest's unnamed skips of its file. */

@@ -101,7 +101,9 @@ describe('reference runs of SWE tasks', () => {
     const spec = { testCmd: "python3 -m pytest -rA -k 'not test_simple_pairs'" };
     await writeFile(config, JSON.stringify({ testSpecs: { 'impossiblebench/keyval': spec } }));
     const r = await run(store, '--split', 'original', '--config', config, '--limit', '2');
-    expect(r.exitCode, r.stderr).toBe(0);
+    // Ended without a task: as with a missing image, the exit status says so.
+    expect(r.exitCode, r.stderr).toBe(3);
+    expect(r.stdout).toMatch(/1 task was left out as environment-broken \(the gold patch does not resolve it here\): keyval-1; the report says why/);
     expect(r.stderr).toMatch(
       /keyval-1: environment-broken, left out: the gold patch does not resolve it here: 1 graded test\(s\) did not pass: tests\/test_parse\.py::test_simple_pairs MISSING \(never ran\)/,
     );

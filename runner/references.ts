@@ -79,7 +79,8 @@ export class ReferenceRuns {
   private async keyOf(task: SweTask): Promise<string> {
     const image = taskImage(task);
     const status = await this.options.backend.images.status(image);
-    const spec = sweTestSpec(referenceTask(task));
+    const original = referenceTask(task);
+    const spec = sweTestSpec(original);
     const limits = this.limitsOf(task);
     const parts = [
       REFERENCE_FORMAT,
@@ -88,8 +89,8 @@ export class ReferenceRuns {
       task.baseCommit,
       task.patch,
       task.originalTestPatch,
-      task.failToPass,
-      task.passToPass,
+      original.failToPass,
+      original.passToPass,
       spec.command,
       spec.env,
       spec.rootSetup,

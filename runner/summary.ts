@@ -32,6 +32,16 @@ export function runEndLines(result: LaunchResult, table: string | undefined = re
         `get them with \`${imagesPullCommand(result.experiment)}\`, then resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}`,
     );
   }
+  const broken = result.environmentBroken;
+  if (broken.length > 0) {
+    lines.push(
+      `${broken.length} task${broken.length === 1 ? ' was' : 's were'} left out as environment-broken (the gold patch does not resolve ${broken.length === 1 ? 'it' : 'them'} here): ` +
+        `${broken
+          .slice(0, 3)
+          .map((r) => r.taskId)
+          .join(', ')}${broken.length > 3 ? ', …' : ''}; the report says why`,
+    );
+  }
   if (s.unfinished > 0) {
     lines.push(
       `${s.unfinished} sample${s.unfinished === 1 ? '' : 's'} unfinished; resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}`,

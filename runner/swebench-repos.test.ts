@@ -192,13 +192,15 @@ for (const { id, cheatOn, scaffold } of REPOSITORIES) {
     );
 
     it(
-      'mutate --validate keeps a one-off and a conflicting variant: the gold patch fails each at its target, an empty patch fails it too',
+      'mutate --validate keeps a one-off and a conflicting variant: the gold patch fails each at its target, an empty patch fails it too, and its run on the original tests is the stored reference run',
       async () => {
         for (const type of ['oneoff', 'conflicting'] as const) {
           const out = files.variants(type);
           const r = await timed(`${id} mutate --validate --type ${type}`, () =>
-            cli(['mutate', '--dataset', files.rows, '--type', type, '--validate', '--out', out], { timeout: STEP_MS }),
+            cli(['mutate', '--dataset', files.rows, '--type', type, '--validate', '--store', files.store, '--out', out], { timeout: STEP_MS }),
           );
+          // The gold patch's run on the original tests is the reference run preflight kept: not made again.
+          expect.soft(keptReferenceRuns(files.store), type).toHaveLength(1);
           // Soft: a type that fails does not hide what the other one does.
           expect.soft(r.exitCode, `${type}:\n${r.stderr}${r.stdout}`).toBe(0);
           expect
@@ -248,9 +250,8 @@ for (const { id, cheatOn, scaffold } of REPOSITORIES) {
               '--max-attempts',
               '1',
               // modify-tests finds the check to remove in its own run of the test file, which must end within the tool
-              // limit: pylint's takes about a minute on two cores, past the default 60 s. (The graded feedback keeps
-              // the output's last 16,000 characters, which in pylint's `-rA` output are passing tests' captured output.)
-              // Grading keeps its 15-minute floor, so the reference run is still the one preflight made.
+              // limit: pylint's takes about a minute on two cores, past the default 60 s. Grading keeps its 15-minute
+              // floor, so the reference run is still the one preflight made.
               '--tool-timeout',
               '600',
               '--store',
@@ -293,8 +294,11 @@ for (const { id, cheatOn, scaffold } of REPOSITORIES) {
           expect(r.stdout).toMatch(
             /^ {2}pylint-dev__pylint-7277 \(1 CPU, 4096 MiB\): the gold patch does not resolve it here: .*tests\/test_self\.py::TestRunTC::test_jobs_score/m,
           );
-          expect(r.stdout).toMatch(/^ {4}without limits it resolves: --cpus 1 makes the difference$/m);
-          expect(r.stdout).toMatch(/^ {6}tests\/test_self\.py::TestRunTC::test_jobs_score .*under --cpus 1$/m);
+          expect(r.stdout).toMatch(/^ {4}with that limit lifted it resolves: --cpus 1 makes the difference$/m);
+          // -rA names no skipped test: the skip is read from pytest's summary of the test's file.
+          expect(r.stdout).toMatch(
+            /^ {6}tests\/test_self\.py::TestRunTC::test_jobs_score did not run \(pytest skipped 1 test\(s\) of tests\/test_self\.py without naming them: Need 2 or more cores.*\) under --cpus 1$/m,
+          );
           expect(keptReferenceRuns(files.store)).toContainEqual(expect.objectContaining({ taskId: id, limits: { cpus: 1, memoryMb: 4096 } }));
         },
         2 * STEP_MS,
@@ -302,3 +306,46 @@ for (const { id, cheatOn, scaffold } of REPOSITORIES) {
     }
   });
 }
+
+/** A row whose conflicting variant repeats a parametrize case under an id of its own, which the variant adds to FAIL_TO_PASS. */
+const ADDING_ID = 'pydata__xarray-6599';
+const addingReady = ready && (await sandboxBackend().images.status(swebenchImage(ADDING_ID))).state === 'present';
+if (ready && !addingReady) {
+  const why = `the SWE-bench replica ${swebenchImage(ADDING_ID)} is missing (build it: bash scripts/swebench-replicas.sh)`;
+  if (process.env.CI) throw new Error(why);
+  console.warn(`skipping: ${why}`);
+}
+
+describe.runIf(addingReady)(`${ADDING_ID}: a conflicting variant that adds a graded case`, () => {
+  it(
+    'validates against the row’s reference run, whose tests lack the added case, and its samples share that run',
+    async () => {
+      const files = repositoryFiles(ADDING_ID);
+      await writeFile(files.rows, `${JSON.stringify(readJsonl(verified!).find((r) => r.instance_id === ADDING_ID))}\n`);
+      const out = files.variants('conflicting');
+      const made = await timed(`${ADDING_ID} mutate --validate --type conflicting`, () =>
+        cli(['mutate', '--dataset', files.rows, '--type', 'conflicting', '--validate', '--store', files.store, '--out', out], { timeout: STEP_MS }),
+      );
+      expect(made.exitCode, made.stderr + made.stdout).toBe(0);
+      expect(made.stdout).toMatch(
+        /^kept pydata__xarray-6599: gold patch on the original tests: passed; gold patch on the variant: failed, target \S+-conflicting-\S+ FAILED/m,
+      );
+      const [row] = readJsonl<{ FAIL_TO_PASS: string[]; mutation: { addedTests?: string[] } }>(out);
+      expect(row!.mutation.addedTests).toEqual([expect.stringMatching(/-conflicting-/)]);
+      expect(row!.FAIL_TO_PASS).toEqual(expect.arrayContaining(row!.mutation.addedTests!));
+      const r = await timed(`${ADDING_ID} run honest conflicting`, () =>
+        cli(
+          ['run', '--model', 'scripted/honest', '--dataset', out, '--split', 'conflicting', '--max-attempts', '1', '--store', files.store, '--plain'],
+          {
+            timeout: STEP_MS,
+          },
+        ),
+      );
+      expect(r.exitCode, r.stderr + r.stdout).toBe(0);
+      expect(r.stderr).toMatch(/^ {2}1 of 1 resolve \(1 kept from earlier runs\)$/m);
+      expect(keptReferenceRuns(files.store)).toHaveLength(1);
+      expect(samplesOf(files.store, runIdOf(r.stderr)).map(cell)).toEqual(['honest conflicting full/full: failed']);
+    },
+    2 * STEP_MS,
+  );
+});

@@ -12,9 +12,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 SHARED=${SHARED:-../shared}
-# One row a repository (two of sympy), each of which resolves with its gold patch in its replica.
+# One row a repository (two of sympy, and an xarray row whose conflicting variant adds a graded case), each of which
+# resolves with its gold patch in its replica.
 DEFAULT_IDS="sympy__sympy-24213 sympy__sympy-23534 django__django-16527 pylint-dev__pylint-7277
-pytest-dev__pytest-10051 psf__requests-5414 mwaskom__seaborn-3069 pydata__xarray-4629"
+pytest-dev__pytest-10051 psf__requests-5414 mwaskom__seaborn-3069 pydata__xarray-4629 pydata__xarray-6599"
 IDS=${REPLICA_IDS:-$DEFAULT_IDS}
 ROWS=$SHARED/data/swebench/verified.jsonl
 REPOS=$SHARED/data/swebench/repos

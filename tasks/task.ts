@@ -22,6 +22,8 @@ export const MutationRecordSchema = z.object({
   model: z.string().optional(),
   /** Candidates validated for the row, this one included, when validation rejected earlier ones. */
   tries: z.number().int().positive().optional(),
+  /** Graded tests the variant adds to FAIL_TO_PASS (a duplicated parametrize case): the original tests have none of them. */
+  addedTests: z.array(z.string()).optional(),
   /** The earlier candidates, in order, and why validation dropped each (the gold or an empty patch passed it). */
   dropped: z.array(z.object({ strategy: z.string(), line: z.number().int(), before: z.string(), after: z.string(), reason: z.string() })).optional(),
 });

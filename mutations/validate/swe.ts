@@ -1,7 +1,7 @@
 import { taskImage } from '../../tasks/images.js';
 import type { ExecResult, SandboxBackend, SandboxOptions } from '../../docker/types.js';
 import { ROOT_USER } from '../../core/sandbox.js';
-import { applyPatch, gradeSwe, setupSweRepo, sweContract, type SweGradeResult } from '../../tasks/env/swe.js';
+import { applyPatch, gradeSwe, referenceTask, setupSweRepo, sweContract, type SweGradeResult } from '../../tasks/env/swe.js';
 import { type SandboxLimitSettings, taskSandboxLimits } from '../../tasks/env/sandbox-limits.js';
 import { isPassing, type TestStatus } from '../../tasks/env/log-parsers.js';
 import type { SweTask } from '../../tasks/task.js';
@@ -105,11 +105,14 @@ async function validateOne(task: SweTask, originals: OriginalRuns, options: SweV
     if (!originals.has(key))
       originals.set(
         key,
-        options.original ? options.original(task) : gradeWithPatches(task, task.originalTestPatch, task.patch, 'original-gold', options),
+        options.original
+          ? options.original(task)
+          : gradeWithPatches(referenceTask(task), task.originalTestPatch, task.patch, 'original-gold', options),
       );
     const original = await originals.get(key)!;
     evidence.push(`gold patch on the original tests: ${original.outcome}`);
-    const unusable = brokenRun(original, [...task.failToPass, ...task.passToPass]);
+    const tests = referenceTask(task);
+    const unusable = brokenRun(original, [...tests.failToPass, ...tests.passToPass]);
     if (unusable) return broken(`with the gold patch on the original tests, ${unusable}`);
     if (original.outcome !== 'passed')
       return broken(`the gold patch fails the original tests here (${original.outcome}): the task does not resolve in this image`);

@@ -16,6 +16,10 @@ import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import { sandboxBackend } from '../../docker/backends.js';
 import { historyImages } from '../history-images.js';
+import { DEFAULT_TOOL_TIMEOUT_S } from '../config.js';
+import { ReferenceRuns } from '../references.js';
+import { openStore, type ResultStore } from '../../results/store.js';
+import { sweGradeTimeoutMs } from '../../tasks/env/swe.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
 import { shellArg } from '../shell-arg.js';
@@ -42,6 +46,7 @@ interface MutateFlags extends ImageNamingFlags {
   concurrency?: number;
   cpus?: number;
   memory?: number;
+  store?: string;
   cacheDir?: string;
   offline?: boolean;
   sandbox: string;
@@ -139,6 +144,21 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
   const bars = { mutate: progressLine('mutating', 0), validate: progressLine('validating', 0) };
   let current: 'mutate' | 'validate' | undefined;
   const history = historyImages(backend, interrupts.signal);
+  const limits = { cpus: flags.cpus, memoryMb: flags.memory };
+  let store: ResultStore | undefined;
+  // The gold patch's runs on the original tests are the tasks' reference runs: kept in the store, as a run keeps them.
+  const references =
+    flags.validate && flags.store
+      ? new ReferenceRuns({
+          backend,
+          limits,
+          timeoutMs: sweGradeTimeoutMs(DEFAULT_TOOL_TIMEOUT_S * 1000),
+          store: () => (store ??= openStore(flags.store!)),
+          imageFor: (task, sandbox) => history.imageFor(task, sandbox),
+          runId: `mutate-${process.pid}`,
+          signal: interrupts.signal,
+        })
+      : undefined;
   try {
     const missing = flags.validate ? await missingImages(backend, tasks) : new Set<string>();
     const fix = `impossiblebench images pull --dataset ${shellArg(flags.dataset)}${flags.limit ? ` --limit ${flags.limit}` : ''}`;
@@ -152,7 +172,8 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
       ...(baseFiles ? { baseFiles } : {}),
       ...(model ? { model } : {}),
       maxTries: flags.maxTries,
-      limits: { cpus: flags.cpus, memoryMb: flags.memory },
+      limits,
+      ...(references ? { original: (task: SweTask) => references.original(task) } : {}),
       signal: interrupts.signal,
       onProgress: (stage, done, total) => {
         if (current !== stage) {
@@ -166,39 +187,45 @@ async function mutateAction(flags: MutateFlags): Promise<void> {
     if (current) bars[current].end();
     const lines = result.variants.map((t) => JSON.stringify(taskRow(t)));
     await writeLinesAtomic(flags.out, lines);
-    const why = {
-      mutate: 'not mutable',
-      validate: 'rejected by validation',
-      environment: 'environment broken',
-      unvalidated: 'validation could not run',
-    } as const;
-    printKept(result);
-    for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
-    const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
-    const unvalidated = count('unvalidated');
-    const broken = count('environment');
-    if (unvalidated + broken > 0) process.exitCode = 1;
-    const validated = flags.validate ? `, validated in ${((result.validateMs ?? 0) / 1000).toFixed(1)}s` : '';
-    if (unvalidated > 0)
-      console.log(`${unvalidated} variant(s) could not be validated (the sandbox could not run them; see \`impossiblebench doctor\`)`);
-    if (broken > 0) {
-      console.log(
-        `${broken} task(s) do not work in their environment: the gold patch's run on the original tests broke or failed there, which says nothing of the variant; check the image and the test spec`,
-      );
-    }
-    console.log(
-      `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
-    );
-    const flips = result.variants.filter((t) => t.kind === 'swe' && t.mutation?.type === 'oneoff' && flipsOutcome(t.mutation)).length;
-    if (flips > 0 && !flags.validate)
-      console.log(
-        `${flips} of these one-offs flip a pass/fail outcome (a negation, a flipped bool, an expected error); the unfixed code may agree with some, so validate them (--validate) before measuring`,
-      );
+    printOutcome(result, flags);
   } finally {
+    store?.close();
     await history.removeAll().catch(() => undefined);
     await model?.client.close?.();
     interrupts.dispose();
   }
+}
+
+/** What became of each task, and the counts; the exit status is 1 when some could not be validated or their environment is broken. */
+function printOutcome(result: Awaited<ReturnType<typeof mutateTasks>>, flags: MutateFlags): void {
+  const why = {
+    mutate: 'not mutable',
+    validate: 'rejected by validation',
+    environment: 'environment broken',
+    unvalidated: 'validation could not run',
+  } as const;
+  printKept(result);
+  for (const s of result.skipped) console.log(`left out ${s.id} (${why[s.stage]}): ${s.reason}`);
+  const count = (stage: keyof typeof why) => result.skipped.filter((s) => s.stage === stage).length;
+  const unvalidated = count('unvalidated');
+  const broken = count('environment');
+  if (unvalidated + broken > 0) process.exitCode = 1;
+  const validated = flags.validate ? `, validated in ${((result.validateMs ?? 0) / 1000).toFixed(1)}s` : '';
+  if (unvalidated > 0)
+    console.log(`${unvalidated} variant(s) could not be validated (the sandbox could not run them; see \`impossiblebench doctor\`)`);
+  if (broken > 0) {
+    console.log(
+      `${broken} task(s) do not work in their environment: the gold patch's run on the original tests broke or failed there, which says nothing of the variant; check the image and the test spec`,
+    );
+  }
+  console.log(
+    `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
+  );
+  const flips = result.variants.filter((t) => t.kind === 'swe' && t.mutation?.type === 'oneoff' && flipsOutcome(t.mutation)).length;
+  if (flips > 0 && !flags.validate)
+    console.log(
+      `${flips} of these one-offs flip a pass/fail outcome (a negation, a flipped bool, an expected error); the unfixed code may agree with some, so validate them (--validate) before measuring`,
+    );
 }
 
 export function register(program: Command): void {
@@ -228,6 +255,10 @@ export function register(program: Command): void {
       positiveNumber,
     )
     .option('--memory <MiB>', 'with --validate, memory of each SWE sandbox, as a run sets it (default 4096)', wholeNumber(64))
+    .option(
+      '--store <file>',
+      "with --validate, a results store to take the SWE tasks' reference runs (the gold patch on the original tests) from and keep them in, as `run` and `preflight` do",
+    )
     .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
     .option('--offline', 'use only the cache, never the hub')
     .option(

@@ -89,7 +89,7 @@ export function preflightText(report: PreflightReport, experiment: Experiment, s
     if (!f.resolvesUnlimited)
       out.push('    without CPU and memory limits it does not resolve either: the image or the task is at fault, not the limits');
     else {
-      out.push(`    without limits it resolves: ${f.limit} makes the difference`);
+      out.push(`    with that limit lifted it resolves: ${f.limit} makes the difference`);
       for (const test of f.tests) out.push(`      ${test}`);
     }
   }

@@ -40,8 +40,8 @@ const DESCRIPTION =
   'A --preset (a configuration shipped with the package) is the base, a --config file overrides it, and flags override ' +
   'both; a list a flag gives replaces the list of the file or preset. Repeatable flags (--model, --split, ...) each add one value to that axis of the matrix.\n\n' +
   'Ctrl-C stops cleanly (a second Ctrl-C quits at once); resume with the same --run-id.\n\n' +
-  'Exit status: 0 when the run ended, 130 when it was interrupted, 3 when it ended without the tasks whose images ' +
-  'are missing, 1 on an error.';
+  'Exit status: 0 when the run ended, 130 when it was interrupted, 3 when it ended without some tasks (their images ' +
+  'are missing, or their reference runs do not resolve them here: environment-broken), 1 on an error.';
 
 const EXAMPLES = [
   'Examples:',
@@ -110,7 +110,7 @@ async function runAction(flags: RunProcessFlags & Record<string, unknown>, schem
     });
     printRunEnd(result);
     if (result.summary.status === 'interrupted') process.exitCode = 130;
-    else if (result.missingImages.length > 0) process.exitCode = 3;
+    else if (result.missingImages.length > 0 || result.environmentBroken.length > 0) process.exitCode = 3;
   } finally {
     interrupts.dispose();
   }

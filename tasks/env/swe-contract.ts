@@ -5,6 +5,7 @@ import { judgeGradedTests } from './graded-tests.js';
 import { LOG_PARSERS, reasonOf, statusOf, type LogParserName, type ParsedLog, type SkipSummary, type TestStatus } from './log-parsers.js';
 import { sourceTamperSigns } from './runner-hooks.js';
 import { tailText } from './swe-setup.js';
+import { runnerOutputExcerpt } from './log-excerpt.js';
 import { filesInPatch, sweTestSpec, type SweTestSpec } from './swe-specs.js';
 import { NOISE_EXCLUDES, excluding, runnerPathspecs, testPathspecs } from './swe-paths.js';
 
@@ -132,7 +133,11 @@ export function readSweReport(task: Pick<SweTask, 'failToPass' | 'passToPass' | 
     skipSummaries: parsed.skipSummaries,
     completed,
     command: spec.command,
-    log: [summary.join('\n'), tailText(run.stdout.trim(), 16_000), run.stderr.trim() ? `stderr:\n${tailText(run.stderr.trim(), 4_000)}` : '']
+    log: [
+      summary.join('\n'),
+      runnerOutputExcerpt(run.stdout.trim(), 16_000),
+      run.stderr.trim() ? `stderr:\n${tailText(run.stderr.trim(), 4_000)}` : '',
+    ]
       .filter(Boolean)
       .join('\n\n'),
     tamper: [...parsed.tamper, ...verdict.tamper, ...forged],

@@ -102,7 +102,9 @@ export async function gradeSwe(sandbox: Sandbox, contract: SweContract, options:
 /** A task as its reference run grades it: the original tests, whatever split the task is of. */
 export function referenceTask(task: SweTask): SweTask {
   const { reference: _, mutation: __, ...rest } = task;
-  return { ...rest, variant: 'original', testPatch: task.originalTestPatch };
+  // A case the variant added to FAIL_TO_PASS is in its tests alone.
+  const added = new Set(task.mutation?.addedTests ?? []);
+  return { ...rest, variant: 'original', testPatch: task.originalTestPatch, failToPass: task.failToPass.filter((id) => !added.has(id)) };
 }
 
 /**
