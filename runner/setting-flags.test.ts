@@ -61,7 +61,9 @@ describe('settings written once, in the schema', () => {
     expect(help).toMatch(/--warmup-rounds <n> +rounds the agent gets before its first graded one \(default 3\)\n/);
     expect(help).toMatch(/--max-tool-calls <n> +per-sample limit on tool calls \(default 40\)\n/);
     expect(help).toMatch(/A config file uses the same names:[\s\S]*\bwarmupRounds\b/);
-    expect(help).toContain('limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS, requestTimeoutS, diskLimitMb, maxToolCalls}');
+    expect(help).toContain(
+      'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS, requestTimeoutS, cpus, memoryMb, diskLimitMb, maxToolCalls}',
+    );
 
     const defaults = parseExperiment({ models: 'scripted/honest' }, 'flags', Extended) as unknown as typeof fromFile;
     expect(defaults.warmupRounds).toBe(3);
