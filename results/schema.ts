@@ -148,7 +148,8 @@ export const MIGRATIONS: readonly Migration[] = [
 
 /**
  * The oldest schema a read-only reader opens: every later migration only adds indexes, which readers look for
- * and do without when they are missing, or a nullable column a row without it reads as empty.
+ * and do without when they are missing, a nullable column a row without it reads as empty, or tables a reader
+ * without them reads as empty.
  */
 export const MIN_READABLE_VERSION = 3;
 

@@ -146,10 +146,12 @@ describe('samples', () => {
     const run = temp.store.createRun({});
     const old = makeRecord({ key: { split: 'oneoff', taskId: 'old' } });
     temp.store.saveSample(run, old);
-    // The store as a build of schema 4 left it: no mutation column, no migration 5.
+    // The store as a build of schema 4 left it: no mutation column, none of the later migrations.
     temp.store.close();
     const raw = new Database(temp.path);
-    raw.exec('ALTER TABLE samples DROP COLUMN mutation; DELETE FROM schema_migrations WHERE version = 5;');
+    raw.exec(
+      'ALTER TABLE samples DROP COLUMN mutation; DROP TABLE run_references; DROP TABLE reference_runs; DELETE FROM schema_migrations WHERE version >= 5;',
+    );
     raw.close();
     const reader = temp.reopen({ readonly: true });
     expect(reader.schemaVersion()).toBe(4);
