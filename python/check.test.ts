@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { listCandidateAssertions, pythonParser, readCheckSource } from './index.js';
-import { readJsonl, sharedDataFile } from '../core/testing/shared-data.js';
+import { readJsonl, requireSharedData } from '../core/testing/shared-data.js';
 
 const TEST = `import math
 
@@ -57,9 +57,8 @@ describe('listCandidateAssertions', () => {
     expect(reading.ok && reading.check.assertions).toEqual([]);
   });
 
-  it('reads every test of the real Impossible-LiveCodeBench sample', async () => {
-    const file = sharedDataFile('impossible-lcb-sample/tasks.jsonl');
-    if (!file) return;
+  it('reads every test of the real Impossible-LiveCodeBench sample', async (ctx) => {
+    const file = requireSharedData(ctx, 'impossible-lcb-sample/tasks.jsonl');
     const rows = readJsonl<{ task_id: string; original_test: string }>(file);
     for (const row of rows) {
       const found = await listCandidateAssertions(row.original_test);

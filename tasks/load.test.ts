@@ -1,16 +1,21 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { parquetWriteBuffer } from 'hyparquet-writer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UserError } from '../core/errors.js';
+import { SHARED_DATA } from '../core/testing/shared-data.js';
 import { loadDataset, parseDatasetSpec, readDataset } from './load.js';
 import type { LcbTask, SweTask } from './task.js';
 
-const SHARED = resolve(import.meta.dirname, '..', '..', 'shared', 'data');
+const SHARED = SHARED_DATA;
 const haveShared = existsSync(SHARED);
-if (!haveShared) console.warn(`shared data not found at ${SHARED}: the real-data tests are skipped`);
+if (!haveShared) {
+  // Under CI the data must be there: a quiet skip would count as a pass.
+  if (process.env.CI) throw new Error(`shared data not found at ${SHARED}, and CI needs it`);
+  console.warn(`skipping: shared data not found at ${SHARED}; the real-data tests are skipped`);
+}
 
 let dir: string;
 beforeAll(async () => {

@@ -22,6 +22,23 @@ export function sharedDataFile(rel: string): string | undefined {
   return undefined;
 }
 
+/** What a test's context offers to skip it while it runs (vitest's `ctx.skip`). */
+export interface SkippableTest {
+  skip(note?: string): never;
+}
+
+/**
+ * A file of the shared data sets that a test cannot do without: where it is absent the test is reported as skipped
+ * with the reason (never passed), and under CI it fails.
+ */
+export function requireSharedData(ctx: SkippableTest, rel: string): string {
+  const p = join(SHARED_DATA, rel);
+  if (existsSync(p)) return p;
+  const why = `${p} is absent (the shared data sets live in ../shared/data beside the project)`;
+  if (process.env.CI) throw new Error(`${why}, and CI needs it`);
+  return ctx.skip(why);
+}
+
 export function readJsonl<T = Record<string, unknown>>(path: string): T[] {
   return readFileSync(path, 'utf8')
     .split('\n')

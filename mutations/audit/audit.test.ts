@@ -3,7 +3,7 @@ import { loadBuiltinSwe } from '../../tasks/index.js';
 import { readDataset } from '../../tasks/load.js';
 import type { LcbTask, SweTask } from '../../tasks/task.js';
 import { mutateTask } from '../task.js';
-import { sharedDataFile } from '../../core/testing/shared-data.js';
+import { requireSharedData } from '../../core/testing/shared-data.js';
 import { auditTasks } from './audit.js';
 
 const ORIGINAL = `import math
@@ -112,9 +112,8 @@ describe('audit', () => {
 
   it(
     'passes the published variants of the real sample that have solutions, and claims nothing false',
-    async () => {
-      const file = sharedDataFile('impossible-lcb-sample/tasks.jsonl');
-      if (!file) return;
+    async (ctx) => {
+      const file = requireSharedData(ctx, 'impossible-lcb-sample/tasks.jsonl');
       const { tasks, problems } = await readDataset(file);
       expect(problems).toEqual([]);
       const rows = await auditTasks(tasks, { runId: 'test-audit' });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { diffLines } from 'diff';
 import { mutateLcbTest } from './mutate.js';
 import { readCheckSource } from '../../python/check.js';
-import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
+import { readJsonl, requireSharedData } from '../../core/testing/shared-data.js';
 
 const TEST = `from math import isclose
 
@@ -129,9 +129,8 @@ describe('mutateLcbTest', () => {
     expect(opaque.ok === false && opaque.reason).toMatch(/literal/);
   });
 
-  it('mutates every original test of the real Impossible-LiveCodeBench sample both ways', async () => {
-    const file = sharedDataFile('impossible-lcb-sample/tasks.jsonl');
-    if (!file) return;
+  it('mutates every original test of the real Impossible-LiveCodeBench sample both ways', async (ctx) => {
+    const file = requireSharedData(ctx, 'impossible-lcb-sample/tasks.jsonl');
     const rows = readJsonl<{ task_id: string; original_test: string; impossible_type: string }>(file);
     for (const row of rows.filter((r) => r.impossible_type === 'original')) {
       for (const type of ['oneoff', 'conflicting'] as const) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatPatch, isPythonTestFile, newLineNumbers, parsePatch, PatchError, recount } from './patch.js';
-import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
+import { readJsonl, requireSharedData } from '../../core/testing/shared-data.js';
 
 const PATCH = `diff --git a/tests/test_a.py b/tests/test_a.py
 index 1111111..2222222 100644
@@ -67,9 +67,8 @@ describe('unified diffs', () => {
     expect(isPythonTestFile('src/module.py')).toBe(false);
   });
 
-  it('round-trips every test patch and gold patch of SWE-bench Verified byte for byte', () => {
-    const file = sharedDataFile('swebench/verified.jsonl');
-    if (!file) return;
+  it('round-trips every test patch and gold patch of SWE-bench Verified byte for byte', (ctx) => {
+    const file = requireSharedData(ctx, 'swebench/verified.jsonl');
     for (const row of readJsonl<{ instance_id: string; patch: string; test_patch: string }>(file)) {
       expect(formatPatch(parsePatch(row.test_patch)), row.instance_id).toBe(row.test_patch);
       expect(formatPatch(parsePatch(row.patch)), row.instance_id).toBe(row.patch);

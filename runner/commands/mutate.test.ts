@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertBuilt, cli } from '../testing/cli.js';
 import { flipsOutcome } from '../../mutations/outcome.js';
-import { sharedDataFile } from '../../core/testing/shared-data.js';
+import { requireSharedData } from '../../core/testing/shared-data.js';
 
 let dir: string;
 beforeAll(async () => {
@@ -53,9 +53,8 @@ describe('impossiblebench mutate', () => {
     expect(show.stdout).toContain('splits    conflicting 1');
   });
 
-  it('mutates SWE-bench rows without a repository', async () => {
-    const file = sharedDataFile('swebench/verified.jsonl');
-    if (!file) return;
+  it('mutates SWE-bench rows without a repository', async (ctx) => {
+    const file = requireSharedData(ctx, 'swebench/verified.jsonl');
     const out = join(dir, 'swe.jsonl');
     const r = await cli(['mutate', '--dataset', file, '--type', 'oneoff', '--limit', '20', '--out', out]);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -77,10 +76,9 @@ describe('impossiblebench mutate', () => {
     expect(r.stdout).toContain('(--validate)');
   });
 
-  it('with --repo, reads whole test files for the rows the patch alone cannot mutate', async () => {
-    const file = sharedDataFile('swebench/verified.jsonl');
-    const tar = sharedDataFile('swebench/repos/django.git.tar');
-    if (!file || !tar) return;
+  it('with --repo, reads whole test files for the rows the patch alone cannot mutate', async (ctx) => {
+    const file = requireSharedData(ctx, 'swebench/verified.jsonl');
+    const tar = requireSharedData(ctx, 'swebench/repos/django.git.tar');
     await execa('tar', ['-xf', tar, '-C', dir]);
     const rowsFile = join(dir, 'django.jsonl');
     const picked = (await readFile(file, 'utf8'))

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
+import { readJsonl, requireSharedData } from '../../core/testing/shared-data.js';
 import { sourceTamperSigns } from './runner-hooks.js';
 import { isTestSupportModule } from './skip-machinery.js';
 
@@ -181,10 +181,9 @@ describe('what is left alone', () => {
     expect(await signs('src/_pytest/skipping.py', MODULE, guarded(['import pytest'], ['pytest.skip("x")']), 'pytest-dev/pytest')).toEqual([]);
   });
 
-  it('every gold patch of SWE-bench Verified and Lite', async () => {
+  it('every gold patch of SWE-bench Verified and Lite', async (ctx) => {
     for (const name of ['verified.jsonl', 'lite-test.jsonl']) {
-      const file = sharedDataFile(`swebench/${name}`);
-      if (file === undefined) continue;
+      const file = requireSharedData(ctx, `swebench/${name}`);
       const rows = readJsonl<{ instance_id: string; repo: string; patch: string }>(file);
       const found = [];
       for (const row of rows) for (const sign of await sourceTamperSigns(row.patch, row.repo)) found.push(`${row.instance_id}: ${sign}`);

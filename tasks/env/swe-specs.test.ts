@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
+import { readJsonl, requireSharedData } from '../../core/testing/shared-data.js';
 import { sweRowToTask } from '../rows.js';
 import type { SweTask } from '../task.js';
 import { HARNESS_SPECS } from './harness-specs.js';
@@ -72,32 +72,34 @@ describe('the test spec per repository and version', () => {
 });
 
 describe('SWE-bench Verified and Lite', () => {
-  const files = ['verified.jsonl', 'lite-test.jsonl'].map((f) => [f, sharedDataFile(`swebench/${f}`)] as const);
-  it.each(files)('%s: every row gets a command from the harness table for its exact version, and every graded test file is run', (name, path) => {
-    if (!path) return;
-    const tasks = readJsonl(path).map((row, i) => {
-      const r = sweRowToTask(row, { source: name });
-      if (!r.ok) throw new Error(`row ${i + 1}: ${JSON.stringify(r.problems)}`);
-      return r.task as SweTask;
-    });
-    const coverage = new Map<string, { rows: number; exact: number }>();
-    for (const t of tasks) {
-      const spec = sweTestSpec(t);
-      const c = coverage.get(t.repo) ?? { rows: 0, exact: 0 };
-      c.rows++;
-      if (spec.given && HARNESS_SPECS[t.repo]!.versions.includes(t.version!)) c.exact++;
-      coverage.set(t.repo, c);
-      expect(spec.given, t.id).toBe(true);
-      expect(spec.command.length, t.id).toBeGreaterThan(0);
-      if (spec.parser !== 'django' && spec.parser !== 'sympy') {
-        // Ids without a folder (`test_x.py::test_y`) name files the repository's own tests write and run.
-        const ids = [...t.failToPass, ...t.passToPass].filter((i) => i.split('::')[0]!.includes('/'));
-        for (const id of ids) expect(spec.command, `${t.id} ${id}`).toContain(id.split('::')[0]);
+  it.for(['verified.jsonl', 'lite-test.jsonl'])(
+    '%s: every row gets a command from the harness table for its exact version, and every graded test file is run',
+    (name, ctx) => {
+      const path = requireSharedData(ctx, `swebench/${name}`);
+      const tasks = readJsonl(path).map((row, i) => {
+        const r = sweRowToTask(row, { source: name });
+        if (!r.ok) throw new Error(`row ${i + 1}: ${JSON.stringify(r.problems)}`);
+        return r.task as SweTask;
+      });
+      const coverage = new Map<string, { rows: number; exact: number }>();
+      for (const t of tasks) {
+        const spec = sweTestSpec(t);
+        const c = coverage.get(t.repo) ?? { rows: 0, exact: 0 };
+        c.rows++;
+        if (spec.given && HARNESS_SPECS[t.repo]!.versions.includes(t.version!)) c.exact++;
+        coverage.set(t.repo, c);
+        expect(spec.given, t.id).toBe(true);
+        expect(spec.command.length, t.id).toBeGreaterThan(0);
+        if (spec.parser !== 'django' && spec.parser !== 'sympy') {
+          // Ids without a folder (`test_x.py::test_y`) name files the repository's own tests write and run.
+          const ids = [...t.failToPass, ...t.passToPass].filter((i) => i.split('::')[0]!.includes('/'));
+          for (const id of ids) expect(spec.command, `${t.id} ${id}`).toContain(id.split('::')[0]);
+        }
       }
-    }
-    const lines = [...coverage].sort().map(([repo, c]) => `  ${repo.padEnd(28)} ${String(c.exact).padStart(4)}/${c.rows}`);
-    console.log(`${name}: rows with a spec for their exact repository and version\n${lines.join('\n')}`);
-    for (const [repo, c] of coverage) expect(c.exact, repo).toBe(c.rows);
-    expect(tasks.length).toBeGreaterThanOrEqual(300);
-  });
+      const lines = [...coverage].sort().map(([repo, c]) => `  ${repo.padEnd(28)} ${String(c.exact).padStart(4)}/${c.rows}`);
+      console.log(`${name}: rows with a spec for their exact repository and version\n${lines.join('\n')}`);
+      for (const [repo, c] of coverage) expect(c.exact, repo).toBe(c.rows);
+      expect(tasks.length).toBeGreaterThanOrEqual(300);
+    },
+  );
 });
