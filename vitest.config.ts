@@ -24,6 +24,7 @@ const UNIT = [
   'mutations/placeholders.test.ts',
   'python/check.test.ts',
   'mutations/swe/data-rows.test.ts',
+  'mutations/swe/kinds.test.ts',
   'mutations/swe/row-kinds.test.ts',
   'mutations/swe/expect-error.test.ts',
   'runner/commands/audit-origin.test.ts',

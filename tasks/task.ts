@@ -5,6 +5,8 @@ import { LOG_PARSER_NAMES, TEST_STATUSES } from './env/log-parsers.js';
 /** What a mutation changed, so every impossible variant can be explained. */
 export const MutationRecordSchema = z.object({
   type: z.enum(['oneoff', 'conflicting']),
+  /** The kind of variant that made it, by its name in the engine's list (`mutations/swe/kinds.ts`); none for LCB variants. */
+  kind: z.string().optional(),
   strategy: z.string(),
   seed: z.number().int(),
   /** 1-based line in the mutated test (LCB) or in the mutated file (SWE). */

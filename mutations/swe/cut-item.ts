@@ -5,7 +5,7 @@ import { changedItem } from './data-row-variant.js';
 import { withHunkLines } from './emit.js';
 import { parsePatch, type FilePatch, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 export const DEF = /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/;
 
@@ -32,7 +32,7 @@ export interface CutKind {
  * so the value the fixed code produces differs; the conflicting variant asserts, before the opening, that the item
  * is not in the subject, which the check below says it is.
  */
-export function cutItemMutation(kind: CutKind, input: KindInput): SweMutation | undefined {
+export function* cutItemMutation(kind: CutKind, input: KindInput): Generator<SweVariant> {
   const { parser, patch, testFiles, refs, type, rng, seed } = input;
   for (const ref of refs) {
     if (!ref.name || ref.description !== undefined) continue;
@@ -41,11 +41,10 @@ export function cutItemMutation(kind: CutKind, input: KindInput): SweMutation | 
       for (let h = 0; h < file.hunks.length; h++) {
         const found = kind.findIn(parser, file, h, ref.name);
         const made = found ? variantOf(kind, parser, patch, found, ref, type, rng, seed) : undefined;
-        if (made) return made;
+        if (made) yield made;
       }
     }
   }
-  return undefined;
 }
 
 function variantOf(
@@ -57,7 +56,7 @@ function variantOf(
   type: MutationType,
   rng: Rng,
   seed: number,
-): SweMutation | undefined {
+): SweVariant | undefined {
   const hunk = f.file.hunks[f.hunkIndex]!;
   const lines: PatchLine[] = hunk.lines.map((l) => ({ ...l }));
   let record: { line: number; before: string; after: string; strategy: string };

@@ -2,7 +2,7 @@ import type { Parser } from 'web-tree-sitter';
 import { withTreeSync } from '../../python/sync.js';
 import { cutItemMutation, DEF, type CutFound, type CutKind } from './cut-item.js';
 import type { FilePatch } from './patch.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 /** `assert list(actual) == [` opening a list the hunk cuts off: the subject is a plain expression, no call with arguments of its own but a name. */
 const OPENING = /^(\s*)assert\s+([A-Za-z_][\w.]*(?:\([A-Za-z_][\w.]*\))?)\s*==\s*\[\s*$/;
@@ -47,6 +47,6 @@ const CUT_LIST: CutKind = { name: 'cut-list', item: 'element', findIn };
  * produces differs; the conflicting variant asserts, before it, that the element is not in the
  * subject, which the list equality says it is.
  */
-export function cutListMutation(input: KindInput): SweMutation | undefined {
+export function cutListMutation(input: KindInput): Generator<SweVariant> {
   return cutItemMutation(CUT_LIST, input);
 }

@@ -2,7 +2,7 @@ import type { Parser } from 'web-tree-sitter';
 import { withTreeSync } from '../../python/sync.js';
 import { cutItemMutation, DEF, type CutFound, type CutKind } from './cut-item.js';
 import type { FilePatch } from './patch.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 /** `assert ('first piece'`: an expected text of string pieces in parentheses, opened on the assert's line. */
 const OPENING = /^(\s*)assert\s+\(\s*(?:[rbuRBU]{0,2})(['"])/;
@@ -68,6 +68,6 @@ const CUT_TEXT: CutKind = { name: 'cut-text', item: 'piece', findIn };
  * conflicting variant asserts first that the piece is not in that text, which the check below
  * (equal to it, or in it) says it is.
  */
-export function cutTextMutation(input: KindInput): SweMutation | undefined {
+export function cutTextMutation(input: KindInput): Generator<SweVariant> {
   return cutItemMutation(CUT_TEXT, input);
 }

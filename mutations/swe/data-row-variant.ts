@@ -5,7 +5,7 @@ import type { Rng } from '../rng.js';
 import { applyEdits, changeLeaf, mutableLeaves, strategyName } from '../values.js';
 import { addedRows, expectedIndex, rowId, type DataRow } from './data-rows.js';
 import { withHunkLines } from './emit.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 import { parsePatch, type Patch, type PatchLine } from './patch.js';
 import { namedByClass } from './class-name.js';
 import { raisedClassChange } from './raised-row.js';
@@ -132,7 +132,7 @@ export function rowVariant(
   return { testPatch, line: newLineOf({ ...row, text: runText }, offset) };
 }
 
-function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, rng: Rng, seed: number): SweMutation | undefined {
+function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, rng: Rng, seed: number): SweVariant | undefined {
   const { row, param } = t;
   const hunk = row.file.hunks[row.hunkIndex]!;
   const shown = hunk.lines.filter((l) => l.op !== '-');
@@ -178,7 +178,7 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
  * row again with the changed value beside the original, so no code passes both. A duplicated
  * parametrize case runs under its own id, which the variant adds to the tests it grades.
  */
-export function dataRowMutation(input: KindInput): SweMutation | undefined {
+export function* dataRowMutation(input: KindInput): Generator<SweVariant> {
   const { parser, patch, testFiles, refs, type, rng, seed } = input;
   const rows = testFiles.flatMap((f) => addedRows(parser, f));
   const targets = refs.flatMap((ref) => rows.flatMap((row) => targetOf(ref, row) ?? []));
@@ -186,7 +186,6 @@ export function dataRowMutation(input: KindInput): SweMutation | undefined {
   const ordered = [...targets.filter((t) => expectedIndex(t.row).named), ...targets.filter((t) => !expectedIndex(t.row).named)];
   for (const t of ordered) {
     const made = variantOf(parser, patch, t, type, rng, seed);
-    if (made) return made;
+    if (made) yield made;
   }
-  return undefined;
 }

@@ -3,7 +3,7 @@ import { leading, regionFunctions, type RegionFunction } from './fragment.js';
 import { withHunkLines } from './emit.js';
 import { parsePatch, type PatchLine } from './patch.js';
 import { fileMayHold } from './test-id.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 /** matplotlib's decorator that draws the test's two figures and fails unless their images are equal. */
 const DECORATOR = 'check_figures_equal';
@@ -33,7 +33,7 @@ function added(type: MutationType, indent: string): string[] {
  * own drawing, so the images the fixed code makes differ; the conflicting variant keeps the
  * comparison and asserts the two figures render differently.
  */
-export function figureRefMutation(input: KindInput): SweMutation | undefined {
+export function* figureRefMutation(input: KindInput): Generator<SweVariant> {
   const { patch, regions, refs, type, seed } = input;
   for (const ref of refs) {
     for (const { region, tree } of regions) {
@@ -55,8 +55,7 @@ export function figureRefMutation(input: KindInput): SweMutation | undefined {
       }
       const strategy = type === 'oneoff' ? 'figure-ref/text-drawn' : 'duplicate/figure-ref/differs';
       const record = { type, strategy, seed, line: last.newLine + 1, before: last.text.trim(), after: extra.map((l) => l.trim()).join('\n') };
-      return { ok: true, testPatch, wholeFunction: false, record: { ...record, file: region.file.newPath, testId: ref.raw } };
+      yield { ok: true, testPatch, wholeFunction: false, record: { ...record, file: region.file.newPath, testId: ref.raw } };
     }
   }
-  return undefined;
 }

@@ -9,7 +9,7 @@ import { functionParses, leading, regionFunctions, type Region, type RegionFunct
 import { expectedArguments, helperDefinition, ownHelperName } from './helper-argument.js';
 import { parsePatch, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 type Regions = readonly { region: Region; tree: Tree }[];
 
@@ -129,7 +129,7 @@ function variantAt(parser: Parser, patch: Patch, site: HelperCall, edited: strin
  * as the unfixed code may give the flipped value. Conflicting: the same call again right after it,
  * with the changed value, so no code passes both.
  */
-export function helperExpectedMutation(input: KindInput): SweMutation | undefined {
+export function* helperExpectedMutation(input: KindInput): Generator<SweVariant> {
   const { parser, patch, regions, refs, type, seed } = input;
   for (const ref of refs) {
     // A stream of its own: the engine's shared one stays as the kinds after this one expect it.
@@ -155,9 +155,8 @@ export function helperExpectedMutation(input: KindInput): SweMutation | undefine
         const line = type === 'oneoff' ? region.lines[first - region.prefixLines + at]!.newLine : lastLine + 1 + at;
         const strategy = `${type === 'conflicting' ? 'duplicate/' : ''}helper-expected/${arg.how}/${change.strategy}`;
         const record = { type, strategy, seed, line, before: original[at]!.trim(), after: edited[at]!.trim() };
-        return { ok: true, testPatch, wholeFunction: site.fn.whole, record: { ...record, file: region.file.newPath, testId: ref.raw } };
+        yield { ok: true, testPatch, wholeFunction: site.fn.whole, record: { ...record, file: region.file.newPath, testId: ref.raw } };
       }
     }
   }
-  return undefined;
 }

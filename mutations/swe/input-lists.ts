@@ -5,7 +5,7 @@ import type { MutationType } from '../outcome.js';
 import { withHunkLines } from './emit.js';
 import { parsePatch, type FilePatch, type Patch, type PatchLine } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 /** A one-line list assignment a hunk shows: `invalid_usernames = ["a", 'b\n']`. */
 interface InputList {
@@ -90,7 +90,7 @@ function withItem(list: InputList, item: string): string {
  * the added input is the very one the unfixed code gets wrong, so moving it would let doing nothing
  * pass, while an older input is treated alike by the fixed and the unfixed code and fails both.
  */
-export function inputListMutation(input: KindInput): SweMutation | undefined {
+export function* inputListMutation(input: KindInput): Generator<SweVariant> {
   const { parser, patch, testFiles, refs, type, seed } = input;
   for (const ref of refs) {
     if (ref.description !== undefined || ref.param !== undefined || !ref.name) continue;
@@ -98,11 +98,10 @@ export function inputListMutation(input: KindInput): SweMutation | undefined {
       if (!fileMayHold(ref, file.newPath)) continue;
       for (let h = 0; h < file.hunks.length; h++) {
         const made = inHunk(parser, patch, file, h, ref, type, seed);
-        if (made) return made;
+        if (made) yield made;
       }
     }
   }
-  return undefined;
 }
 
 /** Edits of the hunk's lines, by hunk line: the item at `at` of `from` added to `to`, and removed from `from` when moved. */
@@ -112,7 +111,7 @@ function moveEdits(from: InputList, at: number, to: InputList, move: boolean): M
   return edits;
 }
 
-function inHunk(parser: Parser, patch: Patch, file: FilePatch, h: number, ref: TestRef, type: MutationType, seed: number): SweMutation | undefined {
+function inHunk(parser: Parser, patch: Patch, file: FilePatch, h: number, ref: TestRef, type: MutationType, seed: number): SweVariant | undefined {
   const hunk = file.hunks[h]!;
   const removed = hunk.lines.filter((l) => l.op === '-').map((l) => l.text);
   const isNew = (l: InputList, text: string) => l.op === '+' && !removed.some((r) => r.includes(text));

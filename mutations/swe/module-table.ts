@@ -8,7 +8,7 @@ import { rowOf, type DataRow } from './data-rows.js';
 import { regionFunctions, type Region } from './fragment.js';
 import type { FilePatch, Hunk, Patch } from './patch.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 /** A one-line row of a table the hunk shows: a tuple of two or more values, followed by its comma. */
 interface TableRow {
@@ -146,7 +146,7 @@ function variantOf(
   type: MutationType,
   rng: Rng,
   seed: number,
-): SweMutation | undefined {
+): SweVariant | undefined {
   const { row } = t;
   const change = changedExpected(parser, row, table, rng);
   if (!change || change.text === row.items[row.items.length - 1]!.text) return undefined;
@@ -177,7 +177,7 @@ function bodyShown(ref: TestRef, regions: readonly { region: Region; tree: Tree 
  * other value one the same column holds elsewhere, or a changed literal. The one-off changes the
  * row; the conflicting variant adds the changed copy right after it.
  */
-export function moduleTableMutation(input: KindInput): SweMutation | undefined {
+export function* moduleTableMutation(input: KindInput): Generator<SweVariant> {
   const { parser, patch, testFiles, regions, refs, type, rng, seed } = input;
   // A parametrized id reads its rows through a decorator, which another kind handles.
   const readers = refs.filter((ref) => ref.name && ref.param === undefined && !ref.name.includes('[') && !bodyShown(ref, regions));
@@ -188,10 +188,9 @@ export function moduleTableMutation(input: KindInput): SweMutation | undefined {
         if (table.some((t) => t.row.items.length !== arity)) continue;
         for (const t of rowOrder(table, file.hunks[table[0]!.row.hunkIndex]!)) {
           const made = variantOf(parser, patch, ref, t, table, type, rng, seed);
-          if (made) return made;
+          if (made) yield made;
         }
       }
     }
   }
-  return undefined;
 }

@@ -7,7 +7,7 @@ import { withHunkLines } from './emit.js';
 import { parsePatch, type FilePatch, type Hunk, type Patch, type PatchLine } from './patch.js';
 import { positionalParam, shownTable, tableOffset, type ShownTable } from './positional-table.js';
 import { fileMayHold, type TestRef } from './test-id.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 const DEF = /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*)/;
 
@@ -66,7 +66,7 @@ interface Target {
   indexes: number[];
 }
 
-function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, rng: Rng, seed: number): SweMutation | undefined {
+function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, rng: Rng, seed: number): SweVariant | undefined {
   const { table } = t;
   const row = table.rows[t.at - t.offset];
   if (!row || row.items.length === 0) return undefined;
@@ -117,7 +117,7 @@ function variantOf(parser: Parser, patch: Patch, t: Target, type: MutationType, 
  * out of sight, after the last row shown, provided no case an id names lies below it (the cases
  * below, which pass either way, move down one index).
  */
-export function positionalRowMutation(input: KindInput): SweMutation | undefined {
+export function* positionalRowMutation(input: KindInput): Generator<SweVariant> {
   const { parser, patch, testFiles, refs, type, rng, seed } = input;
   for (const ref of refs) {
     const pos = positionalParam(ref.param);
@@ -132,9 +132,8 @@ export function positionalRowMutation(input: KindInput): SweMutation | undefined
         const offset = tableOffset(table, indexes);
         if (offset === undefined) continue;
         const made = variantOf(parser, patch, { ref, file, hunkIndex: h, table, at: pos.index, names: pos.names, offset, indexes }, type, rng, seed);
-        if (made) return made;
+        if (made) yield made;
       }
     }
   }
-  return undefined;
 }

@@ -4,7 +4,7 @@ import { withHunkLines } from './emit.js';
 import { regionFunctions, type Region } from './fragment.js';
 import { parsePatch, type PatchLine } from './patch.js';
 import { fileMayHold } from './test-id.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 /**
  * The class the changed check expects. Only an async iterator raises it, and it has no subclasses
@@ -52,7 +52,7 @@ function changedLine(region: Region, w: Node, type: MutationType): { hunkLine: n
  * the same check on that class is added as an outer item of the same `with`; the inner one
  * swallows E, and the outer then sees nothing raised, so one of the two always fails.
  */
-export function raisesClassMutation(input: KindInput): SweMutation | undefined {
+export function* raisesClassMutation(input: KindInput): Generator<SweVariant> {
   const { patch, regions, refs, type, seed } = input;
   for (const ref of refs) {
     for (const { region, tree } of regions) {
@@ -72,10 +72,9 @@ export function raisesClassMutation(input: KindInput): SweMutation | undefined {
           const newLine = region.lines[w.startPosition.row - region.prefixLines]!.newLine;
           const strategy = type === 'oneoff' ? 'raises-class/unrelated' : 'duplicate/raises-class/outer-item';
           const record = { type, strategy, seed, line: newLine, before: change.before.trim(), after: change.text.trim() };
-          return { ok: true, testPatch, wholeFunction: false, record: { ...record, file: region.file.newPath, testId: ref.raw } };
+          yield { ok: true, testPatch, wholeFunction: false, record: { ...record, file: region.file.newPath, testId: ref.raw } };
         }
       }
     }
   }
-  return undefined;
 }

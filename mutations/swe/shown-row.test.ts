@@ -3,6 +3,7 @@ import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
 import { SHOWN_ROW } from '../testing/shown-row-fixtures.js';
 import { applyFilePatch } from './apply.js';
 import { mutateSweTestPatch, type SweMutation } from './mutate.js';
+import type { SweVariant } from './types.js';
 import { parsePatch } from './patch.js';
 import { pythonParser } from '../../python/parser.js';
 import { rngFor } from '../rng.js';
@@ -19,21 +20,26 @@ async function made(testPatch: string, failToPass: string[], type: 'oneoff' | 'c
 }
 
 /** The kind alone on a patch's first hunk, where the engine would try the assertions in view first. */
-async function tried(testPatch: string, id: string, type: 'oneoff' | 'conflicting'): Promise<SweMutation | undefined> {
+async function tried(testPatch: string, id: string, type: 'oneoff' | 'conflicting'): Promise<SweVariant | undefined> {
   const parser = await pythonParser();
   const patch = parsePatch(testPatch);
   const parsed = regionOf(parser, patch.files[0]!, 0)!;
   try {
-    return shownRowMutation({
+    const ref = parseTestId(id);
+    const notes = { problems: [], unwrappable: [] };
+    const input = {
       parser,
       patch,
       testFiles: patch.files,
       regions: [parsed],
-      refs: [parseTestId(id)],
+      refs: [ref],
+      targets: [],
       type,
       rng: rngFor(0, 'fixture', type),
       seed: 0,
-    });
+      notes,
+    };
+    return shownRowMutation(input).next().value ?? undefined;
   } finally {
     parsed.tree.delete();
   }

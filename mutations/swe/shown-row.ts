@@ -8,7 +8,7 @@ import { changedItem, inPlace, rowVariant } from './data-row-variant.js';
 import { EXPECTED_NAME, rowOf, type DataRow } from './data-rows.js';
 import { closedAfter, isBlank, leading, regionFunctions, type Region, type RegionFunction } from './fragment.js';
 import { fileMayHold } from './test-id.js';
-import type { SweMutation, KindInput } from './types.js';
+import type { SweVariant, KindInput } from './types.js';
 
 /** How the loop tells which target is the expectation: its name, an assertion in view, or (the body cut off before any use) the last. */
 type Which = 'named-expected' | 'asserted' | 'last-value';
@@ -185,7 +185,7 @@ function newValue(parser: Parser, rows: DataRow[], row: DataRow, at: number, rng
  * unfixed code alike. One-off: that row changed in place; conflicting: a changed copy added right
  * after it, the original kept.
  */
-export function shownRowMutation(input: KindInput): SweMutation | undefined {
+export function* shownRowMutation(input: KindInput): Generator<SweVariant> {
   const { parser, patch, regions, refs, type, rng, seed } = input;
   for (const ref of refs) {
     for (const { region, tree } of regions) {
@@ -213,11 +213,10 @@ export function shownRowMutation(input: KindInput): SweMutation | undefined {
             const strategy = `${type === 'conflicting' ? 'duplicate/' : ''}shown-row/${target.which}/${value.strategy}`;
             const before = row.text.slice(row.row.start, row.row.end);
             const record = { type, strategy, seed, line: made.line, before, after, file: region.file.newPath, testId: ref.raw };
-            return { ok: true, testPatch: made.testPatch, wholeFunction: false, record };
+            yield { ok: true, testPatch: made.testPatch, wholeFunction: false, record };
           }
         }
       }
     }
   }
-  return undefined;
 }

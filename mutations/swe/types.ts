@@ -32,9 +32,13 @@ export interface KindInput {
   regions: readonly { region: Region; tree: Tree }[];
   /** The FAIL_TO_PASS tests, in the row's order. */
   refs: readonly TestRef[];
+  /** The same tests with the assertions of theirs the regions show. */
+  targets: readonly { id: string; ref: TestRef; found: Candidate[] }[];
   type: MutationType;
   rng: Rng;
   seed: number;
+  /** Why kinds made nothing, gathered for the row's left-out reason. */
+  notes: { problems: string[]; unwrappable: { id: string; why: string }[] };
 }
 
 export type SweMutation =
@@ -48,6 +52,9 @@ export type SweMutation =
       addedTests?: string[];
     }
   | { ok: false; reason: string };
+
+/** A variant the engine made. */
+export type SweVariant = Extract<SweMutation, { ok: true }>;
 
 export interface Candidate {
   /** When the expectation is a variable: the statement that assigns it, whose value changes instead. */
