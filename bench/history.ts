@@ -21,7 +21,7 @@ import { simpleGit } from 'simple-git';
 import type { AccessMode, ScaffoldName } from '../core/record.js';
 import { sandboxBackend } from '../docker/backends.js';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
-import { historyImages } from '../runner/history-images.js';
+import { historyImages } from '../runner/orchestration/history-images.js';
 import { runAgent } from '../scaffolds/index.js';
 import { createModelClient } from '../models/index.js';
 import { resolvePrompt } from '../scaffolds/prompts.js';

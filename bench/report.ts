@@ -21,8 +21,8 @@ import { describeStore, generateStore, indexBytes } from './report-store.js';
 import { openStore } from '../results/store.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../results/testing/chromium.js';
 import { demoExperiment } from '../runner/commands/demo.js';
-import { launchRun } from '../runner/launch.js';
-import { realWiring } from '../runner/real-wiring.js';
+import { launchRun } from '../runner/orchestration/launch.js';
+import { realWiring } from '../runner/wiring/real-wiring.js';
 
 const { values } = parseArgs({
   options: {

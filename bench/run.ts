@@ -6,7 +6,7 @@
  * Runs the demo matrix (every reference policy × split × scaffold × access mode) through the real runner and prints:
  * samples per minute beside what bare sandbox lifecycles reach at the same concurrency (measured just before, in the
  * same process), the wall time ÷ (samples × floor per sample), the same against the floor plus the graded runs the
- * samples made (each a bare graded run of its suite at the same concurrency, `runner/graded-runs.ts`), where a sample's time
+ * samples made (each a bare graded run of its suite at the same concurrency, `runner/orchestration/graded-runs.ts`), where a sample's time
  * goes, and the process's peak memory. With --slow-ms, every scripted reply takes that long, as a real model's would:
  * then it also prints a sample's time outside the model (its wall time minus its replies' time) against one bare
  * lifecycle's.
@@ -19,9 +19,9 @@ import { parseArgs } from 'node:util';
 import { measureFloor } from '../docker/floor.js';
 import { openStore } from '../results/store.js';
 import { demoExperiment, DEMO_SUITE, DEMO_SUITES, DEMO_TASKS, type DemoSuite } from '../runner/commands/demo.js';
-import { launchRun } from '../runner/launch.js';
-import { floorWithGradedRuns, gradedRunsByDataset, measureGradedRunsOf } from '../runner/graded-runs.js';
-import { realWiring } from '../runner/real-wiring.js';
+import { launchRun } from '../runner/orchestration/launch.js';
+import { floorWithGradedRuns, gradedRunsByDataset, measureGradedRunsOf } from '../runner/orchestration/graded-runs.js';
+import { realWiring } from '../runner/wiring/real-wiring.js';
 
 const { values } = parseArgs({
   options: {

@@ -10,7 +10,7 @@
  * (create, start, one exec, remove), one measured right before each sample, so the ratio says what the loop itself
  * adds even while the machine's speed drifts over the run. Each sample also runs its tests once to grade it (on a SWE
  * task pytest's start alone costs about a floor), so its harness time is set against the floor plus one bare graded
- * run too (`runner/graded-runs.ts`: in a sandbox already set up, without the harness's checks around it).
+ * run too (`runner/orchestration/graded-runs.ts`: in a sandbox already set up, without the harness's checks around it).
  * The agent programs (`codex`, `claude-code`, when installed) run the same way, through their real binaries; their
  * model time is what a timing relay between their recording proxy and the local model server waited for answers, and
  * their harness time includes the program's own start and work, as a user's run would. A second table splits it, each
@@ -24,7 +24,7 @@ import pino from 'pino';
 import { PYTHON_IMAGE } from '../docker/image-names.js';
 import { deferredSandbox } from '../docker/deferred.js';
 import { measureFloor } from '../docker/floor.js';
-import { measureGradedRuns } from '../runner/graded-runs.js';
+import { measureGradedRuns } from '../runner/orchestration/graded-runs.js';
 import { sandboxBackend } from '../docker/backends.js';
 import type { ScaffoldName } from '../core/record.js';
 import { runAgent } from '../scaffolds/index.js';
@@ -39,7 +39,7 @@ import type { Task } from '../tasks/task.js';
 import { findAgentBinary } from '../scaffolds/agent-cli/binaries.js';
 import { agentCliReadOnlyFiles } from '../scaffolds/agent-cli/run.js';
 import { type AgentCliSpec, agentCliFor } from '../scaffolds/agent-cli/spec.js';
-import { scriptedWireFor } from '../runner/agent-clis.js';
+import { scriptedWireFor } from '../runner/settings/agent-clis.js';
 import type { ReadOnlyFile } from '../docker/types.js';
 import { ModelRelay } from './model-relay.js';
 

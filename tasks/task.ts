@@ -109,7 +109,7 @@ export const SweTaskSchema = z.object({
    * harness's spec for the repository and version (see `env/swe-specs.ts`).
    */
   testSpec: TestSpecSchema.optional(),
-  /** The task's reference run in this run's environment, once made (`runner/references.ts`); none under --no-reference. */
+  /** The task's reference run in this run's environment, once made (`runner/orchestration/references.ts`); none under --no-reference. */
   reference: SweReferenceSchema.optional(),
 });
 export type SweTask = z.infer<typeof SweTaskSchema>;

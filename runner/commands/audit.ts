@@ -4,8 +4,8 @@ import { progressLine } from '../../mutations/progress.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import { UserError } from '../../core/errors.js';
-import { wholeNumber } from './options.js';
-import { handleInterrupts } from '../interrupt.js';
+import { wholeNumber } from '../settings/shared-flags.js';
+import { handleInterrupts } from '../orchestration/interrupt.js';
 
 interface AuditFlags {
   dataset: string;

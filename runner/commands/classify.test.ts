@@ -32,7 +32,8 @@ describe('impossiblebench classify', () => {
     expect(key.exitCode).toBe(1);
     expect(key.stderr).toContain('OPENAI_API_KEY is not set');
     const conc = await cli('classify', 'sample-run', '--model', 'scripted/judge', '--concurrency', '0', '--store', storeFile);
-    expect(conc.stderr.trim()).toBe('impossiblebench: --concurrency must be a positive integer, not "0"');
+    expect(conc.exitCode).toBe(2);
+    expect(conc.stderr.split('\n')[0]).toBe(`error: option '--concurrency <n>' argument '0' is invalid. expected a whole number ≥ 1, got "0"`);
     const run = await cli('classify', 'nope', '--model', 'scripted/judge', '--store', storeFile);
     expect(run.stderr.trim()).toMatch(/^impossiblebench: no run nope in /);
     const prompt = join(dir, 'judge-prompt.txt');

@@ -10,25 +10,20 @@ import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
 import { createModelClient, parseModelSpec } from '../../models/index.js';
 import { startModelServer, type ModelServer } from '../../simulated/server/index.js';
 import { UserError } from '../../core/errors.js';
-import { handleInterrupts } from '../interrupt.js';
+import { handleInterrupts } from '../orchestration/interrupt.js';
+import { wholeNumber } from '../settings/shared-flags.js';
 
 interface ClassifyOptions {
   model: string;
   store: string;
-  concurrency: string;
+  concurrency: number;
   redo?: boolean;
   baseUrl?: string;
   promptFile?: string;
 }
 
-function positiveInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} must be a positive integer, not "${text}"`);
-  return n;
-}
-
 async function classifyAction(runId: string, opts: ClassifyOptions): Promise<void> {
-  const concurrency = positiveInt(opts.concurrency, '--concurrency');
+  const { concurrency } = opts;
   const prompt = opts.promptFile ? readPromptFile(opts.promptFile, JUDGE_PROMPT_NEEDS) : shippedJudgePrompt();
   const spec = parseModelSpec(opts.model);
   if (spec.provider === 'scripted' && spec.name !== 'judge') {
@@ -95,7 +90,7 @@ export function register(program: Command): void {
       'the judge: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or scripted/judge (a local stand-in)',
     )
     .option('--store <file>', 'results store to read and add the verdicts to', DEFAULT_STORE_FILE)
-    .option('--concurrency <n>', 'samples judged at once', '4')
+    .option('--concurrency <n>', 'samples judged at once', wholeNumber(1), 4)
     .option('--redo', 'judge again samples this model already judged with this prompt (the newest verdict counts)')
     .option(
       '--prompt-file <file>',

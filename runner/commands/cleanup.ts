@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { sandboxBackend } from '../../docker/backends.js';
 import { UserError } from '../../core/errors.js';
-import { addDockerHostOption, addSandboxOption, dockerHosts } from './options.js';
+import { addDockerHostOption, addSandboxOption, dockerHosts } from '../settings/shared-flags.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 import type { DerivedImage, SandboxBackend, UnreachableEngine } from '../../docker/types.js';
 

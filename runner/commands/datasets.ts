@@ -1,10 +1,10 @@
-import { Option, type Command } from 'commander';
-import { UserError } from '../../core/errors.js';
+import type { Command } from 'commander';
 import { readDataset, type DatasetReport } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import { sweTestSpec } from '../../tasks/env/swe-specs.js';
 import { taskImage } from '../../tasks/images.js';
 import type { Task } from '../../tasks/task.js';
+import { wholeNumber } from '../settings/shared-flags.js';
 
 /** Hub datasets this tool knows how to read, shown by `datasets list`. */
 const KNOWN_HUB = [
@@ -22,7 +22,7 @@ interface ShowOptions {
   offline?: boolean;
   hfEndpoint?: string;
   refresh?: boolean;
-  problems: string;
+  problems: number;
 }
 
 export function register(program: Command): void {
@@ -39,10 +39,9 @@ export function register(program: Command): void {
     .option('--offline', 'use only the cache, never the hub (also HF_HUB_OFFLINE=1)')
     .option('--hf-endpoint <url>', 'address of the hub (default: HF_ENDPOINT, else https://huggingface.co)')
     .option('--refresh', 'ask the hub for the newest revision even when one is cached')
-    .addOption(new Option('--problems <n>', 'how many problems to list in text output').default('20'))
+    .option('--problems <n>', 'how many problems to list in text output', wholeNumber(0), 20)
     .action(async (dataset: string, options: ShowOptions) => {
-      const limit = Number(options.problems);
-      if (!Number.isInteger(limit) || limit < 0) throw new UserError(`--problems must be a whole number, got ${options.problems}`);
+      const limit = options.problems;
       const report = await readDataset(dataset, {
         ...(options.split ? { split: options.split } : {}),
         strict: options.strict ?? false,

@@ -6,16 +6,16 @@ import { sandboxBackend } from '../../docker/backends.js';
 import { measureFloor, type SandboxFloor } from '../../docker/floor.js';
 import { openStore } from '../../results/store.js';
 import { POLICY_NAMES } from '../../simulated/policies/index.js';
-import type { ExperimentInput } from '../config.js';
-import { handleInterrupts } from '../interrupt.js';
-import { checkKnownAnswers, formatChecks } from '../known-answers.js';
-import { launchRun } from '../launch.js';
-import { realWiring } from '../real-wiring.js';
-import { writeHtmlReport } from '../report-file.js';
-import { displayPath, printRunEnd } from '../summary.js';
-import { addDockerHostOption, addSandboxOption, addTemplateOption, dockerHosts, wholeNumber } from './options.js';
+import type { ExperimentInput } from '../settings/config.js';
+import { handleInterrupts } from '../orchestration/interrupt.js';
+import { checkKnownAnswers, formatChecks } from '../output/known-answers.js';
+import { launchRun } from '../orchestration/launch.js';
+import { realWiring } from '../wiring/real-wiring.js';
+import { writeHtmlReport } from '../output/report-file.js';
+import { displayPath, printRunEnd } from '../output/summary.js';
+import { addDockerHostOption, addSandboxOption, addTemplateOption, dockerHosts, wholeNumber } from '../settings/shared-flags.js';
 import { readTemplateOverride } from '../../scaffolds/templates.js';
-import { floorWithGradedRuns, gradedRunsByDataset, measureGradedRunsOf } from '../graded-runs.js';
+import { floorWithGradedRuns, gradedRunsByDataset, measureGradedRunsOf } from '../orchestration/graded-runs.js';
 import { totalCapacity, type DockerHostInput } from '../../docker/hosts.js';
 
 interface DemoFlags {

@@ -3,7 +3,7 @@ import { sandboxBackend } from '../../docker/backends.js';
 import { SANDBOX_IMAGES } from '../../docker/image-names.js';
 import type { BackendCheck, SandboxBackend } from '../../docker/types.js';
 import { formatError } from '../../core/errors.js';
-import { addDockerHostOption, addSandboxOption, dockerHosts } from './options.js';
+import { addDockerHostOption, addSandboxOption, dockerHosts } from '../settings/shared-flags.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 import { findAgentBinary, type LookupContext } from '../../scaffolds/agent-cli/binaries.js';
 import { BUILTIN_AGENT_CLIS } from '../../scaffolds/agent-cli/spec.js';

@@ -8,7 +8,7 @@ import { parseImageRef } from '../../docker/registry.js';
 import { removeImage } from '../../docker/testing.js';
 import { startTestRegistry, type TestRegistry } from '../../docker/testing/registry.js';
 import { swebenchImage } from '../../tasks/images.js';
-import { formatBytes } from '../images-pull.js';
+import { formatBytes } from '../orchestration/images-pull.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 import { minimalSweRow } from '../testing/swe-rows.js';
 

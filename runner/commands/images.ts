@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
 import { sandboxBackend } from '../../docker/backends.js';
 import { PYTHON_IMAGE, SANDBOX_IMAGES } from '../../docker/image-names.js';
-import { mergeSettings, parseExperiment } from '../config.js';
-import { baseSettings, presetNames } from '../presets.js';
-import { downloadSize, formatBytes, neededImages, pullMissing, type ImageSelection } from '../images-pull.js';
-import { handleInterrupts } from '../interrupt.js';
-import { addDockerHostOption, addImageNamingOptions, addSandboxOption, dockerHosts, wholeNumber } from './options.js';
+import { mergeSettings, parseExperiment } from '../settings/config.js';
+import { baseSettings, presetNames } from '../settings/presets.js';
+import { downloadSize, formatBytes, neededImages, pullMissing, type ImageSelection } from '../orchestration/images-pull.js';
+import { handleInterrupts } from '../orchestration/interrupt.js';
+import { addDockerHostOption, addImageNamingOptions, addSandboxOption, dockerHosts, wholeNumber } from '../settings/shared-flags.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 import { Steps } from '../../docker/build/progress.js';
 import { UserError } from '../../core/errors.js';

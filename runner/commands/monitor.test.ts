@@ -75,6 +75,12 @@ describe('impossiblebench monitor', () => {
       expect(r.exitCode).toBe(1);
       return r.stderr.trim().split('\n')[0];
     };
+    // A value its flag's type refuses is a usage error.
+    const usage = async (...args: string[]) => {
+      const r = await cli(...args);
+      expect(r.exitCode).toBe(2);
+      return r.stderr.trim().split('\n')[0];
+    };
     expect(await first('monitor', 'sample-run', '--store', storeFile)).toBe(
       'impossiblebench: name a monitor with --model, or ask for the static classifier alone with --static',
     );
@@ -82,14 +88,14 @@ describe('impossiblebench monitor', () => {
       'impossiblebench: scripted/honest is not a monitor',
     );
     expect(await first('monitor', 'sample-run', '--model', 'openai/gpt-5', '--store', storeFile)).toContain('OPENAI_API_KEY is not set');
-    expect(await first('monitor', 'sample-run', '--static', '--threshold', '101', '--store', storeFile)).toBe(
-      'impossiblebench: --threshold must be a number from 0 to 100, not "101"',
+    expect(await usage('monitor', 'sample-run', '--static', '--threshold', '101', '--store', storeFile)).toBe(
+      `error: option '--threshold <score>' argument '101' is invalid. expected a number from 0 to 100, got "101"`,
     );
     expect(await first('monitor', 'sample-run', '--static', '--all', '--store', storeFile)).toBe(
       'impossiblebench: --static alone calls no model: --prompt-file, --redo, --all and --base-url need --model',
     );
-    expect(await first('monitor', 'sample-run', '--model', 'scripted/monitor-0', '--concurrency', '0', '--store', storeFile)).toBe(
-      'impossiblebench: --concurrency must be a positive integer, not "0"',
+    expect(await usage('monitor', 'sample-run', '--model', 'scripted/monitor-0', '--concurrency', '0', '--store', storeFile)).toBe(
+      `error: option '--concurrency <n>' argument '0' is invalid. expected a whole number ≥ 1, got "0"`,
     );
     expect(await first('monitor', 'sample-run', '--model', 'scripted/monitor-0', '--prompt-file', join(dir, 'none.txt'), '--store', storeFile)).toBe(
       `impossiblebench: monitor prompt file ${join(dir, 'none.txt')} does not exist`,

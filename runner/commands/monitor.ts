@@ -17,30 +17,19 @@ import { createModelClient, parseModelSpec } from '../../models/index.js';
 import type { ModelClient } from '../../core/model.js';
 import { startModelServer, type ModelServer } from '../../simulated/server/index.js';
 import { UserError } from '../../core/errors.js';
-import { handleInterrupts } from '../interrupt.js';
+import { handleInterrupts } from '../orchestration/interrupt.js';
+import { numberBetween, wholeNumber } from '../settings/shared-flags.js';
 
 interface MonitorOptions {
   model?: string;
   static?: boolean;
   all?: boolean;
-  threshold: string;
+  threshold: number;
   promptFile?: string;
   store: string;
-  concurrency: string;
+  concurrency: number;
   redo?: boolean;
   baseUrl?: string;
-}
-
-function positiveInt(text: string, flag: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 1) throw new UserError(`${flag} must be a positive integer, not "${text}"`);
-  return n;
-}
-
-function threshold(text: string): number {
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n < 0 || n > 100) throw new UserError(`--threshold must be a number from 0 to 100, not "${text}"`);
-  return n;
 }
 
 /** The prompt the monitor is given: the user's file, checked, or the one that ships. */
@@ -66,8 +55,7 @@ function monitorModel(opts: MonitorOptions) {
 }
 
 async function monitorAction(runId: string, opts: MonitorOptions): Promise<void> {
-  const limitAt = threshold(opts.threshold);
-  const concurrency = positiveInt(opts.concurrency, '--concurrency');
+  const { threshold: limitAt, concurrency } = opts;
   const { prompt, spec } = monitorModel(opts);
   // A real client is built once up front, so a missing key fails before anything is read.
   const real: ModelClient | undefined =
@@ -158,13 +146,13 @@ export function register(program: Command): void {
       '--all',
       'read every sample an agent finished, not only the passed ones; evaded, agent-flagged and failed samples are reported apart from the rates',
     )
-    .option('--threshold <score>', 'a sample is flagged when its score is at least this (0 to 100)', String(DEFAULT_THRESHOLD))
+    .option('--threshold <score>', 'a sample is flagged when its score is at least this (0 to 100)', numberBetween(0, 100), DEFAULT_THRESHOLD)
     .option(
       '--prompt-file <file>',
       `the monitor's instructions (default: the shipped ${MONITOR_PROMPT_FILE}, which \`impossiblebench monitor --help\` names); must contain {{TAG}} (where the evidence's random tag is named) and SCORE: (the answer line)`,
     )
     .option('--store <file>', 'results store to read and add the scores to', DEFAULT_STORE_FILE)
-    .option('--concurrency <n>', 'samples scored at once', '4')
+    .option('--concurrency <n>', 'samples scored at once', wholeNumber(1), 4)
     .option('--redo', 'score again samples this model and prompt already scored (the newest answer counts)')
     .option('--base-url <url>', 'the server of an openai-compatible model, or a proxy in front of a provider')
     .addHelpText('after', () => {

@@ -15,14 +15,14 @@ import { writeLinesAtomic } from '../../core/atomic-write.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import { sandboxBackend } from '../../docker/backends.js';
-import { historyImages } from '../history-images.js';
-import { DEFAULT_TOOL_TIMEOUT_S } from '../config.js';
-import { ReferenceRuns } from '../references.js';
+import { historyImages } from '../orchestration/history-images.js';
+import { DEFAULT_TOOL_TIMEOUT_S } from '../settings/config.js';
+import { ReferenceRuns } from '../orchestration/references.js';
 import { openStore, type ResultStore } from '../../results/store.js';
 import { sweGradeTimeoutMs } from '../../tasks/env/swe.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
-import { shellArg } from '../shell-arg.js';
+import { shellArg } from '../output/shell-arg.js';
 import {
   addDockerHostOption,
   addImageNamingOptions,
@@ -32,9 +32,9 @@ import {
   positiveNumber,
   wholeNumber,
   type ImageNamingFlags,
-} from './options.js';
+} from '../settings/shared-flags.js';
 import { totalCapacity, type DockerHostInput } from '../../docker/hosts.js';
-import { handleInterrupts } from '../interrupt.js';
+import { handleInterrupts } from '../orchestration/interrupt.js';
 
 interface MutateFlags extends ImageNamingFlags {
   dataset: string;

@@ -5,12 +5,12 @@ import type { DockerHostInput } from '../../docker/hosts.js';
 import { DEFAULT_STORE_FILE, openStore, type ResultStore } from '../../results/store.js';
 import { describeLimits, taskSandboxLimits } from '../../tasks/env/sandbox-limits.js';
 import { UserError } from '../../core/errors.js';
-import { mergeSettings, parseExperiment, type Experiment } from '../config.js';
-import { handleInterrupts } from '../interrupt.js';
-import { imagesPullCommand, missingImagesText } from '../missing-images.js';
-import { preflight, type PreflightReport } from '../preflight.js';
-import { baseSettings } from '../presets.js';
-import { addDockerHostOption, addImageNamingOptions, addSandboxOption, dockerHosts, positiveNumber, wholeNumber } from './options.js';
+import { mergeSettings, parseExperiment, type Experiment } from '../settings/config.js';
+import { handleInterrupts } from '../orchestration/interrupt.js';
+import { imagesPullCommand, missingImagesText } from '../orchestration/missing-images.js';
+import { preflight, type PreflightReport } from '../orchestration/preflight.js';
+import { baseSettings } from '../settings/presets.js';
+import { addDockerHostOption, addImageNamingOptions, addSandboxOption, dockerHosts, positiveNumber, wholeNumber } from '../settings/shared-flags.js';
 
 interface PreflightFlags {
   dataset?: string[];

@@ -45,8 +45,10 @@ describe('impossiblebench report', () => {
     expect(r.stdout).toContain('flags a sample when its suspicion score is at least 100');
     expect(r.stdout).toContain('| static-classifier | — | 49 | 100.0% [83.2–100.0] (19/19) | 0.0% [0.0–11.4] (0/30) | 1.000 | 0 | 0 | $0.00 |');
     const bad = await cli('report', 'sample-run', '--store', storeFile, '--threshold', 'high');
-    expect(bad.exitCode).toBe(1);
-    expect(bad.stderr.trim()).toBe('impossiblebench: --threshold must be a number from 0 to 100, not "high"');
+    expect(bad.exitCode).toBe(2);
+    expect(bad.stderr.split('\n')[0]).toBe(
+      `error: option '--threshold <score>' argument 'high' is invalid. expected a number from 0 to 100, got "high"`,
+    );
   });
 
   it('writes --md and --html files, and "latest" names the newest run', async () => {

@@ -6,21 +6,14 @@ import { renderMarkdown } from '../../results/report-markdown.js';
 import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
 import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
-import { UserError } from '../../core/errors.js';
+import { numberBetween, wholeNumber } from '../settings/shared-flags.js';
 
 interface ReportOptions {
   store: string;
   md?: string;
   html?: string;
-  threshold: string;
-  maxTranscripts: string;
-}
-
-/** A count flag's value: a whole number from 0 up, or a one-line error naming the flag. */
-export function parseCount(flag: string, value: string): number {
-  const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new UserError(`${flag} must be a whole number from 0 up, not "${value}"`);
-  return n;
+  threshold: number;
+  maxTranscripts: number;
 }
 
 export function register(program: Command): void {
@@ -42,19 +35,21 @@ export function register(program: Command): void {
     .option(
       '--max-transcripts <n>',
       'embed the transcripts, diffs and logs of at most N samples, tampered and cheating ones first; the others are listed, and `impossiblebench view` shows them',
-      String(DEFAULT_MAX_TRANSCRIPTS),
+      wholeNumber(0),
+      DEFAULT_MAX_TRANSCRIPTS,
     )
-    .option('--threshold <score>', 'monitors flag a sample when its suspicion score is at least this (0 to 100)', String(DEFAULT_THRESHOLD))
+    .option(
+      '--threshold <score>',
+      'monitors flag a sample when its suspicion score is at least this (0 to 100)',
+      numberBetween(0, 100),
+      DEFAULT_THRESHOLD,
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  impossiblebench report latest\n  impossiblebench report 20260101-120000-abc123 --html report.html --max-transcripts 500',
     )
     .action(async (runId: string, opts: ReportOptions) => {
-      const threshold = Number(opts.threshold);
-      if (opts.threshold.trim() === '' || !Number.isFinite(threshold) || threshold < 0 || threshold > 100) {
-        throw new UserError(`--threshold must be a number from 0 to 100, not "${opts.threshold}"`);
-      }
-      const maxTranscripts = parseCount('--max-transcripts', opts.maxTranscripts);
+      const { threshold, maxTranscripts } = opts;
       const store = openStore(opts.store, { mustExist: true });
       try {
         const run = resolveRun(store, runId);

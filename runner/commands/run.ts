@@ -1,11 +1,11 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { ExperimentSchema } from '../config.js';
-import { baseSettings, presetNames } from '../presets.js';
-import { handleInterrupts } from '../interrupt.js';
-import { launchRun } from '../launch.js';
-import { printRunEnd } from '../summary.js';
-import { realWiring } from '../real-wiring.js';
-import { addSettingOptions, configKeysHelp, type SettingsSchema, settingFlagNames, settingsFromFlags } from '../setting-flags.js';
+import { ExperimentSchema } from '../settings/config.js';
+import { baseSettings, presetNames } from '../settings/presets.js';
+import { handleInterrupts } from '../orchestration/interrupt.js';
+import { launchRun } from '../orchestration/launch.js';
+import { printRunEnd } from '../output/summary.js';
+import { realWiring } from '../wiring/real-wiring.js';
+import { addSettingOptions, configKeysHelp, type SettingsSchema, settingFlagNames, settingsFromFlags } from '../settings/setting-flags.js';
 import { FaultConfigSchema, type FaultConfig } from '../../simulated/server/index.js';
 
 /** `--scripted-faults` JSON, checked against the local model server's fault schema. */

@@ -3,11 +3,11 @@ import { once } from 'node:events';
 import { UserError } from '../../core/errors.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
 import { startViewer } from '../../results/viewer/server.js';
-import { parseCount } from './report.js';
+import { wholeNumber } from '../settings/shared-flags.js';
 
 interface ViewOptions {
   host: string;
-  port: string;
+  port: number;
 }
 
 export function register(program: Command): void {
@@ -20,14 +20,13 @@ export function register(program: Command): void {
     )
     .argument('[store]', 'results store to read', DEFAULT_STORE_FILE)
     .option('--host <address>', 'address to listen on; anything but 127.0.0.1, localhost or ::1 puts a random token in the URL', '127.0.0.1')
-    .option('--port <n>', 'port to listen on (0 picks a free one)', '8765')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', wholeNumber(0, 65535), 8765)
     .addHelpText(
       'after',
       '\nExamples:\n  impossiblebench view\n  impossiblebench view results.sqlite --port 0\n  impossiblebench view results.sqlite --host 0.0.0.0',
     )
     .action(async (storePath: string, opts: ViewOptions) => {
-      const port = parseCount('--port', opts.port);
-      if (port > 65535) throw new UserError(`--port must be at most 65535, not ${port}`);
+      const { port } = opts;
       if (!opts.host.trim()) throw new UserError('--host needs an address');
       const store = openStore(storePath, { mustExist: true, readonly: true });
       try {

@@ -21,10 +21,10 @@ describe('the grading entry points', () => {
   });
 
   it('validation, bare graded runs and the agent environments call them', () => {
-    for (const path of ['mutations/validate/swe.ts', 'runner/graded-runs.ts', 'scaffolds/env/swe.ts']) {
+    for (const path of ['mutations/validate/swe.ts', 'runner/orchestration/graded-runs.ts', 'scaffolds/env/swe.ts']) {
       expect(text(path), path).toMatch(/\bgradeSwe\(/);
     }
-    for (const path of ['mutations/validate/lcb.ts', 'mutations/audit/audit.ts', 'runner/graded-runs.ts', 'scaffolds/env/lcb.ts']) {
+    for (const path of ['mutations/validate/lcb.ts', 'mutations/audit/audit.ts', 'runner/orchestration/graded-runs.ts', 'scaffolds/env/lcb.ts']) {
       expect(text(path), path).toMatch(/\bgradeLcb\(/);
     }
   });
@@ -42,7 +42,7 @@ describe('the grading entry points', () => {
   });
 
   it('a graded pass is checked for tamper signs through its contract, not through the classifier', () => {
-    expect(text('runner/sample.ts')).toMatch(/gradingContract\(sample\.task\)\.tamperSigns\(/);
+    expect(text('runner/orchestration/sample.ts')).toMatch(/gradingContract\(sample\.task\)\.tamperSigns\(/);
     expect(matching(/\bsourceTamperSigns\(/).sort()).toEqual(['tasks/env/runner-hooks.ts', 'tasks/env/swe-contract.ts']);
     expect(matching(/from '[./]*results\/classify/).filter((p) => p.startsWith('runner/sample'))).toEqual([]);
   });

@@ -1,0 +1,46 @@
+import type { Logger } from 'pino';
+import type { Outcome } from '../../core/record.js';
+import { sampleKeyString, type ResultStore } from '../../results/store.js';
+import type { Experiment } from '../settings/config.js';
+import { expandMatrix, type DatasetTasks, type PlannedSample } from './matrix.js';
+import { Tally } from '../output/progress.js';
+
+/** The run's matrix and what of it is left to run. */
+export interface RunPlan {
+  planned: PlannedSample[];
+  todo: PlannedSample[];
+  /** Counts of what the store already holds, which progress starts from. */
+  tally: Tally;
+  /** Samples finished before this process started. */
+  resumed: number;
+}
+
+/**
+ * Plans the matrix over the loaded tasks and takes out what the store already holds for it: finished samples, and
+ * errors out of tries (`maxErrors` tries each). Records the run's start (or resume).
+ */
+export function planRun(experiment: Experiment, tasks: Map<string, DatasetTasks>, store: ResultStore, runId: string, log: Logger): RunPlan {
+  for (const [dataset, splits] of tasks) {
+    log.info({ dataset, sizes: Object.fromEntries([...splits].map(([split, list]) => [split, list.length])) }, 'tasks loaded');
+  }
+  const maxErrors = experiment.retries + 1;
+  const planned = expandMatrix(experiment, tasks);
+  const plannedKeys = new Set(planned.map((s) => sampleKeyString(s.key)));
+  const held: { outcome: Outcome; cost: number | null }[] = [];
+  for (const stored of store.iterateSamples(runId, { withTranscript: false })) {
+    if (!plannedKeys.has(stored.keyString)) continue;
+    if (stored.outcome !== 'error' || stored.errorCount >= maxErrors) held.push({ outcome: stored.outcome, cost: stored.costUsd });
+  }
+  const errorCounts = store.errorCounts(runId);
+  const finished = store.finishedKeys(runId);
+  const todo = planned.filter((s) => {
+    const key = sampleKeyString(s.key);
+    return !finished.has(key) && (errorCounts.get(key) ?? 0) < maxErrors;
+  });
+  const resumed = held.length;
+  const tally = new Tally(planned.length, resumed);
+  for (const t of held) tally.restore(t.outcome, t.cost);
+  store.addEvent(runId, resumed > 0 || finished.size > 0 ? 'resume' : 'start', { total: planned.length, todo: todo.length, resumed });
+  log.info({ total: planned.length, todo: todo.length, resumed }, 'run starting');
+  return { planned, todo, tally, resumed };
+}
