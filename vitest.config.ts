@@ -23,6 +23,8 @@ const UNIT = [
   'mutations/lcb/mutate.test.ts',
   'mutations/placeholders.test.ts',
   'python/check.test.ts',
+  'python/literal.test.ts',
+  'python/assertions.test.ts',
   'mutations/swe/data-rows.test.ts',
   'mutations/swe/kinds.test.ts',
   'mutations/swe/row-kinds.test.ts',
