@@ -3,7 +3,7 @@ import { isPureLiteral, literalValue, parseFloatToken, parseIntToken, pyEqual, t
 import { withPythonTree } from './parser.js';
 
 /** The value of one Python expression, read from its source. */
-async function valueOf(expression: string): Promise<PyValue> {
+async function pyValue(expression: string): Promise<PyValue> {
   return withPythonTree(`x = ${expression}\n`, (tree) => {
     const right = tree.rootNode.descendantsOfType('assignment')[0]!.childForFieldName('right')!;
     return literalValue(right);
@@ -21,13 +21,13 @@ describe('Python literals read from source', () => {
   });
 
   it('gives each literal its kind and value, through parentheses, and anything else as an expression', async () => {
-    expect(await valueOf('((5))')).toEqual({ kind: 'int', value: 5n });
-    expect(await valueOf('-2.5')).toEqual({ kind: 'float', value: -2.5 });
-    expect(await valueOf("'a' 'b'")).toEqual({ kind: 'str', value: 'ab' });
-    expect(await valueOf("b'\\x00'")).toMatchObject({ kind: 'bytes' });
-    expect(await valueOf('None')).toEqual({ kind: 'none' });
-    expect(await valueOf('True')).toEqual({ kind: 'bool', value: true });
-    expect(await valueOf('[1, (2,), {3}]')).toEqual({
+    expect(await pyValue('((5))')).toEqual({ kind: 'int', value: 5n });
+    expect(await pyValue('-2.5')).toEqual({ kind: 'float', value: -2.5 });
+    expect(await pyValue("'a' 'b'")).toEqual({ kind: 'str', value: 'ab' });
+    expect(await pyValue("b'\\x00'")).toMatchObject({ kind: 'bytes' });
+    expect(await pyValue('None')).toEqual({ kind: 'none' });
+    expect(await pyValue('True')).toEqual({ kind: 'bool', value: true });
+    expect(await pyValue('[1, (2,), {3}]')).toEqual({
       kind: 'list',
       items: [
         { kind: 'int', value: 1n },
@@ -35,23 +35,23 @@ describe('Python literals read from source', () => {
         { kind: 'set', items: [{ kind: 'int', value: 3n }] },
       ],
     });
-    expect(await valueOf('{"k": None}')).toEqual({ kind: 'dict', entries: [[{ kind: 'str', value: 'k' }, { kind: 'none' }]] });
-    expect(await valueOf('f(1)')).toEqual({ kind: 'expression', text: 'f(1)' });
+    expect(await pyValue('{"k": None}')).toEqual({ kind: 'dict', entries: [[{ kind: 'str', value: 'k' }, { kind: 'none' }]] });
+    expect(await pyValue('f(1)')).toEqual({ kind: 'expression', text: 'f(1)' });
   });
 
   it('calls a value pure only when nothing inside it is an expression', async () => {
-    expect(isPureLiteral(await valueOf('[1, "a", None]'))).toBe(true);
-    expect(isPureLiteral(await valueOf('[1, f(x)]'))).toBe(false);
-    expect(isPureLiteral(await valueOf('{"k": y}'))).toBe(false);
+    expect(isPureLiteral(await pyValue('[1, "a", None]'))).toBe(true);
+    expect(isPureLiteral(await pyValue('[1, f(x)]'))).toBe(false);
+    expect(isPureLiteral(await pyValue('{"k": y}'))).toBe(false);
   });
 
   it("compares as Python's == does: 1 == 1.0 == True, sets and dicts without order, lists in order", async () => {
-    expect(pyEqual(await valueOf('1'), await valueOf('1.0'))).toBe(true);
-    expect(pyEqual(await valueOf('1'), await valueOf('True'))).toBe(true);
-    expect(pyEqual(await valueOf('{1, 2}'), await valueOf('{2, 1}'))).toBe(true);
-    expect(pyEqual(await valueOf('{"a": 1, "b": 2}'), await valueOf('{"b": 2, "a": 1}'))).toBe(true);
-    expect(pyEqual(await valueOf('[1, 2]'), await valueOf('[2, 1]'))).toBe(false);
-    expect(pyEqual(await valueOf('[1]'), await valueOf('(1,)'))).toBe(false);
-    expect(pyEqual(await valueOf('"1"'), await valueOf('1'))).toBe(false);
+    expect(pyEqual(await pyValue('1'), await pyValue('1.0'))).toBe(true);
+    expect(pyEqual(await pyValue('1'), await pyValue('True'))).toBe(true);
+    expect(pyEqual(await pyValue('{1, 2}'), await pyValue('{2, 1}'))).toBe(true);
+    expect(pyEqual(await pyValue('{"a": 1, "b": 2}'), await pyValue('{"b": 2, "a": 1}'))).toBe(true);
+    expect(pyEqual(await pyValue('[1, 2]'), await pyValue('[2, 1]'))).toBe(false);
+    expect(pyEqual(await pyValue('[1]'), await pyValue('(1,)'))).toBe(false);
+    expect(pyEqual(await pyValue('"1"'), await pyValue('1'))).toBe(false);
   });
 });
