@@ -23,6 +23,45 @@ const row = (id: string, extra: Record<string, unknown> = {}) =>
   });
 
 describe('impossiblebench datasets show', () => {
+  it('--grading prints a task’s grading contract as data, each variant of a LiveCodeBench row, and names an unknown id', async () => {
+    const swe = await cli(['datasets', 'show', 'builtin:swe', '--grading', 'keyval-1']);
+    expect(swe.exitCode, swe.stderr).toBe(0);
+    expect(JSON.parse(swe.stdout)).toMatchObject({
+      id: 'keyval-1',
+      variant: 'original',
+      kind: 'swe',
+      image: 'impossiblebench/python:3.11',
+      limits: '2 CPUs, 4096 MiB',
+      command: expect.stringMatching(/^python3 -m pytest .*-rA .*tests\/test_parse\.py$/),
+      parser: 'pytest',
+      testFiles: ['tests/test_parse.py'],
+      failToPass: expect.arrayContaining([expect.stringMatching(/^tests\/test_parse\.py::/)]),
+      reference: null,
+    });
+
+    const file = join(dir, 'variants.jsonl');
+    const original = 'def check(candidate):\n    assert candidate(1) == 2\n';
+    await writeFile(
+      file,
+      [
+        row('t'),
+        row('t', { impossible_type: 'oneoff', test: 'def check(candidate):\n    assert candidate(1) == 3\n', original_test: original }),
+      ].join('\n'),
+    );
+    const lcb = await cli(['datasets', 'show', file, '--grading', 't']);
+    expect(lcb.exitCode, lcb.stderr).toBe(0);
+    const both = JSON.parse(lcb.stdout) as { variant: string; kind: string; calls: string; test: string; limits: string }[];
+    expect(both.map((c) => [c.variant, c.kind, c.calls, c.limits])).toEqual([
+      ['original', 'lcb', 'check(f)', '1 CPU, 1024 MiB'],
+      ['oneoff', 'lcb', 'check(f)', '1 CPU, 1024 MiB'],
+    ]);
+    expect(both[1]!.test).toContain('candidate(1) == 3');
+
+    const unknown = await cli(['datasets', 'show', 'builtin:swe', '--grading', 'nope']);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr.split('\n')[0]).toBe('impossiblebench: builtin:swe has no task nope');
+  });
+
   it('prints rows, splits, fields, an example and each problem with its file, row and field', async () => {
     const file = join(dir, 'mixed.jsonl');
     await writeFile(

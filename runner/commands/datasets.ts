@@ -4,6 +4,8 @@ import { formatProblem } from '../../tasks/rows.js';
 import { sweTestSpec } from '../../tasks/env/swe-specs.js';
 import { taskImage } from '../../tasks/images.js';
 import type { Task } from '../../tasks/task.js';
+import { gradingContractData } from '../../tasks/env/contract.js';
+import { UserError } from '../../core/errors.js';
 import { wholeNumber } from '../settings/shared-flags.js';
 
 /** Hub datasets this tool knows how to read, shown by `datasets list`. */
@@ -23,6 +25,7 @@ interface ShowOptions {
   hfEndpoint?: string;
   refresh?: boolean;
   problems: number;
+  grading?: string;
 }
 
 export function register(program: Command): void {
@@ -40,6 +43,14 @@ export function register(program: Command): void {
     .option('--hf-endpoint <url>', 'address of the hub (default: HF_ENDPOINT, else https://huggingface.co)')
     .option('--refresh', 'ask the hub for the newest revision even when one is cached')
     .option('--problems <n>', 'how many problems to list in text output', wholeNumber(0), 20)
+    .option(
+      '--grading <id>',
+      'print how the task with this id is graded, as JSON: the image, default limits, test command, log parser, graded tests and test paths (each variant of it with --split)',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  impossiblebench datasets show builtin:swe\n  impossiblebench datasets show rows.jsonl --grading django__django-16527',
+    )
     .action(async (dataset: string, options: ShowOptions) => {
       const limit = options.problems;
       const report = await readDataset(dataset, {
@@ -51,6 +62,15 @@ export function register(program: Command): void {
         ...(options.refresh ? { refresh: true } : {}),
         say: (line) => process.stderr.write(`${line}\n`),
       });
+      if (options.grading !== undefined) {
+        const id = options.grading;
+        const matching = report.tasks.filter((t) => t.id === id);
+        if (matching.length === 0)
+          throw new UserError(`${dataset} has no task ${id}`, 'its ids are listed by `impossiblebench datasets show DATASET --json`');
+        const contracts = matching.map((t) => ({ id: t.id, variant: t.variant, ...gradingContractData(t) }));
+        console.log(JSON.stringify(contracts.length === 1 ? contracts[0] : contracts, null, 2));
+        return;
+      }
       if (options.json) console.log(JSON.stringify(toJson(report), null, 2));
       else console.log(toText(report, limit));
     });
