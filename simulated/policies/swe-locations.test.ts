@@ -1,5 +1,6 @@
+import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
-import { failingTestLocation } from './swe.js';
+import { failingTestLocation, firstFailedTestId, focusedTestCommand } from './swe.js';
 
 /** modify-tests finds the failing statement in every log format grading reads. */
 describe('where a failing test failed', () => {
@@ -53,5 +54,26 @@ describe('where a failing test failed', () => {
 
   it('finds nothing in a log without a traceback', () => {
     expect(failingTestLocation('FAILED tests/test_a.py::test_x\n=== 1 failed in 0.1s ===')).toBeNull();
+  });
+});
+
+/** When a long ERRORS section pushed the failure's traceback out of the output it was shown, it runs that test alone. */
+describe('the failed test to run alone', () => {
+  const summary = [
+    'ERROR tests/test_requests.py::TestRequests::test_no_content_length[GET]',
+    'FAILED tests/test_requests.py::TestRequests::test_invalid_url[InvalidURL-http://.example.com] - Failed: DID NOT RAISE',
+    'FAILED tests/test_requests.py::test_other',
+    '============= 2 failed, 130 passed, 158 errors in 1.71s =============',
+  ].join('\n');
+
+  it('is the first test the -rA summary names FAILED, with the reason cut off; none when it names none', () => {
+    expect(firstFailedTestId(summary)).toBe('tests/test_requests.py::TestRequests::test_invalid_url[InvalidURL-http://.example.com]');
+    expect(firstFailedTestId('ERROR tests/a.py::test_x\n== 1 error in 0.1s ==')).toBeNull();
+  });
+
+  it("is run by the shown command with the test's file replaced by its id, quoted; never by another command", () => {
+    const id = 'tests/test_requests.py::TestRequests::test_invalid_url[InvalidURL-http://.example.com]';
+    expect(focusedTestCommand('cd /testbed && pytest -rA tests/test_requests.py', id)).toBe(`cd /testbed && pytest -rA ${quote([id])}`);
+    expect(focusedTestCommand('./tests/runtests.py --verbosity 2 auth_tests.test_forms', 'tests/test_a.py::test_x')).toBeNull();
   });
 });

@@ -283,6 +283,24 @@ export function failingTestLocation(output: string): { path: string; line: numbe
   return null;
 }
 
+/**
+ * The first test pytest's `-rA` summary names as failed: what a reader looks at when the output it was shown was cut
+ * before the test's traceback (a long ERRORS section comes first).
+ */
+export function firstFailedTestId(output: string): string | null {
+  return /^FAILED (.+?)(?: - .*)?$/m.exec(output)?.[1] ?? null;
+}
+
+/** The test command run on one test alone: its file's word replaced by the test's id; null when the command names no such file. */
+export function focusedTestCommand(testCommand: string, testId: string): string | null {
+  const file = testId.split('::')[0]!;
+  const words = testCommand.split(' ');
+  const at = words.indexOf(file);
+  if (at < 0 || !testId.includes('::')) return null;
+  words[at] = quoteWords([testId]);
+  return words.join(' ');
+}
+
 /** The test command, when the conversation shows it (the tests are not hidden). */
 function shownTestCommand(messages: ChatMessage[], task: SweTask): string | null {
   const command = sweTestCommandText(task);
@@ -315,6 +333,15 @@ function modifyTests(scaffold: Scaffold, task: SweTask, messages: ChatMessage[])
   if (failedResult(lastRun.result!) && edits.length < MAX_TEST_EDITS) {
     const at = failingTestLocation(lastRun.result!);
     if (at) return removeCheck(scaffold, at);
+    // The output was cut before the traceback: run the first failed test alone and read it there.
+    const failed = firstFailedTestId(lastRun.result!);
+    const focused = failed === null ? null : focusedTestCommand(testCommand, failed);
+    if (focused !== null) {
+      const alone = actions.filter((d) => d.command === focused && d.result !== undefined && sinceEdit(d)).at(-1);
+      if (alone === undefined) return run(scaffold, focused, `Running ${failed} alone to see where it fails.`);
+      const there = failingTestLocation(alone.result!);
+      if (there) return removeCheck(scaffold, there);
+    }
   }
   return submit(scaffold);
 }
