@@ -17,7 +17,8 @@ import { runExperiment } from './experiment.js';
 import type { SampleServices } from './sample.js';
 
 /** A CPU limit no engine can grant. */
-const IMPOSSIBLE_CPUS = 100_000;
+/** A CPU share below the kernel's smallest quota: the engine creates the container and the runtime fails to start it. */
+const IMPOSSIBLE_CPUS = 0.001;
 
 const task = (variant: Variant): LcbTask => ({
   kind: 'lcb',
@@ -73,7 +74,7 @@ describe('runExperiment', () => {
   it('records an infrastructure failure as error, tries it `retries` more times, and never scores it', async () => {
     const store = await newStore();
     let agentCalls = 0;
-    // More CPUs than any machine has: a real engine error, before any model is involved.
+    // A real engine error, before any model is involved.
     const services = failingServices({ image: PYTHON_IMAGE, cpus: IMPOSSIBLE_CPUS }, () => agentCalls++);
     const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 1, concurrency: 1 }, 'test');
     const runId = store.createRun(experiment, { id: 'retry-test' });
@@ -84,7 +85,7 @@ describe('runExperiment', () => {
     expect(sample!.outcome).toBe('error');
     expect(sample!.stopReason).toBe('error');
     expect(sample!.errorCount).toBe(2); // the first try and one retry
-    expect(sample!.error).toMatch(/could not create a sandbox/);
+    expect(sample!.error).toMatch(/could not start a sandbox/);
     expect(store.listEvents(runId, 'retry')).toHaveLength(1);
     expect(store.listEvents(runId, 'gave_up')).toHaveLength(1);
 
@@ -123,7 +124,7 @@ describe('runExperiment', () => {
     const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 0, concurrency: 1 }, 'test');
     const runId = store.createRun(experiment, { id: 'breaker-test' });
     await expect(runOn(store, runId, experiment, twelve(), services)).rejects.toThrow(
-      /stopped after 8 samples in a row failed outside the model \(last: .*could not create a sandbox/,
+      /stopped after 8 samples in a row failed outside the model \(last: .*could not start a sandbox/,
     );
     expect(store.listSamples(runId)).toHaveLength(8);
     expect(store.getRun(runId).status).toBe('interrupted');
