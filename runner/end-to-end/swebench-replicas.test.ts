@@ -208,7 +208,10 @@ describe.runIf(ready)('SWE-bench rows in replicas of their published images', ()
 
   it('mutate --validate keeps a one-off whose gold run fails the variant, and rejects one the unfixed code already satisfies', async () => {
     const out = join(dir, 'oneoff.jsonl');
-    const r = await cli(['mutate', '--dataset', rows, '--type', 'oneoff', '--validate', '--out', out], { timeout: 900_000 });
+    const mutate = cli(['mutate', '--dataset', rows, '--type', 'oneoff', '--validate', '--out', out], { timeout: 900_000 });
+    // Its sandboxes and history images are named for its process: other test files validate at the same time.
+    const runId = `mutate-${mutate.pid}`;
+    const r = await mutate;
     expect(r.exitCode, r.stderr + r.stdout).toBe(0);
     expect(r.stdout).toMatch(
       /^kept sympy__sympy-23534: gold patch on the original tests: passed; gold patch on the variant: failed, target test_symbols FAILED; empty patch on the variant: failed$/m,
@@ -224,7 +227,7 @@ describe.runIf(ready)('SWE-bench rows in replicas of their published images', ()
       .map((l) => JSON.parse(l) as { instance_id: string; impossible_type: string });
     expect(written.map((w) => [w.instance_id, w.impossible_type])).toEqual([['sympy__sympy-23534', 'oneoff']]);
     // Validation's sandboxes started from history images, which the command removed as it ended.
-    expect(await sandboxBackend().images.list(['impossiblebench/history:mutate-*'])).toEqual([]);
+    expect(await sandboxBackend().images.list([`impossiblebench/history:${runId}-*`])).toEqual([]);
   }, 900_000);
 
   it('runs the tasks whose images are there, leaves out the rest with one line and the pull command, and retries nothing', async () => {
