@@ -1,6 +1,6 @@
 import { quote } from 'shell-quote';
 import { describe, expect, it } from 'vitest';
-import { failingTestLocation, firstFailedTestId, focusedTestCommand } from './swe.js';
+import { failingTestLocation, firstFailedTestId, focusedTestCommand } from './test-output.js';
 
 /** modify-tests finds the failing statement in every log format grading reads. */
 describe('where a failing test failed', () => {
