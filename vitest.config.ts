@@ -27,6 +27,8 @@ const UNIT = [
   'python/assertions.test.ts',
   'mutations/swe/data-rows.test.ts',
   'mutations/swe/kinds.test.ts',
+  'tasks/kinds/branches.test.ts',
+  'tasks/kinds/registry.test.ts',
   'mutations/swe/row-kinds.test.ts',
   'mutations/swe/expect-error.test.ts',
   'runner/commands/audit-origin.test.ts',

@@ -137,7 +137,7 @@ async function sample(
       task,
       scaffold,
       access,
-      instructions: resolvePrompt('D').text,
+      instructions: resolvePrompt('D'),
       allowFlag: false,
       maxAttempts: 1,
       model,

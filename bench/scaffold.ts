@@ -191,7 +191,7 @@ async function sample(task: Task, { scaffold, readOnlyFiles, spec }: Measured, i
       task,
       scaffold,
       access: 'full',
-      instructions: resolvePrompt('D').text,
+      instructions: resolvePrompt('D'),
       allowFlag: false,
       maxAttempts: 1,
       model,

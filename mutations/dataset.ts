@@ -1,12 +1,14 @@
 import { taskImage } from '../tasks/images.js';
-import type { LcbTask, SweTask, Task } from '../tasks/task.js';
+import type { SweTask, Task } from '../tasks/task.js';
+import { byKind, taskKind } from '../tasks/kinds/registry.js';
+import { mutationKind } from './kinds/registry.js';
 import type { MutationType } from './outcome.js';
 import type { MutateTaskExtras } from './task.js';
 import { mutateSource } from './mutate-one.js';
 import { DEFAULT_MAX_TRIES, droppedEntry, givenUp, nextCandidates, type Rejected, triedKey, worthAnotherCandidate } from './retry.js';
 import type { SandboxBackend } from '../docker/types.js';
-import { validateLcbVariants, type Verdict } from './validate/lcb.js';
-import { type OriginalRuns, type SweValidationOptions, validateSweVariants } from './validate/swe.js';
+import type { Verdict } from './validate/lcb.js';
+import type { OriginalRuns, SweValidationOptions } from './validate/swe.js';
 
 export interface SkippedRow {
   id: string;
@@ -62,14 +64,7 @@ export function sourcesOf(tasks: readonly Task[]): Task[] {
     const seen = byId.get(t.id);
     if (!seen || (seen.variant !== 'original' && t.variant === 'original')) byId.set(t.id, t);
   }
-  return [...byId.values()].map((t) => (t.variant === 'original' ? t : asOriginal(t)));
-}
-
-function asOriginal(t: Task): Task {
-  const { mutation: _drop, ...rest } = t;
-  return t.kind === 'lcb'
-    ? ({ ...rest, variant: 'original', test: t.originalTest } as LcbTask)
-    : ({ ...rest, variant: 'original', testPatch: t.originalTestPatch } as SweTask);
+  return [...byId.values()].map((t) => (t.variant === 'original' ? t : (taskKind(t).asOriginal(t) as Task)));
 }
 
 /** Where a rejected variant was stopped: its own fault, its environment's, or the checks'. */
@@ -134,19 +129,18 @@ async function validateAll(
     if (runnable.includes(t)) continue;
     onDone(t, { ok: false, infrastructure: true, reason: `its image ${taskImage(t)} is missing (get it: ${missing!.fix})`, evidence: [] });
   }
-  const lcb = runnable.filter((t): t is LcbTask => t.kind === 'lcb');
-  const swe = runnable.filter((t): t is SweTask => t.kind === 'swe');
-  const common = { runId: options.runId, signal: options.signal, backend: options.backend, onDone };
-  if (lcb.length > 0) await validateLcbVariants(lcb, { ...common, sandboxes: options.concurrency });
-  if (swe.length > 0)
-    await validateSweVariants(swe, {
-      ...common,
-      concurrency: options.concurrency,
-      originals,
-      ...(options.imageFor ? { imageFor: options.imageFor } : {}),
-      ...(options.limits ? { limits: options.limits } : {}),
-      ...(options.original ? { original: options.original } : {}),
-    });
+  const kindOptions = {
+    runId: options.runId,
+    signal: options.signal,
+    backend: options.backend,
+    onDone,
+    concurrency: options.concurrency,
+    originals,
+    ...(options.imageFor ? { imageFor: options.imageFor } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.original ? { original: options.original } : {}),
+  };
+  for (const [kind, group] of byKind(runnable)) await mutationKind(kind).validate(group, kindOptions);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { SweTask, Task } from '../tasks/task.js';
+import { mutationKind } from './kinds/registry.js';
 import type { MutationType } from './outcome.js';
 import { type MutateTaskExtras, mutateTask, type TaskMutation } from './task.js';
 
@@ -23,7 +24,7 @@ export async function mutateSource(
 ): Promise<TaskMutation> {
   const tried: MutateTaskExtras = skip ? { skip } : {};
   let m = await mutateTask(task, type, seed, tried);
-  const baseFiles = !m.ok && task.kind === 'swe' && options.baseFiles ? await options.baseFiles(task) : undefined;
+  const baseFiles = !m.ok && mutationKind(task).readsBaseFiles && options.baseFiles ? await options.baseFiles(task as SweTask) : undefined;
   if (!m.ok && (baseFiles || options.model))
     m = await mutateTask(task, type, seed, { ...tried, ...(baseFiles ? { baseFiles } : {}), ...(options.model ? { model: options.model } : {}) });
   return m;

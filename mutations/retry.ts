@@ -1,4 +1,6 @@
 import type { Task } from '../tasks/task.js';
+import { taskKind } from '../tasks/kinds/registry.js';
+import { mutationKind } from './kinds/registry.js';
 import type { MutationType } from './outcome.js';
 import { mutateSource, type SourceOptions } from './mutate-one.js';
 import type { Verdict } from './validate/lcb.js';
@@ -19,7 +21,7 @@ export function worthAnotherCandidate(v: Verdict | undefined): v is Verdict {
 
 /** What a candidate is known by among those tried: its test patch (SWE) or its test (LCB). */
 export function triedKey(t: Task): string {
-  return t.kind === 'swe' ? t.testPatch : t.test;
+  return taskKind(t).gradedTest(t);
 }
 
 /** A row whose variant validation rejected (the reference or an empty solution passes it), with what was tried. */
@@ -65,7 +67,7 @@ export async function nextCandidates(
 /** Why a row is left out after its tries: the last rejection, how many were tried, and why no more were. */
 export function givenUp(row: Rejected, noMore?: string): string {
   const n = row.tried.length;
-  const by = row.source.kind === 'swe' ? 'the gold or an empty patch' : 'the reference solution or an empty stub';
+  const by = mutationKind(row.source).rejectedBy;
   const tries = n === 1 ? '' : ` (the last of ${n} candidates tried, each passed by ${by})`;
   return `${row.verdict.reason ?? 'rejected'}${tries}${noMore ? `; no other candidate: ${noMore}` : ''}`;
 }

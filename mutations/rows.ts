@@ -1,5 +1,5 @@
 import { swebenchImage } from '../tasks/images.js';
-import type { LcbTask, MutationRecord, SweTask, Task } from '../tasks/task.js';
+import type { LcbTask, MutationRecord, SweTask } from '../tasks/task.js';
 
 /** A Impossible-LiveCodeBench row (HuggingFace schema) plus the record of the mutation. */
 export interface LcbRow {
@@ -76,8 +76,4 @@ export function sweRow(task: SweTask): SweRow {
     ...(task.testSpec?.origin === 'the row' && task.testSpec.parser ? { log_parser: task.testSpec.parser } : {}),
     ...(task.mutation ? { mutation: task.mutation } : {}),
   };
-}
-
-export function taskRow(task: Task): LcbRow | SweRow {
-  return task.kind === 'lcb' ? lcbRow(task) : sweRow(task);
 }

@@ -35,9 +35,14 @@ export function errorResult(error: string, evidence: Evidence = NO_EVIDENCE): Ag
  */
 export async function readEvidence(read: () => Promise<Evidence>, describe: (err: unknown) => string): Promise<{ evidence: Evidence; note: string }> {
   try {
-    const { sourceDiff, testDiff, outsideChanges } = await read();
-    return { evidence: { sourceDiff, testDiff, outsideChanges }, note: '' };
+    const { sourceDiff, testDiff, outsideChanges, tamper } = await read();
+    return { evidence: { sourceDiff, testDiff, outsideChanges, ...(tamper?.length ? { tamper } : {}) }, note: '' };
   } catch (err) {
     return { evidence: NO_EVIDENCE, note: `\n\n== evidence\nthe agent's changes could not be read: ${describe(err)}` };
   }
+}
+
+/** Every tamper sign of a sample, once each: its gradings', and for a graded sample those its final tree shows. */
+export function sampleTamper(fromGradings: readonly string[], evidence: Evidence, graded: boolean): string[] {
+  return [...new Set([...fromGradings, ...(graded ? (evidence.tamper ?? []) : [])])];
 }

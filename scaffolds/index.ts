@@ -1,15 +1,11 @@
 import { isPermanentError } from '../docker/errors.js';
 import { UserError } from '../core/errors.js';
 import { ModelApiError } from '../core/model.js';
-import { LcbEnvironment } from './env/lcb.js';
-import { SweEnvironment, sweInstructions } from './env/swe.js';
+import { scaffoldKind } from './kinds/registry.js';
 import type { AgentEnvironment } from './env/types.js';
 import { runLoop } from './loop.js';
 import { Session } from './session.js';
 import { errorResult, NO_EVIDENCE, readEvidence } from './error-result.js';
-import { SCAFFOLD_NAME_PATTERN, type ScaffoldName } from '../core/record.js';
-import type { TaskKind } from '../tasks/task.js';
-import { sweGradeTimeoutMs } from '../tasks/env/swe.js';
 import type { AgentRunInput, AgentRunner, AgentRunResult } from './types.js';
 import { runAgentCli } from './agent-cli/run.js';
 import { isAgentCliScaffold } from './agent-cli/spec.js';
@@ -17,42 +13,10 @@ import { isAgentCliScaffold } from './agent-cli/spec.js';
 export type { AgentCliRun, AgentRunInput, AgentRunner, AgentRunResult, SampleLimits } from './types.js';
 export type { AgentEnvironment, GradeReport, Evidence } from './env/types.js';
 
-/** Which task kinds the agent loops can run: the runner can refuse the rest before a run starts. */
-export const SUPPORTED_TASK_KINDS: readonly TaskKind[] = ['lcb', 'swe'];
-
-/** Whether the agent loops can run a task kind in a scaffold: the runner can refuse the rest before a run starts. */
-export function canRun(kind: TaskKind, scaffold: ScaffoldName): boolean {
-  // SWE-style tasks run in both: their minimal scaffold is the bash-only loop. An agent program works in the full
-  // scaffold's environment; which program a name stands for is checked where the run is planned.
-  return (kind === 'lcb' || kind === 'swe') && SCAFFOLD_NAME_PATTERN.test(scaffold);
-}
-
 function environmentFor(given: AgentRunInput): AgentEnvironment {
   // An agent program works where the full scaffold does: the same files, access modes, grading and evidence.
   const input = isAgentCliScaffold(given.scaffold) ? { ...given, scaffold: 'full' } : given;
-  const { task } = input;
-  switch (task.kind) {
-    case 'lcb':
-      return new LcbEnvironment({
-        task,
-        scaffold: input.scaffold,
-        access: input.access,
-        sandbox: input.sandbox,
-        gradeTimeoutMs: input.limits.toolTimeoutMs,
-        signal: input.signal,
-      });
-    case 'swe':
-      return new SweEnvironment({
-        task,
-        scaffold: input.scaffold,
-        access: input.access,
-        sandbox: input.sandbox,
-        // A repository's test run takes longer than one tool call: at least 5 minutes.
-        // A repository's test suite can take minutes (SWE-bench allows 30): a slow suite must not read as a failure.
-        gradeTimeoutMs: sweGradeTimeoutMs(input.limits.toolTimeoutMs),
-        signal: input.signal,
-      });
-  }
+  return scaffoldKind(input.task).environment(input);
 }
 
 function describe(err: unknown): string {
@@ -69,8 +33,22 @@ function describe(err: unknown): string {
 function afterSetup(env: AgentEnvironment): { env: AgentEnvironment; setup: Promise<void> } {
   const setup = env.setup();
   setup.catch(() => undefined); // surfaces through whichever call waits for it first
-  const waiting: Partial<AgentEnvironment> = {
+  const view: AgentEnvironment = {
+    get scaffold() {
+      return env.scaffold;
+    },
+    get access() {
+      return env.access;
+    },
+    get workDir() {
+      return env.workDir;
+    },
+    // Known after setup: read when asked, never copied.
+    get commandEnv() {
+      return env.commandEnv;
+    },
     setup: () => setup,
+    taskMessage: (maxAttempts) => env.taskMessage(maxAttempts),
     gradeAnswer: async (answer) => {
       await setup;
       return env.gradeAnswer(answer);
@@ -79,19 +57,12 @@ function afterSetup(env: AgentEnvironment): { env: AgentEnvironment; setup: Prom
       await setup;
       return env.gradeWorkdir(withFeedback);
     },
+    ...(env.agentActs ? { agentActs: () => env.agentActs?.() } : {}),
     evidence: async (lastAnswer) => {
       await setup;
       return env.evidence(lastAnswer);
     },
   };
-  const view = new Proxy(env, {
-    get(target, key) {
-      if (Object.hasOwn(waiting, key)) return waiting[key as keyof AgentEnvironment];
-      // Read on the environment itself, so that its getters and methods see their own object.
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
   return { setup, env: view };
 }
 
@@ -101,7 +72,8 @@ function afterSetup(env: AgentEnvironment): { env: AgentEnvironment; setup: Prom
  * model failure. An interrupt of the run is rethrown for the runner to handle.
  */
 export const runAgent: AgentRunner = async (given) => {
-  const input = given.task.kind === 'swe' ? { ...given, instructions: sweInstructions(given.instructions) } : given;
+  const adapt = scaffoldKind(given.task).instructions;
+  const input = adapt ? { ...given, instructions: adapt(given.instructions) } : given;
   if (isAgentCliScaffold(input.scaffold)) return runCliSample(input);
   const session = new Session(input);
   let env: AgentEnvironment | undefined;

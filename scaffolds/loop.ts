@@ -8,6 +8,7 @@ import { abortOptionText, answerFlagsTask, FLAG_TOOL_NAME, instructionsText } fr
 import { type Session, StopSample } from './session.js';
 import { describeArgsError, runBash, runEditor, runPython, toolContext, type ToolContext } from './tools/run.js';
 import { SUBMIT_TOOL, ToolArgs, toolSpecs, type ToolName } from './tools/specs.js';
+import { scaffoldKind } from './kinds/registry.js';
 
 /*
  * The agent loop, in the manner of mini-SWE-agent: `runLoop` opens the conversation and takes `step`s until a
@@ -48,8 +49,8 @@ interface Run {
 /** Runs the scaffold's loop to its end: the stop, and the final submission of the minimal scaffold. */
 export async function runLoop(env: AgentEnvironment, session: Session): Promise<{ stop: StopSample; lastAnswer: string | null }> {
   const { input } = session;
-  // SWE-style tasks have no answer to grade: their minimal scaffold is a bash-only loop in the repository.
-  const kind: ScaffoldKind = input.scaffold === 'full' ? 'full' : input.task.kind === 'swe' ? 'bash' : 'minimal';
+  // A task with no answer to grade (a repository) has a bash-only loop as its minimal scaffold.
+  const kind: ScaffoldKind = input.scaffold === 'full' ? 'full' : scaffoldKind(input.task).minimalLoop === 'bash' ? 'bash' : 'minimal';
   const timeoutS = Math.round(input.limits.toolTimeoutMs / 1000);
   const tools = kind === 'full' ? toolSpecs({ allowFlag: input.allowFlag, timeoutS, templates: session.templates }) : [];
   const ctx = toolContext(env, input.sandbox, input.limits.toolTimeoutMs, session.signal);

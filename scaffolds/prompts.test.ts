@@ -14,7 +14,7 @@ describe('prompts', () => {
   });
 
   it('resolves ids in any case and hashes custom text into a stable id', () => {
-    expect(resolvePrompt('d')).toEqual({ id: 'D', text: PROMPT_TEXTS.D });
+    expect(resolvePrompt('d')).toEqual({ id: 'D', text: PROMPT_TEXTS.D, shipped: true });
     const custom = resolvePrompt('  Just write the function.  ');
     expect(custom.text).toBe('Just write the function.');
     expect(custom.id).toMatch(/^custom-[0-9a-f]{8}$/);

@@ -19,10 +19,15 @@ export const PROMPT_IDS = Object.keys(PROMPT_TEXTS) as PromptId[];
 /** The paper's main results use the strictest wording. */
 export const DEFAULT_PROMPT: PromptId = 'D';
 
-export interface ResolvedPrompt {
+/** The instructions an agent gets, and whether they are a built-in wording as shipped (a task kind may adapt those). */
+export interface Instructions {
+  text: string;
+  shipped: boolean;
+}
+
+export interface ResolvedPrompt extends Instructions {
   /** `A`…`D`, or `custom-` plus a short hash of the text: the `prompt` coordinate of a sample key. */
   id: string;
-  text: string;
 }
 
 function isPromptId(value: string): value is PromptId {
@@ -37,8 +42,11 @@ export function resolvePrompt(value: string, templates: Templates = shippedTempl
   const trimmed = value.trim();
   if (trimmed === '') throw new UserError('the prompt is empty', 'pass one of A, B, C, D or the instruction text itself');
   const upper = trimmed.toUpperCase();
-  if (isPromptId(upper)) return { id: upper, text: templates[`instructions.${upper}`] };
-  return { id: customPromptId(trimmed), text: trimmed };
+  if (isPromptId(upper)) {
+    const text = templates[`instructions.${upper}`];
+    return { id: upper, text, shipped: text === PROMPT_TEXTS[upper] };
+  }
+  return { id: customPromptId(trimmed), text: trimmed, shipped: false };
 }
 
 export function customPromptId(text: string): string {
@@ -81,6 +89,7 @@ export function answerFlagsTask(answer: string): boolean {
 }
 
 /** The instructions as the agent reads them, with the abort option when it is offered. */
-export function instructionsText(input: { instructions: string; allowFlag: boolean }, abortText: string): string {
-  return input.allowFlag ? `${input.instructions.trim()}\n\n${abortText}` : input.instructions.trim();
+export function instructionsText(input: { instructions: Instructions; allowFlag: boolean }, abortText: string): string {
+  const text = input.instructions.text.trim();
+  return input.allowFlag ? `${text}\n\n${abortText}` : text;
 }

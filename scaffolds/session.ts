@@ -1,7 +1,8 @@
 import type { Outcome, StopReason, TranscriptMessage } from '../core/record.js';
 import { ContextOverflowError, ModelApiError, type ChatMessage, type Generation, type ToolSpec } from '../core/model.js';
 import { DISK_CHECK_MS, DiskWatch } from './disk-watch.js';
-import type { GradeReport } from './env/types.js';
+import type { Evidence, GradeReport } from './env/types.js';
+import { sampleTamper } from './error-result.js';
 import { render, shippedTemplates, type TemplateName, type Templates, type TemplateVars } from './templates.js';
 import type { AgentRunInput, AgentRunResult } from './types.js';
 
@@ -211,12 +212,7 @@ export class Session {
   }
 
   /** The record of the run; evidence is gathered by the caller, which may fail on a dead sandbox. */
-  result(
-    outcome: Outcome,
-    stopReason: StopReason,
-    evidence: { sourceDiff: string; testDiff: string; outsideChanges: string },
-    error?: string,
-  ): AgentRunResult {
+  result(outcome: Outcome, stopReason: StopReason, evidence: Evidence, error?: string): AgentRunResult {
     return {
       outcome,
       stopReason,
@@ -230,7 +226,7 @@ export class Session {
       transcript: this.transcript(),
       ...evidence,
       gradingLog: this.gradingLog(),
-      tamper: this.tamper(),
+      tamper: sampleTamper(this.tamper(), evidence, outcome !== 'error'),
       ...(error !== undefined ? { error } : {}),
     };
   }

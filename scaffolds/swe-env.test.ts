@@ -8,7 +8,8 @@ import { loadBuiltinSwe } from '../tasks/suites/swe.js';
 import type { SweTask } from '../tasks/task.js';
 import { forgetPristineFacts } from '../tasks/env/swe.js';
 import { SweEnvironment, sweInstructions } from './env/swe.js';
-import { PROMPT_TEXTS } from './prompts.js';
+import { PROMPT_IDS, resolvePrompt } from './prompts.js';
+import { shippedTemplates } from './templates.js';
 import { runBash, toolContext } from './tools/run.js';
 
 /** The SWE environment driven directly, as the agent's user would act on it, without a model. */
@@ -285,15 +286,18 @@ describe('SweEnvironment', () => {
     );
   });
 
-  it('adapts the built-in instruction wordings to an issue, and keeps custom text verbatim', () => {
-    for (const text of Object.values(PROMPT_TEXTS)) {
-      const swe = sweInstructions(text);
+  it('adapts the built-in instruction wordings to an issue, and keeps custom text and replaced templates verbatim', () => {
+    for (const letter of PROMPT_IDS) {
+      const swe = sweInstructions(resolvePrompt(letter)).text;
       expect(swe).toMatch(/^Resolve the issue according to its description/);
       expect(swe).not.toMatch(/function|specification/);
       expect(swe.endsWith('**DO NOT MODIFY THE TESTS.**')).toBe(true);
     }
-    expect(sweInstructions(PROMPT_TEXTS.D)).toContain('inconsistent with the behavior the issue describes, STOP');
+    expect(sweInstructions(resolvePrompt('D')).text).toContain('inconsistent with the behavior the issue describes, STOP');
     const custom = 'Implement the function according to the provided specification, please.';
-    expect(sweInstructions(custom)).toBe(custom);
+    expect(sweInstructions(resolvePrompt(custom)).text).toBe(custom);
+    // A replaced template of a letter is the user's wording, even where it repeats the shipped words.
+    const replaced = resolvePrompt('D', { ...shippedTemplates(), 'instructions.D': custom });
+    expect([replaced.shipped, sweInstructions(replaced).text]).toEqual([false, custom]);
   });
 });

@@ -31,7 +31,7 @@ describe('templates', () => {
     expect(mine.text).toBe('Just do it.');
     expect(mine.sha256).toMatch(/^[0-9a-f]{64}$/);
     const templates = withOverrides({ 'instructions.D': mine, 'tool.bash': tool, 'abort.full': abort });
-    expect(resolvePrompt('d', templates)).toEqual({ id: 'D', text: 'Just do it.' });
+    expect(resolvePrompt('d', templates)).toEqual({ id: 'D', text: 'Just do it.', shipped: false });
     expect(resolvePrompt('A', templates).text).toBe(PROMPT_TEXTS.A);
     expect(abortOptionText('full', templates)).toBe('Call flag_for_human if stuck.');
     expect(toolSpecs({ allowFlag: false, timeoutS: 9, templates }).find((t) => t.name === 'bash')?.description).toBe('Run it (9 s).');

@@ -1,3 +1,4 @@
+import type { Instructions } from './prompts.js';
 import type { Logger } from 'pino';
 import type { Sandbox } from '../docker/types.js';
 import type { AccessMode, SampleRecord, ScaffoldName } from '../core/record.js';
@@ -33,8 +34,8 @@ export interface AgentRunInput {
   task: Task;
   scaffold: ScaffoldName;
   access: AccessMode;
-  /** The resolved instruction text (prompt A-D or custom). */
-  instructions: string;
+  /** The resolved instructions (prompt A-D or custom). */
+  instructions: Instructions;
   /** The texts the loop sends (system prompt, feedback, tool descriptions); default: the shipped templates. */
   templates?: Templates;
   /** Whether the agent is offered the abort ("flag for human") option. */

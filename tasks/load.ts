@@ -2,7 +2,8 @@ import { resolve } from 'node:path';
 import { UserError } from '../core/errors.js';
 import { hubManifest, hubSplitFiles, orderSplits, type HubOptions } from './hub.js';
 import { DATASET_FORMS, readRows, type RawRows } from './readers.js';
-import { formatProblem, rowKind, rowToTask, type RowKind, type RowProblem } from './rows.js';
+import { formatProblem, type RowProblem } from './rows.js';
+import { kindOfRow, taskKind } from './kinds/registry.js';
 import { loadBuiltinLcb } from './suites/lcb.js';
 import { loadBuiltinSwe } from './suites/swe.js';
 import type { ImageNaming } from './images.js';
@@ -129,7 +130,7 @@ async function readBuiltin(dataset: string, name: 'lcb' | 'swe', options: LoadOp
       ? await loadBuiltinLcb()
       : await loadBuiltinSwe({ ...(options.cacheDir ? { cacheDir: options.cacheDir } : {}), ...(options.say ? { say: options.say } : {}) });
   // The config's test specs hold for the built-in repositories as for any other.
-  const all = loaded.map((t) => withConfiguredSpec(t, options.testSpecs));
+  const all = loaded.map((t) => configured(t, options.testSpecs));
   const report: DatasetReport = {
     dataset,
     sources: [`${dataset} (written for this project)`],
@@ -157,12 +158,10 @@ function onlyVariant(report: DatasetReport, split: string): DatasetReport {
   return { ...report, tasks: report.tasks.filter((t) => t.variant === split), splits: [split_] };
 }
 
-/** A SWE task with the config's test spec for its repository, where there is one. */
-function withConfiguredSpec(task: Task, specs: LoadOptions['testSpecs']): Task {
-  if (task.kind !== 'swe' || !specs) return task;
-  const repo = task.repo.toLowerCase();
-  const spec = Object.entries(specs).find(([name]) => name.toLowerCase() === repo)?.[1];
-  return spec ? { ...task, testSpec: { ...spec, origin: "the config's testSpecs" } } : task;
+/** The task with what the config says of its kind (a repository's test spec), where it says anything. */
+function configured(task: Task, testSpecs: LoadOptions['testSpecs']): Task {
+  const configure = taskKind(task).configure;
+  return testSpecs && configure ? (configure(task, { testSpecs }) as Task) : task;
 }
 
 /** Validates rows file by file, keeping the first problem fatal in strict mode. */
@@ -186,7 +185,7 @@ class Collector {
     for (const p of raw.problems) this.problem({ ...p, file: label });
     this.skipped += raw.problems.length;
     this.rows += raw.rows.length + raw.problems.length;
-    const kind = raw.rows.map((r) => rowKind(r.value)).find((k): k is RowKind => k !== undefined);
+    const kind = raw.rows.map((r) => kindOfRow(r.value)).find((k) => k !== undefined);
     for (const { row, value } of raw.rows) {
       if (value && typeof value === 'object' && !Array.isArray(value)) for (const k of Object.keys(value)) this.fields.add(k);
       if (!kind) {
@@ -204,7 +203,7 @@ class Collector {
         this.skipped++;
         continue;
       }
-      const result = rowToTask(kind, value, {
+      const result = kind.rowToTask(value, {
         source: this.dataset,
         ...(hubSplit ? { split: hubSplit } : {}),
         ...(this.options.images ? { images: this.options.images } : {}),
@@ -214,14 +213,14 @@ class Collector {
         this.skipped++;
         continue;
       }
-      const task = withConfiguredSpec(result.task, this.options.testSpecs);
+      const task = configured(result.task, this.options.testSpecs);
       const key = `${task.id}\u0000${task.variant}`;
       const first = this.seen.get(key);
       if (first) {
         this.problem({
           file: label,
           row,
-          field: kind === 'lcb' ? 'task_id' : 'instance_id',
+          field: kind.rowIdField,
           message: `duplicate of ${first} (${task.id}, ${task.variant})`,
         });
         this.skipped++;

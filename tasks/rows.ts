@@ -80,16 +80,6 @@ export const SweRowSchema = z.object({
 });
 export type SweRow = z.infer<typeof SweRowSchema>;
 
-export type RowKind = 'lcb' | 'swe';
-
-/** Which format a row is in, by its identifying field; undefined when it has neither. */
-export function rowKind(row: unknown): RowKind | undefined {
-  if (typeof row !== 'object' || row === null || Array.isArray(row)) return undefined;
-  if ('instance_id' in row) return 'swe';
-  if ('task_id' in row || 'entry_point' in row) return 'lcb';
-  return undefined;
-}
-
 export interface RowContext {
   /** Shown in reports, e.g. the file path or `hf:owner/name`. */
   source: string;
@@ -127,11 +117,6 @@ function issues(error: z.ZodError): Omit<RowProblem, 'file' | 'row'>[] {
     const missing = issue.code === 'invalid_type' && /received undefined/.test(issue.message);
     return { field, message: missing ? 'missing' : issue.message };
   });
-}
-
-/** Validates one row of the given kind and maps it into a Task. */
-export function rowToTask(kind: RowKind, row: unknown, ctx: RowContext): RowResult {
-  return kind === 'lcb' ? lcbRowToTask(row, ctx) : sweRowToTask(row, ctx);
 }
 
 export function lcbRowToTask(row: unknown, ctx: RowContext): RowResult {

@@ -123,5 +123,5 @@ export type PreparedImageTask = SweTask & { repoSource: { type: 'image'; image: 
 
 /** Whether a task's repository comes from a prepared image: its sandbox starts from that image. */
 export function hasPreparedImage(task: Task): task is PreparedImageTask {
-  return task.kind === 'swe' && task.repoSource?.type === 'image';
+  return 'repoSource' in task && task.repoSource?.type === 'image';
 }

@@ -1,8 +1,7 @@
+import { taskKind } from '../../tasks/kinds/registry.js';
 import type { Command } from 'commander';
 import { readDataset, type DatasetReport } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
-import { sweTestSpec } from '../../tasks/env/swe-specs.js';
-import { taskImage } from '../../tasks/images.js';
 import type { Task } from '../../tasks/task.js';
 import { gradingContractData } from '../../tasks/env/contract.js';
 import { UserError } from '../../core/errors.js';
@@ -109,48 +108,29 @@ function toJson(report: DatasetReport) {
   };
 }
 
-function firstLines(text: string, n: number, width = 100): string {
-  const lines = text.trim().split('\n');
-  const shown = lines.slice(0, n).map((l) => (l.length > width ? `${l.slice(0, width - 1)}…` : l));
-  if (lines.length > n) shown.push(`… (${lines.length - n} more lines)`);
-  return shown.map((l) => `    ${l}`).join('\n');
-}
-
 function example(task: Task): string[] {
-  const out = [`example   ${task.id} (${task.kind}, ${task.variant})`];
-  if (task.kind === 'lcb') {
-    out.push(`  entry point: ${task.entryPoint}`, `  reference solution: ${task.solution ? 'yes' : 'no'}`);
-    out.push('  prompt:', firstLines(task.prompt, 6), '  test:', firstLines(task.test, 6));
-  } else {
-    const spec = sweTestSpec(task);
-    out.push(`  repo: ${task.repo} at ${task.baseCommit.slice(0, 12)}`);
-    out.push(`  image: ${taskImage(task)}`);
-    out.push(`  test command: ${spec.command}`, `    (${spec.origin}; log parser ${spec.parser})`);
-    out.push(`  FAIL_TO_PASS: ${task.failToPass.length} (${task.failToPass[0] ?? 'none'}${task.failToPass.length > 1 ? ', …' : ''})`);
-    out.push(`  PASS_TO_PASS: ${task.passToPass.length}`);
-    out.push('  problem statement:', firstLines(task.problemStatement, 4));
-  }
-  return out;
+  return [`example   ${task.id} (${task.kind}, ${task.variant})`, ...taskKind(task).describe(task)];
 }
 
-/** How each repository's tasks are tested: the harness's spec, the row's or config's, or none (the default assumed). */
+/** How each group of tasks (a repository) is tested: the harness's spec, the row's or config's, or none (the default assumed). */
 function testSpecLines(tasks: Task[]): string[] {
-  const byRepo = new Map<string, { count: number; origin: string; given: boolean }>();
+  const byGroup = new Map<string, { count: number; origin: string; given: boolean }>();
   for (const t of tasks) {
-    if (t.kind !== 'swe') continue;
-    const spec = sweTestSpec(t);
+    const spec = taskKind(t).testSpec?.(t);
+    if (!spec) continue;
     const harness = spec.origin.startsWith("the SWE-bench harness's spec");
-    const seen = byRepo.get(t.repo) ?? {
+    const seen = byGroup.get(spec.group) ?? {
       count: 0,
       origin: harness ? "the SWE-bench harness's spec for its version" : spec.origin,
       given: spec.given,
     };
     seen.count++;
-    byRepo.set(t.repo, seen);
+    byGroup.set(spec.group, seen);
   }
+  if (byGroup.size === 0) return [];
   const lines = ['tests'];
-  for (const [repo, { count, origin, given }] of byRepo)
-    lines.push(`  ${repo} (${count}): ${given ? origin : `${origin.replace(/^no test spec for \S+: /, 'NO TEST SPEC: ')}`}`);
+  for (const [group, { count, origin, given }] of byGroup)
+    lines.push(`  ${group} (${count}): ${given ? origin : `${origin.replace(/^no test spec for \S+: /, 'NO TEST SPEC: ')}`}`);
   return lines;
 }
 
@@ -166,8 +146,7 @@ function toText(report: DatasetReport, limit: number): string {
     `splits    ${report.splits.map((s) => `${s.name} ${s.tasks}`).join(', ') || 'none'}`,
     `fields    ${report.fields.join(', ')}`,
   ];
-  const swe = report.tasks.filter((t) => t.kind === 'swe');
-  if (swe.length > 0) lines.push(...testSpecLines(swe));
+  lines.push(...testSpecLines(report.tasks));
   if (report.tasks[0]) lines.push(...example(report.tasks[0]));
   if (report.problems.length === 0) lines.push('problems  none');
   else {

@@ -1,3 +1,4 @@
+import { mutationKind } from '../../mutations/kinds/registry.js';
 import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
@@ -8,9 +9,9 @@ import { MODEL_PROMPT_FILE, modelPromptFile } from '../../mutations/swe/model-pr
 import { createModelClient } from '../../models/factory.js';
 import { parseModelSpec } from '../../models/spec.js';
 import type { SweTask, Task } from '../../tasks/task.js';
-import { flipsOutcome, MUTATION_TYPES, type MutationType } from '../../mutations/outcome.js';
+import { MUTATION_TYPES, type MutationType } from '../../mutations/outcome.js';
 import { progressLine } from '../../mutations/progress.js';
-import { taskRow } from '../../mutations/rows.js';
+import { taskRow } from '../../mutations/task.js';
 import { writeLinesAtomic } from '../../core/atomic-write.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
@@ -117,12 +118,12 @@ async function missingImages(backend: ReturnType<typeof sandboxBackend>, tasks: 
   return missing;
 }
 
-/** Each kept SWE variant's validation evidence, after the candidates dropped before it and why. */
+/** Each kept variant's validation evidence, after the candidates dropped before it and why. */
 function printKept(result: Awaited<ReturnType<typeof mutateTasks>>): void {
   for (const t of result.variants) {
     for (const [i, d] of (t.mutation?.dropped ?? []).entries())
       console.log(`dropped ${t.id} candidate ${i + 1} (${d.strategy}, line ${d.line}): ${d.reason}`);
-    const evidence = t.kind === 'swe' ? result.verdicts?.get(t.id)?.evidence : undefined;
+    const evidence = result.verdicts?.get(t.id)?.evidence;
     const tries = t.mutation?.tries ? ` (candidate ${t.mutation.tries}, ${t.mutation.strategy})` : '';
     if (evidence?.length) console.log(`kept ${t.id}${tries}: ${evidence.join('; ')}`);
   }
@@ -221,7 +222,7 @@ function printOutcome(result: Awaited<ReturnType<typeof mutateTasks>>, flags: Mu
   console.log(
     `${flags.type}: wrote ${result.variants.length} of ${result.sources} tasks to ${flags.out} (seed ${flags.seed}; mutated in ${(result.mutateMs / 1000).toFixed(1)}s${validated}); ${result.skipped.length} left out`,
   );
-  const flips = result.variants.filter((t) => t.kind === 'swe' && t.mutation?.type === 'oneoff' && flipsOutcome(t.mutation)).length;
+  const flips = result.variants.filter((t) => t.mutation?.type === 'oneoff' && mutationKind(t).unfixedMayPass(t.mutation)).length;
   if (flips > 0 && !flags.validate)
     console.log(
       `${flips} of these one-offs flip a pass/fail outcome (a negation, a flipped bool, an expected error); the unfixed code may agree with some, so validate them (--validate) before measuring`,

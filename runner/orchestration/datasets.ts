@@ -1,6 +1,6 @@
+import { taskKind } from '../../tasks/kinds/registry.js';
 import { mutateTask } from '../../mutations/task.js';
 import type { SweValidationOptions } from '../../mutations/validate/swe.js';
-import { sweTestSpec } from '../../tasks/env/swe-specs.js';
 import { taskImage, tasksByImage } from '../../tasks/images.js';
 import { loadDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
@@ -125,12 +125,11 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
 function sayMissingSpecs(tasks: Task[], say: (line: string) => void): void {
   const unknown = new Map<string, { count: number; origin: string }>();
   for (const t of tasks) {
-    if (t.kind !== 'swe') continue;
-    const spec = sweTestSpec(t);
-    if (spec.given) continue;
-    const seen = unknown.get(t.repo) ?? { count: 0, origin: spec.origin };
+    const spec = taskKind(t).testSpec?.(t);
+    if (!spec || spec.given) continue;
+    const seen = unknown.get(spec.group) ?? { count: 0, origin: spec.origin };
     seen.count++;
-    unknown.set(t.repo, seen);
+    unknown.set(spec.group, seen);
   }
   for (const [, { count, origin }] of unknown) say(`  ${origin} (${count} task${count === 1 ? '' : 's'})`);
 }

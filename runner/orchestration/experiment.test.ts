@@ -40,7 +40,7 @@ function failingServices(sandbox: Omit<SandboxOptions, 'runId' | 'sampleId'>, on
     createModel: async () => {
       throw new Error('never reached');
     },
-    instructions: (p) => p,
+    instructions: (p) => ({ id: p, text: p, shipped: false }),
     runAgent: async (input) => {
       onAgent();
       return runAgent(input);

@@ -6,8 +6,7 @@
 import { sandboxBackend } from '../../docker/backends.js';
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import type { Sandbox, SandboxBackend } from '../../docker/types.js';
-import { gradeLcb, lcbContract } from '../../tasks/env/lcb.js';
-import { gradeSwe, setupSweRepo, sweContract } from '../../tasks/env/swe.js';
+import { taskKind } from '../../tasks/kinds/registry.js';
 import { loadDataset } from '../../tasks/index.js';
 import type { Task } from '../../tasks/task.js';
 
@@ -30,15 +29,7 @@ async function prepare(
 ): Promise<{ sandbox: Sandbox; run: () => Promise<unknown> }> {
   const sandbox = await backend.create({ image: PYTHON_IMAGE, runId, sampleId });
   try {
-    if (task.kind === 'swe') {
-      const { runtime } = await setupSweRepo(sandbox, task);
-      return { sandbox, run: () => gradeSwe(sandbox, sweContract(task), { runtime, timeoutMs: GRADE_TIMEOUT_MS }) };
-    }
-    return {
-      sandbox,
-      run: () =>
-        gradeLcb(sandbox, lcbContract(task), { code: task.solution ?? task.prompt, order: 'solution-before-tests' }, { timeoutMs: GRADE_TIMEOUT_MS }),
-    };
+    return { sandbox, run: await taskKind(task).prepareGradedRun(sandbox, task, GRADE_TIMEOUT_MS) };
   } catch (err) {
     await sandbox.destroy();
     throw err;

@@ -1,3 +1,4 @@
+import { hasReferenceRun } from '../../tasks/kinds/registry.js';
 import { availableParallelism, totalmem } from 'node:os';
 import type { Logger } from 'pino';
 import type { SandboxBackend } from '../../docker/types.js';
@@ -6,7 +7,7 @@ import { type SandboxLimitSettings, taskSandboxLimits } from '../../tasks/env/sa
 import { sweGradeTimeoutMs } from '../../tasks/env/swe.js';
 import { taskImage, tasksByImage } from '../../tasks/images.js';
 import { loadDataset } from '../../tasks/load.js';
-import type { SweTask, Task } from '../../tasks/task.js';
+import type { SweTask } from '../../tasks/task.js';
 import type { Variant } from '../../core/record.js';
 import type { Experiment } from '../settings/config.js';
 import { selectTaskIds, type DatasetTasks } from './matrix.js';
@@ -64,11 +65,11 @@ async function selectedTasks(experiment: Experiment, backend: SandboxBackend, sa
     for (const t of loaded) bySplit.set(t.variant as Variant, [...(bySplit.get(t.variant as Variant) ?? []), t]);
     const picked = new Set(selectTaskIds(bySplit, experiment));
     const chosen = loaded.filter((t) => picked.has(t.id));
-    otherTasks += new Set(chosen.filter((t) => t.kind !== 'swe').map((t) => t.id)).size;
-    const byImage = tasksByImage(chosen.filter((t) => t.kind === 'swe'));
+    otherTasks += new Set(chosen.filter((t) => !hasReferenceRun(t)).map((t) => t.id)).size;
+    const byImage = tasksByImage(chosen.filter(hasReferenceRun));
     const absent = new Set(await backend.images.missing(byImage.keys()));
     for (const image of absent) missing.push({ dataset, image, taskIds: [...new Set(byImage.get(image)!.map((t) => t.id))] });
-    const runnable: DatasetTasks = new Map([['original', chosen.filter((t): t is Task => t.kind === 'swe' && !absent.has(taskImage(t)))]]);
+    const runnable: DatasetTasks = new Map([['original', chosen.filter((t) => hasReferenceRun(t) && !absent.has(taskImage(t)))]]);
     byDataset.set(dataset, runnable);
   }
   return { byDataset, missing, otherTasks };

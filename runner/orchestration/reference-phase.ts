@@ -1,3 +1,4 @@
+import { hasReferenceRun } from '../../tasks/kinds/registry.js';
 import pLimit from 'p-limit';
 import { progressLine } from '../../mutations/progress.js';
 import { describeLimits } from '../../tasks/env/sandbox-limits.js';
@@ -18,7 +19,7 @@ export interface ReferencePhase {
 /** The SWE tasks of a dataset, one per id (any split carries the original tests and the gold patch). */
 function distinctSweTasks(tasks: DatasetTasks): SweTask[] {
   const byId = new Map<string, SweTask>();
-  for (const list of tasks.values()) for (const t of list) if (t.kind === 'swe' && !byId.has(t.id)) byId.set(t.id, t);
+  for (const list of tasks.values()) for (const t of list) if (hasReferenceRun(t) && !byId.has(t.id)) byId.set(t.id, t);
   return [...byId.values()];
 }
 
@@ -55,7 +56,7 @@ export async function applyReferences(
   for (const [split, list] of tasks) {
     const kept: Task[] = [];
     for (const t of list) {
-      if (t.kind !== 'swe') kept.push(t);
+      if (!hasReferenceRun(t)) kept.push(t);
       else if (byId.get(t.id)?.resolved) kept.push({ ...t, reference: byId.get(t.id)!.reference! });
     }
     tasks.set(split, kept);

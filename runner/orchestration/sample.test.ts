@@ -40,7 +40,7 @@ describe('a sample', () => {
       createSandbox,
       sandboxFor: () => ({ image: PYTHON_IMAGE }),
       createModel: async (spec, sample) => createModelClient(spec, { server, context: { task: sample.task, scaffold: sample.key.scaffold } }),
-      instructions: (p) => p,
+      instructions: (p) => ({ id: p, text: p, shipped: false }),
       runAgent,
     });
     const run = (runId: string, s: SampleServices) =>
@@ -121,7 +121,7 @@ describe('a sample', () => {
         };
         return client;
       },
-      instructions: (p) => p,
+      instructions: (p) => ({ id: p, text: p, shipped: false }),
       runAgent,
     };
     const experiment = parseExperiment({ models: ['scripted/honest'], scaffolds: ['full'], maxAttempts: [1] }, 'test');

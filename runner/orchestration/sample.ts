@@ -4,10 +4,10 @@ import { isPermanentError, lostEngine, stopsRun } from '../../docker/errors.js';
 import type { Sandbox, SandboxOptions, SandboxSlot } from '../../docker/types.js';
 import type { SampleMutation, SampleRecord, ScaffoldName } from '../../core/record.js';
 import type { AgentRunner, SampleLimits } from '../../scaffolds/types.js';
+import type { ResolvedPrompt } from '../../scaffolds/prompts.js';
 import { errorResult } from '../../scaffolds/error-result.js';
 import type { ModelClient } from '../../core/model.js';
 import type { Task } from '../../tasks/task.js';
-import { gradingContract } from '../../tasks/env/contract.js';
 import type { Experiment } from '../settings/config.js';
 import type { PlannedSample } from './matrix.js';
 
@@ -27,8 +27,8 @@ export interface SampleServices {
   sandboxFor(task: Task, scaffold?: ScaffoldName): Omit<SandboxOptions, 'runId' | 'sampleId'>;
   /** A fresh client per sample: a scripted model keeps one server session per sample. */
   createModel(spec: string, sample: PlannedSample): Promise<ModelClient>;
-  /** The instruction text for a prompt letter or custom text. */
-  instructions(prompt: string): string;
+  /** The instructions for a prompt letter or custom text. */
+  instructions(prompt: string): ResolvedPrompt;
   runAgent: AgentRunner;
 }
 
@@ -186,12 +186,6 @@ async function runTry(
   // A sample whose engine went away mid-way has an outcome the model did not earn: an infrastructure error.
   const lost = await box.engineLost?.();
   if (lost) throw lost;
-  // Every graded sample is checked for the tamper signs its task's contract reads in the graded tree: a pass that shows
-  // them is never legit, and a failure still records what was tried (tests made to skip fail, but are named).
-  if (result.outcome !== 'error') {
-    const signs = await gradingContract(sample.task).tamperSigns(result);
-    if (signs.length) result.tamper = [...new Set([...result.tamper, ...signs])];
-  }
   const ended = new Date();
   return {
     ...result,

@@ -1,9 +1,11 @@
 import { retryRejected, verdictStage } from '../../mutations/dataset.js';
 import type { MutationType } from '../../mutations/outcome.js';
-import { validateLcbVariants, type Verdict } from '../../mutations/validate/lcb.js';
-import { type OriginalRuns, type SweValidationOptions, validateSweVariants } from '../../mutations/validate/swe.js';
+import { mutationKind } from '../../mutations/kinds/registry.js';
+import type { Verdict } from '../../mutations/validate/lcb.js';
+import type { OriginalRuns, SweValidationOptions } from '../../mutations/validate/swe.js';
+import { byKind } from '../../tasks/kinds/registry.js';
 import type { SandboxBackend } from '../../docker/types.js';
-import type { LcbTask, SweTask, Task } from '../../tasks/task.js';
+import type { Task } from '../../tasks/task.js';
 
 export interface ValidateMadeOptions {
   signal?: AbortSignal;
@@ -39,14 +41,12 @@ export async function validateMade(
   options: ValidateMadeOptions,
 ): Promise<MadeValidated> {
   const { signal, backend, imageFor, limits, original } = options;
-  const lcb = made.filter((t): t is LcbTask => t.kind === 'lcb' && t.solution !== undefined);
-  const swe = made.filter((t): t is SweTask => t.kind === 'swe');
-  const unchecked = made.length - lcb.length - swe.length;
-  say(`validating ${lcb.length + swe.length} generated variant(s) of ${dataset} in sandboxes...`);
+  const checkable = made.filter((t) => mutationKind(t).canValidate(t));
+  const unchecked = made.length - checkable.length;
+  say(`validating ${checkable.length} generated variant(s) of ${dataset} in sandboxes...`);
   // Labelled so `cleanup` finds the validation sandboxes too, should the process die meanwhile.
-  const runId = `validate-${process.pid}`;
-  const sweOptions = {
-    runId,
+  const kindOptions = {
+    runId: `validate-${process.pid}`,
     backend,
     originals: new Map() as OriginalRuns,
     ...(signal ? { signal } : {}),
@@ -54,35 +54,26 @@ export async function validateMade(
     ...(limits ? { limits } : {}),
     ...(original ? { original } : {}),
   };
-  const verdicts = new Map<Task, Verdict>();
-  // The validators answer in input order.
-  if (lcb.length)
-    (await validateLcbVariants(lcb, { runId, backend, ...(signal ? { signal } : {}) })).forEach((v, i) => {
-      verdicts.set(lcb[i]!, v);
-    });
-  if (swe.length)
-    (await validateSweVariants(swe, sweOptions)).forEach((v, i) => {
-      verdicts.set(swe[i]!, v);
-    });
+  // Each kind validates its own variants; the validators answer in input order.
+  const validate = async (tasks: readonly Task[]): Promise<Map<Task, Verdict>> => {
+    const out = new Map<Task, Verdict>();
+    for (const [kind, group] of byKind(tasks)) {
+      const answers = await mutationKind(kind).validate(group, kindOptions);
+      for (const [i, t] of group.entries()) out.set(t, answers[i]!);
+    }
+    return out;
+  };
+  const verdicts = await validate(checkable);
 
   const replaced = new Map<Task, Task>();
   const reasons = new Map<Task, string>();
-  const checkable: Task[] = [...lcb, ...swe];
   for (const type of ['oneoff', 'conflicting'] as const satisfies readonly MutationType[]) {
     const ofType = checkable.filter((t) => t.variant === type);
     if (ofType.length === 0) continue;
     const byId = new Map(ofType.map((t) => [t.id, verdicts.get(t)!]));
     const retried = await retryRejected(ofType, originals, byId, type, seed, { ...options, backend }, async (batch) => {
       say(`  validating the next candidate of ${batch.length} row(s) whose ${type} variant was not impossible...`);
-      const nextLcb = batch.filter((t): t is LcbTask => t.kind === 'lcb');
-      const nextSwe = batch.filter((t): t is SweTask => t.kind === 'swe');
-      const answers = [
-        ...(nextLcb.length ? await validateLcbVariants(nextLcb, { runId, backend, ...(signal ? { signal } : {}) }) : []),
-        ...(nextSwe.length ? await validateSweVariants(nextSwe, sweOptions) : []),
-      ];
-      [...nextLcb, ...nextSwe].forEach((t, i) => {
-        byId.set(t.id, answers[i]!);
-      });
+      for (const [t, verdict] of await validate(batch)) byId.set(t.id, verdict);
     });
     for (const t of ofType) {
       const later = retried.variants.get(t.id);

@@ -155,9 +155,11 @@ describe("an agent program's prompt", () => {
   });
 
   it('offers the abort phrase under --allow-flag', () => {
-    const prompt = cliPrompt({ instructions: 'Do it.', allowFlag: true, scaffold: 'codex' }, lcb, '/work');
+    const prompt = cliPrompt({ instructions: { text: 'Do it.', shipped: false }, allowFlag: true, scaffold: 'codex' }, lcb, '/work');
     expect(prompt.startsWith('Do it.\n\n')).toBe(true);
     expect(prompt).toMatch(/a line containing only FLAG_FOR_HUMAN_INTERVENTION/);
-    expect(cliPrompt({ instructions: 'Do it.', allowFlag: false, scaffold: 'codex' }, lcb, '/work')).not.toContain('FLAG_FOR_HUMAN');
+    expect(cliPrompt({ instructions: { text: 'Do it.', shipped: false }, allowFlag: false, scaffold: 'codex' }, lcb, '/work')).not.toContain(
+      'FLAG_FOR_HUMAN',
+    );
   });
 });

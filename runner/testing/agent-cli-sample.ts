@@ -70,7 +70,7 @@ export async function runCli(run: CliRun): Promise<AgentRunResult> {
       scaffold: spec.name,
       access: run.access,
       ...(run.program ? { agentCli: { spec: run.program } } : {}),
-      instructions: resolvePrompt('D').text,
+      instructions: resolvePrompt('D'),
       allowFlag: run.allowFlag ?? false,
       maxAttempts: 1,
       model,

@@ -204,7 +204,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
       sandboxFor: (task, scaffold) => sandboxFor(task, experiment, scaffold ? clis.sandboxFiles(scaffold) : []),
       createModel: async (spec, sample) =>
         createModel(spec, sample, { experiment, clis, ...(prices ? { prices } : {}), ...(options.log ? { log: options.log } : {}), getServer }),
-      instructions: (prompt) => resolvePrompt(prompt, templates).text,
+      instructions: (prompt) => resolvePrompt(prompt, templates),
       runAgent: (input) => {
         const agentCli = clis.runFor(input.scaffold);
         return runAgent({ ...input, templates, ...(agentCli ? { agentCli } : {}) });

@@ -14,7 +14,7 @@ import { type AgentCliSpec, agentCliFor, type CliPlaceholder, fillPlaceholders }
 import { exchangesToTranscript } from './transcript.js';
 import { type ProgramEnd, programFailure, programLog } from './program-end.js';
 import { DiskWatch } from '../disk-watch.js';
-import { readEvidence } from '../error-result.js';
+import { readEvidence, sampleTamper } from '../error-result.js';
 
 /** The harness's folder for agent programs in a sandbox: their binary (read-only) and their own writable home. */
 export const AGENT_CLI_DIR = '/opt/agent-cli';
@@ -156,7 +156,7 @@ function cliResult(
     ...parts.evidence,
     outsideChanges: withoutCliFolder(parts.evidence.outsideChanges),
     gradingLog: parts.gradingLog,
-    tamper: parts.tamper,
+    tamper: sampleTamper(parts.tamper, parts.evidence, parts.outcome !== 'error'),
     ...(parts.error ? { error: parts.error } : {}),
   };
 }

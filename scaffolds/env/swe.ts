@@ -17,9 +17,10 @@ import {
   type SweRuntime,
 } from '../../tasks/env/swe.js';
 import { EVIDENCE_DIFFS, EVIDENCE_FILE, MAX_EVIDENCE_DIFF_BYTES } from '../../tasks/env/swe-scripts.js';
+import { sourceTamperSigns } from '../../tasks/env/runner-hooks.js';
 import type { SweTask } from '../../tasks/task.js';
 import { outsideChanges } from '../evidence.js';
-import { PROMPT_TEXTS } from '../prompts.js';
+import type { Instructions } from '../prompts.js';
 import { headAndTail } from '../tools/truncate.js';
 import type { AgentEnvironment, Evidence, GradeReport } from './types.js';
 
@@ -52,11 +53,11 @@ const SWE_WORDING: [string, string][] = [
 
 /**
  * The instructions for a SWE-style task: a built-in wording (A-D) adapted to an issue in a repository, as the paper
- * adapted prompt D; custom text is an experiment of its own and stays verbatim.
+ * adapted prompt D; custom text (or a replaced template) is an experiment of its own and stays verbatim.
  */
-export function sweInstructions(text: string): string {
-  if (!Object.values(PROMPT_TEXTS).some((builtin) => builtin === text.trim())) return text;
-  return SWE_WORDING.reduce((t, [from, to]) => t.replace(from, to), text);
+export function sweInstructions(instructions: Instructions): Instructions {
+  if (!instructions.shipped) return instructions;
+  return { ...instructions, text: SWE_WORDING.reduce((t, [from, to]) => t.replace(from, to), instructions.text) };
 }
 
 /** The command grading runs, as the agent is shown it. */
@@ -234,10 +235,12 @@ export class SweEnvironment implements AgentEnvironment {
       .toString('utf8')
       .trim();
     const bigNote = big ? `\n[files over 8 MiB written by the agent, left out of the diffs: ${big.split('\n').join(', ')}]\n` : '';
+    const sourceDiff = cut(body.subarray(0, upTo(sourceBytes)).toString('utf8'), sourceBytes) + bigNote;
     return {
-      sourceDiff: cut(body.subarray(0, upTo(sourceBytes)).toString('utf8'), sourceBytes) + bigNote,
+      sourceDiff,
       testDiff: cut(body.subarray(upTo(sourceBytes), upTo(sourceBytes) + upTo(testBytes)).toString('utf8'), testBytes),
       outsideChanges: outsideChanges(changes, [TESTBED, HARNESS_DIR, '/tmp', ...this.setupPaths], this.setupFiles),
+      tamper: await sourceTamperSigns(sourceDiff, this.task.repo),
     };
   }
 

@@ -18,6 +18,11 @@ export interface Evidence {
   sourceDiff: string;
   testDiff: string;
   outsideChanges: string;
+  /**
+   * Signs in the tree as left that the code under test reaches into the test runner (read where it is graded): a
+   * pass that shows them is never legit, and a failure still records what was tried.
+   */
+  tamper?: string[];
 }
 
 /**

@@ -1,5 +1,7 @@
 import { UserError } from '../../core/errors.js';
 import { REFERENCE_POLICIES, makePolicy, type PolicyName } from './reference.js';
+
+export { registerKindPlays, type KindPlay } from './reference.js';
 import type { Policy } from '../policy.js';
 
 export type { PolicyName } from './reference.js';

@@ -1,4 +1,4 @@
-import type { LcbTask } from '../../tasks/task.js';
+import type { LcbTask, SweTask } from '../../tasks/task.js';
 import type { ChatMessage, ToolSpec } from '../../core/model.js';
 import { FLAG_SENTINEL, FLAG_TOOL_NAME } from '../../scaffolds/prompts.js';
 import {
@@ -30,11 +30,6 @@ const RUN_TEST = `python ${TEST}`;
 
 function call(name: string, args: Record<string, unknown>, text = ''): PolicyTurn {
   return { text, toolCalls: [{ name, arguments: JSON.stringify(args) }] };
-}
-
-function lcbTask(context: PolicyContext): LcbTask {
-  if (context.task.kind !== 'lcb') throw new Error(`the reference policies play LiveCodeBench tasks only, not ${context.task.kind}`);
-  return context.task;
 }
 
 function bashCalls(calls: PastCall[], command: string): PastCall[] {
@@ -73,15 +68,42 @@ interface Plays {
   full(task: LcbTask, calls: PastCall[], messages: ChatMessage[], tools: ToolSpec[]): PolicyTurn;
 }
 
-function policy(name: string, plays: Plays): Policy {
+/** How a reference policy (by name) plays one turn of a task of some kind. */
+export type KindPlay = (policy: string, context: PolicyContext, messages: ChatMessage[], tools: ToolSpec[]) => PolicyTurn;
+
+/** How the policies play each kind of task: LCB by the plays below, SWE in each policy's form for a repository (swe.ts). */
+const playsByKind = new Map<string, KindPlay>([
+  [
+    'lcb',
+    (name, context, messages, tools) => {
+      const plays = REFERENCE_POLICIES[name as PolicyName];
+      const task = context.task as LcbTask;
+      return context.scaffold === 'minimal' ? plays.minimal(task, messages, tools) : plays.full(task, pastCalls(messages), messages, tools);
+    },
+  ],
+  [
+    'swe',
+    (name, context, messages, tools) =>
+      sweTurn(name as PolicyName, context.task as SweTask, context.scaffold === 'minimal' ? 'minimal' : 'full', messages, tools),
+  ],
+]);
+
+/** Teaches the reference policies a kind of task a caller adds; returns what takes it out again. */
+export function registerKindPlays(kind: string, play: KindPlay): () => void {
+  if (playsByKind.has(kind)) throw new Error(`the reference policies play the task kind "${kind}" already`);
+  playsByKind.set(kind, play);
+  return () => {
+    if (playsByKind.get(kind) === play) playsByKind.delete(kind);
+  };
+}
+
+function policy(name: string): Policy {
   return {
     name,
     next(messages, tools, context) {
-      // SWE-style tasks: each policy's form for a repository (see swe.ts).
-      if (context.task.kind === 'swe')
-        return sweTurn(name as PolicyName, context.task, context.scaffold === 'minimal' ? 'minimal' : 'full', messages, tools);
-      const task = lcbTask(context);
-      return context.scaffold === 'minimal' ? plays.minimal(task, messages, tools) : plays.full(task, pastCalls(messages), messages, tools);
+      const play = playsByKind.get(context.task.kind);
+      if (!play) throw new Error(`the reference policies do not play tasks of the kind ${context.task.kind}`);
+      return play(name, context, messages, tools);
     },
   };
 }
@@ -213,5 +235,5 @@ export const REFERENCE_POLICIES = {
 export type PolicyName = keyof typeof REFERENCE_POLICIES;
 
 export function makePolicy(name: PolicyName): Policy {
-  return policy(name, REFERENCE_POLICIES[name]);
+  return policy(name);
 }

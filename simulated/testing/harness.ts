@@ -77,7 +77,7 @@ export async function runScripted(run: ScriptedRun): Promise<AgentRunResult> {
       task: run.task,
       scaffold: run.scaffold,
       access: run.access,
-      instructions: resolvePrompt(run.prompt ?? 'D').text,
+      instructions: resolvePrompt(run.prompt ?? 'D'),
       allowFlag: run.allowFlag ?? false,
       maxAttempts: run.maxAttempts ?? 2,
       model,

@@ -20,11 +20,11 @@ describe('the grading entry points', () => {
     expect(text('tasks/env/lcb.ts')).toMatch(/export function gradeLcb\(sandbox: Sandbox, contract: LcbContract,/);
   });
 
-  it('validation, bare graded runs and the agent environments call them', () => {
-    for (const path of ['mutations/validate/swe.ts', 'runner/orchestration/graded-runs.ts', 'scaffolds/env/swe.ts']) {
+  it("validation, bare graded runs (a kind's `prepareGradedRun`) and the agent environments call them", () => {
+    for (const path of ['mutations/validate/swe.ts', 'tasks/kinds/swe.ts', 'scaffolds/env/swe.ts']) {
       expect(text(path), path).toMatch(/\bgradeSwe\(/);
     }
-    for (const path of ['mutations/validate/lcb.ts', 'mutations/audit/audit.ts', 'runner/orchestration/graded-runs.ts', 'scaffolds/env/lcb.ts']) {
+    for (const path of ['mutations/validate/lcb.ts', 'mutations/audit/lcb.ts', 'tasks/kinds/lcb.ts', 'scaffolds/env/lcb.ts']) {
       expect(text(path), path).toMatch(/\bgradeLcb\(/);
     }
   });
@@ -36,14 +36,15 @@ describe('the grading entry points', () => {
       'tasks/env/swe-scripts.ts',
     ]);
     expect(matching(/\brunIn(?:Place|FreshCopy)\(/).sort()).toEqual(['tasks/env/swe-guard.ts', 'tasks/env/swe.ts']);
-    expect(matching(/\.readReport\(/)).toEqual(['tasks/env/swe.ts']);
+    expect(matching(/\breadContractReport\(/).sort()).toEqual(['tasks/env/swe-contract.ts', 'tasks/env/swe.ts']);
     // The LCB graded program: the supervisor is started in lcb.ts alone.
     expect(matching(/\bSUPERVISOR_PY\b/).sort()).toEqual(['tasks/env/lcb-grader-scripts.ts', 'tasks/env/lcb.ts']);
   });
 
-  it('a graded pass is checked for tamper signs through its contract, not through the classifier', () => {
-    expect(text('runner/orchestration/sample.ts')).toMatch(/gradingContract\(sample\.task\)\.tamperSigns\(/);
-    expect(matching(/\bsourceTamperSigns\(/).sort()).toEqual(['tasks/env/runner-hooks.ts', 'tasks/env/swe-contract.ts']);
+  it("a graded tree's tamper signs are read once, by the environment that grades it, not by the runner or the classifier", () => {
+    expect(matching(/\bsourceTamperSigns\(/).sort()).toEqual(['scaffolds/env/swe.ts', 'tasks/env/runner-hooks.ts']);
+    expect(matching(/\bsampleTamper\(/).sort()).toEqual(['scaffolds/agent-cli/run.ts', 'scaffolds/error-result.ts', 'scaffolds/session.ts']);
+    expect(text('runner/orchestration/sample.ts')).not.toMatch(/tamper/i);
     expect(matching(/from '[./]*results\/classify/).filter((p) => p.startsWith('runner/sample'))).toEqual([]);
   });
 });

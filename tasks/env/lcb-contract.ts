@@ -3,8 +3,8 @@ import type { LcbTask } from '../task.js';
 
 /**
  * How a LiveCodeBench-style task is graded, as one plain value: the image, the prompt (the stub and its imports), the
- * test and the function `check` is called on, the files a tool-using agent starts from, and how a graded run's tamper
- * signs are read. `gradeLcb` (lcb.ts) is the one grader that takes it; a variant's validation grades a copy of it with
+ * test and the function `check` is called on, and the files a tool-using agent starts from (the graded program's audit
+ * hook names its tamper signs while it runs). `gradeLcb` (lcb.ts) is the one grader that takes it; a variant's validation grades a copy of it with
  * another test.
  */
 export interface LcbContract {
@@ -16,8 +16,6 @@ export interface LcbContract {
   readonly entryPoint: string;
   /** The files a tool-using agent works on: `func.py` (the stub) and `test.py` (runnable tests). */
   readonly workdirFiles: Readonly<Record<string, string>>;
-  /** Nothing to read after the run: the graded program's audit hook names its tamper signs while it runs. */
-  tamperSigns(evidence: { sourceDiff: string }): Promise<string[]>;
 }
 
 export function lcbContract(task: Pick<LcbTask, 'prompt' | 'test' | 'entryPoint'>): LcbContract {
@@ -28,7 +26,6 @@ export function lcbContract(task: Pick<LcbTask, 'prompt' | 'test' | 'entryPoint'
     test: task.test,
     entryPoint: task.entryPoint,
     workdirFiles: lcbWorkdirFiles(task),
-    tamperSigns: async () => [],
   };
 }
 

@@ -3,7 +3,6 @@ import { taskImage } from '../images.js';
 import type { SweTask } from '../task.js';
 import { judgeGradedTests } from './graded-tests.js';
 import { LOG_PARSERS, reasonOf, statusOf, type LogParserName, type ParsedLog, type SkipSummary, type TestStatus } from './log-parsers.js';
-import { sourceTamperSigns } from './runner-hooks.js';
 import { tailText } from './swe-setup.js';
 import { runnerOutputExcerpt } from './log-excerpt.js';
 import { filesInPatch, sweTestSpec, type SweTestSpec } from './swe-specs.js';
@@ -41,7 +40,7 @@ export interface SweGradeResult {
 /**
  * How a SWE-style task is graded, as one plain value (the role SWE-bench's TestSpec plays): the image, the test
  * command with its environment, setup and log parser (`spec`), which paths are tests and runner files, and how a
- * graded run's report and a graded tree's tamper signs are read. `gradeSwe` (swe.ts) is the one grader that takes
+ * graded run's report is read (`readContractReport`). `gradeSwe` (swe.ts) is the one grader that takes
  * it, for validation, bare graded runs and an agent's sample alike.
  */
 export interface SweContract {
@@ -54,10 +53,6 @@ export interface SweContract {
   readonly testFiles: readonly string[];
   /** The git pathspecs the grading scripts sort a tree's changes by (see swe-paths.ts). */
   readonly pathspecs: { runner: string[]; tests: string[]; source: string[]; evidenceTests: string[] };
-  /** Grades one finished run of the test command as SWE-bench does. */
-  readReport(run: ExecResult): SweGradeResult;
-  /** Signs in a graded tree's source diff that the code under test reaches into the test runner. */
-  tamperSigns(evidence: { sourceDiff: string }): Promise<string[]>;
 }
 
 export function sweContract(task: SweTask): SweContract {
@@ -76,9 +71,12 @@ export function sweContract(task: SweTask): SweContract {
       source: ['.', ...NOISE_EXCLUDES, ...excluding(tests)],
       evidenceTests: [...tests.filter((p) => !p.includes('.egg-info/**')), ...NOISE_EXCLUDES],
     },
-    readReport: (run) => readSweReport(task, spec, run),
-    tamperSigns: (evidence) => sourceTamperSigns(evidence.sourceDiff, task.repo),
   };
+}
+
+/** Grades one finished run of the contract's test command as SWE-bench does. */
+export function readContractReport(contract: SweContract, run: ExecResult): SweGradeResult {
+  return readSweReport(contract.task, contract.spec, run);
 }
 
 /** Grades one finished run of the test command (exported for the log's own tests). */

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ExecResult, Sandbox } from '../../docker/types.js';
 import { AGENT_HOME, AGENT_USER, HARNESS_DIR, ROOT_USER } from '../../core/sandbox.js';
 import { APPLY_PATCH_FN, withNewline } from './patch-shell.js';
-import { sweContract, type SweContract, type SweGradeResult } from './swe-contract.js';
+import { readContractReport, sweContract, type SweContract, type SweGradeResult } from './swe-contract.js';
 import type { SweReference, SweTask } from '../task.js';
 import { gradingEnv, runInFreshCopy, runInPlace, type SweGuard } from './swe-guard.js';
 import { IMAGE_PATH_RUNTIME, type SweRuntime } from './swe-setup.js';
@@ -83,7 +83,7 @@ export async function gradeSwe(sandbox: Sandbox, contract: SweContract, options:
     const guarded = { runtime, timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
     const { run, tamper } =
       guard.mode === 'in-place' ? await runInPlace(sandbox, contract, guarded) : await runInFreshCopy(sandbox, contract, guard, guarded);
-    const result = contract.readReport(run);
+    const result = readContractReport(contract, run);
     return { ...result, tamper: [...new Set([...tamper, ...result.tamper])] };
   }
   const run = await sandbox.exec(['sh', '-c', contract.spec.command], {
@@ -96,7 +96,7 @@ export async function gradeSwe(sandbox: Sandbox, contract: SweContract, options:
     signal: options.signal,
   });
   options.onRun?.(run);
-  return contract.readReport(run);
+  return readContractReport(contract, run);
 }
 
 /** A task as its reference run grades it: the original tests, whatever split the task is of. */
@@ -114,9 +114,9 @@ export function referenceTask(task: SweTask): SweTask {
  */
 export function readReferenceRun(task: SweTask, run: ExecResult): { grade: SweGradeResult; reference: SweReference } {
   const original = referenceTask(task);
-  const seen = sweContract(original).readReport(run);
+  const seen = readContractReport(sweContract(original), run);
   const reference: SweReference = { statuses: { ...seen.passToPass, ...seen.failToPass }, skipReasons: seen.skipReasons };
-  return { grade: sweContract({ ...original, reference }).readReport(run), reference };
+  return { grade: readContractReport(sweContract({ ...original, reference }), run), reference };
 }
 
 /** How long a SWE grading may run: the tool limit, but never under 15 minutes (a repository's suite takes its time). */

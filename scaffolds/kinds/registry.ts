@@ -1,0 +1,35 @@
+import { taskKind } from '../../tasks/kinds/registry.js';
+import type { TaskBase } from '../../tasks/kinds/types.js';
+import { LCB_SCAFFOLD } from './lcb.js';
+import { SWE_SCAFFOLD } from './swe.js';
+import type { ScaffoldKindParts } from './types.js';
+
+/** Each task kind's scaffold parts, by the kind's name (`tasks/kinds/registry.ts` holds the kinds themselves). */
+const parts = new Map<string, ScaffoldKindParts>([
+  [LCB_SCAFFOLD.name, LCB_SCAFFOLD as unknown as ScaffoldKindParts],
+  [SWE_SCAFFOLD.name, SWE_SCAFFOLD as unknown as ScaffoldKindParts],
+]);
+
+/** Adds a kind's scaffold parts; returns what takes them out again. */
+export function registerScaffoldKind<T extends TaskBase>(kind: ScaffoldKindParts<T>): () => void {
+  if (parts.has(kind.name)) throw new Error(`scaffold parts for the task kind "${kind.name}" are registered already`);
+  const entry = kind as unknown as ScaffoldKindParts;
+  parts.set(kind.name, entry);
+  return () => {
+    if (parts.get(kind.name) === entry) parts.delete(kind.name);
+  };
+}
+
+/** The scaffold parts of a task's kind, or undefined when agents cannot run it. */
+export function scaffoldKindOf(of: string | { kind: string }): ScaffoldKindParts | undefined {
+  const name = typeof of === 'string' ? of : of.kind;
+  return parts.get(name);
+}
+
+/** The scaffold parts of a task's kind; an unknown kind, or one agents cannot run, is an error. */
+export function scaffoldKind(of: string | { kind: string }): ScaffoldKindParts {
+  const found = scaffoldKindOf(of);
+  if (found) return found;
+  const name = typeof of === 'string' ? of : of.kind;
+  throw new Error(`the agent loops cannot run tasks of the kind "${taskKind(name).name}"`);
+}

@@ -1,0 +1,56 @@
+import { UserError } from '../../core/errors.js';
+import type { Task } from '../task.js';
+import { LCB_KIND } from './lcb.js';
+import { SWE_KIND } from './swe.js';
+import type { ContractBase, TaskBase, TaskKindDefinition } from './types.js';
+
+/**
+ * The kinds of task the program knows, by name: the built-in ones, and any a caller adds. Every question whose answer
+ * depends on a task's kind is put to its definition here, so adding a kind touches no other file.
+ */
+const kinds = new Map<string, TaskKindDefinition>([
+  [LCB_KIND.name, LCB_KIND as unknown as TaskKindDefinition],
+  [SWE_KIND.name, SWE_KIND as unknown as TaskKindDefinition],
+]);
+
+/** Adds a kind of task; returns what takes it out again. */
+export function registerTaskKind<T extends TaskBase, C extends ContractBase>(kind: TaskKindDefinition<T, C>): () => void {
+  if (kinds.has(kind.name)) throw new Error(`a task kind named "${kind.name}" is registered already`);
+  const entry = kind as unknown as TaskKindDefinition;
+  kinds.set(kind.name, entry);
+  return () => {
+    if (kinds.get(kind.name) === entry) kinds.delete(kind.name);
+  };
+}
+
+/** The names of the kinds known, built-in ones first. */
+export function taskKindNames(): string[] {
+  return [...kinds.keys()];
+}
+
+/** The definition of a task's kind (or of a kind by name). */
+export function taskKind<T extends TaskBase = TaskBase>(of: string | { kind: string }): TaskKindDefinition<T> {
+  const name = typeof of === 'string' ? of : of.kind;
+  const kind = kinds.get(name);
+  if (!kind) throw new UserError(`unknown task kind "${name}"`, `known kinds: ${taskKindNames().join(', ')}`);
+  return kind as unknown as TaskKindDefinition<T>;
+}
+
+/** The kind whose row format this row is in, by its identifying fields; undefined when none claims it. */
+export function kindOfRow(row: unknown): TaskKindDefinition | undefined {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return undefined;
+  // Kinds added later first, then SWE before LCB: the more specific format wins.
+  return [...kinds.values()].reverse().find((k) => k.recognizes(row));
+}
+
+/** Whether each task of this kind gets a reference run before its samples: for those, the task is a SWE task. */
+export function hasReferenceRun(task: { kind: string }): task is Extract<Task, { kind: 'swe' }> {
+  return taskKind(task).referenceRun;
+}
+
+/** Tasks grouped by kind, each group in input order. */
+export function byKind<T extends { kind: string }>(tasks: readonly T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const t of tasks) out.set(t.kind, [...(out.get(t.kind) ?? []), t]);
+  return out;
+}
