@@ -4,7 +4,6 @@ import { reportFailures } from './failures.js';
 import { judgeContextTask } from '../../results/classify/judge-policy.js';
 import { count, usd } from '../../results/format.js';
 import { monitorTables } from '../../results/monitor/markdown.js';
-import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
 import { monitorRun } from '../../results/monitor/monitor-run.js';
 import { SCRIPTED_MONITORS, SCRIPTED_MONITOR_NAMES } from '../../results/monitor/policies.js';
 import { MONITOR_PROMPT_FILE, MONITOR_PROMPT_NEEDS } from '../../results/monitor/prompt.js';
@@ -19,9 +18,8 @@ import type { ModelClient } from '../../core/model.js';
 import { startModelServer, type ModelServer } from '../../simulated/server/index.js';
 import { UserError } from '../../core/errors.js';
 import { handleInterrupts } from '../orchestration/interrupt.js';
-import { numberBetween } from '../settings/shared-flags.js';
-import { addCommandOptions, commandOptions, setting } from '../settings/setting-flags.js';
-import { baseUrlField, concurrencyField, storeField, switchField, textField } from '../settings/shared-options.js';
+import { addCommandOptions, commandOptions } from '../settings/setting-flags.js';
+import { baseUrlField, concurrencyField, storeField, switchField, textField, thresholdField } from '../settings/shared-options.js';
 
 /** The options of `monitor`, in the order the help lists them. */
 export const MonitorOptionsSchema = z.object({
@@ -37,11 +35,7 @@ export const MonitorOptionsSchema = z.object({
     '--all',
     'read every sample an agent finished, not only the passed ones; evaded, agent-flagged and failed samples are reported apart from the rates',
   ),
-  threshold: setting(z.number().min(0).max(100).default(DEFAULT_THRESHOLD), {
-    flag: '--threshold <score>',
-    help: 'a sample is flagged when its score is at least this (0 to 100)',
-    parse: numberBetween(0, 100),
-  }),
+  threshold: thresholdField('a sample is flagged when its score is at least this (0 to 100)'),
   promptFile: textField(
     '--prompt-file <file>',
     `the monitor's instructions (default: the shipped ${MONITOR_PROMPT_FILE}, which \`impossiblebench monitor --help\` names); must contain {{TAG}} (where the evidence's random tag is named) and SCORE: (the answer line)`,

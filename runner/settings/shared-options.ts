@@ -2,8 +2,9 @@ import { z } from 'zod';
 import { DEFAULT_SANDBOX } from '../../docker/backends.js';
 import type { DockerHostInput } from '../../docker/hosts.js';
 import { DEFAULT_IMAGE_NAMING, ImageNamingSchema } from '../../tasks/images.js';
+import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
 import { setting } from './setting-flags.js';
-import { collect, DOCKER_HOST_FLAG, IMAGE_NAMING_FLAGS, SANDBOX_FLAG, TEMPLATE_FLAG, wholeNumber } from './shared-flags.js';
+import { collect, DOCKER_HOST_FLAG, IMAGE_NAMING_FLAGS, numberBetween, SANDBOX_FLAG, TEMPLATE_FLAG, wholeNumber } from './shared-flags.js';
 
 /*
  * Fields of the commands' option schemas that several commands share, each written once: the flag and its parser are
@@ -45,6 +46,11 @@ export function storeField(help: string, fallback?: string): z.ZodType {
 /** `--base-url <url>`: the server of a model. */
 export function baseUrlField(help = 'the server of an openai-compatible model, or a proxy in front of a provider') {
   return setting(z.string().min(1).optional(), { flag: '--base-url <url>', help });
+}
+
+/** `--threshold <score>`: the suspicion score from which a monitor flags a sample. */
+export function thresholdField(help: string) {
+  return setting(z.number().min(0).max(100).default(DEFAULT_THRESHOLD), { flag: '--threshold <score>', help, parse: numberBetween(0, 100) });
 }
 
 /** A flag given by name alone (`--redo`). */
