@@ -32,6 +32,7 @@ const UNIT = [
   'mutations/swe/row-kinds.test.ts',
   'mutations/swe/expect-error.test.ts',
   'runner/commands/audit-origin.test.ts',
+  'runner/commands/option-schemas.test.ts',
   'mutations/swe/patch.test.ts',
   'mutations/swe/test-id.test.ts',
   'results/classify/classify.test.ts',

@@ -1,21 +1,24 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { auditTasks, originCounts, type AuditRow } from '../../mutations/audit/audit.js';
 import { progressLine } from '../../mutations/progress.js';
 import { readDataset } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import { UserError } from '../../core/errors.js';
-import { wholeNumber } from '../settings/shared-flags.js';
 import { handleInterrupts } from '../orchestration/interrupt.js';
+import { addCommandOptions, commandOptions, setting } from '../settings/setting-flags.js';
+import { concurrencyField, HUB_CACHE_OPTIONS, requiredText, switchField, textField } from '../settings/shared-options.js';
 
-interface AuditFlags {
-  dataset: string;
-  split?: string;
-  docker: boolean;
-  json?: boolean;
-  concurrency: number;
-  cacheDir?: string;
-  offline?: boolean;
-}
+/** The options of `audit`, in the order the help lists them. */
+export const AuditOptionsSchema = z.object({
+  dataset: requiredText('--dataset <dataset>', 'hf:OWNER/NAME, a .json/.jsonl/.parquet file, or a built-in suite'),
+  split: textField('--split <split>', 'only this split or variant (oneoff or conflicting); default: every impossible row'),
+  docker: setting(z.boolean().default(true), { flag: '--no-docker', help: 'structure only: do not run solutions or gold patches in Docker' }),
+  json: switchField('--json', 'print one JSON object per row, then the summary'),
+  concurrency: concurrencyField('sandboxes used side by side', 2),
+  ...HUB_CACHE_OPTIONS,
+});
+type AuditFlags = z.infer<typeof AuditOptionsSchema>;
 
 export function summarize(rows: readonly AuditRow[]): string {
   const problems = rows.filter((r) => r.verdict === 'problem').length;
@@ -33,54 +36,46 @@ export function summarize(rows: readonly AuditRow[]): string {
 }
 
 export function register(program: Command): void {
-  program
+  const audit = program
     .command('audit')
     .description(
       'Check an impossible dataset made elsewhere: each variant parses, differs from the original exactly as advertised, and fails the solutions that pass the original',
-    )
-    .requiredOption('--dataset <dataset>', 'hf:OWNER/NAME, a .json/.jsonl/.parquet file, or a built-in suite')
-    .option('--split <split>', 'only this split or variant (oneoff or conflicting); default: every impossible row')
-    .option('--no-docker', 'structure only: do not run solutions or gold patches in Docker')
-    .option('--json', 'print one JSON object per row, then the summary')
-    .option('--concurrency <n>', 'sandboxes used side by side', wholeNumber(1), 2)
-    .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
-    .option('--offline', 'use only the cache, never the hub')
-    .action(async (flags: AuditFlags) => {
-      const report = await readDataset(flags.dataset, {
-        ...(flags.split ? { split: flags.split } : {}),
-        ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
-        ...(flags.offline ? { offline: true } : {}),
-        say: (line) => process.stderr.write(`${line}\n`),
-      });
-      for (const p of report.problems) console.log(`row problem: ${formatProblem(p)}`);
-      const impossible = report.tasks.filter((t) => t.variant !== 'original');
-      if (impossible.length === 0) {
-        throw new UserError(
-          `${flags.dataset}${flags.split ? ` (split ${flags.split})` : ''} has no impossible (oneoff or conflicting) rows to audit`,
-        );
-      }
-      const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping the audit\n') });
-      const bar = progressLine('auditing', impossible.length);
-      try {
-        const rows = await auditTasks(impossible, {
-          docker: flags.docker,
-          concurrency: flags.concurrency,
-          runId: `audit-${process.pid}`,
-          signal: interrupts.signal,
-          onProgress: (done) => bar.tick(done),
-        });
-        bar.end();
-        for (const row of rows) {
-          if (flags.json) console.log(JSON.stringify(row));
-          else
-            console.log(
-              `${{ pass: 'PASS   ', problem: 'PROBLEM', error: 'ERROR  ' }[row.verdict]} ${row.id} [${row.variant}] ${row.findings.join('; ')}`,
-            );
-        }
-        console.log(summarize(rows) + (report.problems.length ? `; ${report.problems.length} rows could not be read` : ''));
-        if (rows.some((r) => r.verdict !== 'pass') || report.problems.length > 0) process.exitCode = 1;
-      } finally {
-        interrupts.dispose();
-      }
+    );
+  addCommandOptions(audit, AuditOptionsSchema).action(async () => {
+    const flags: AuditFlags = commandOptions(audit, AuditOptionsSchema);
+    const report = await readDataset(flags.dataset, {
+      ...(flags.split ? { split: flags.split } : {}),
+      ...(flags.cacheDir ? { cacheDir: flags.cacheDir } : {}),
+      ...(flags.offline ? { offline: true } : {}),
+      say: (line) => process.stderr.write(`${line}\n`),
     });
+    for (const p of report.problems) console.log(`row problem: ${formatProblem(p)}`);
+    const impossible = report.tasks.filter((t) => t.variant !== 'original');
+    if (impossible.length === 0) {
+      throw new UserError(`${flags.dataset}${flags.split ? ` (split ${flags.split})` : ''} has no impossible (oneoff or conflicting) rows to audit`);
+    }
+    const interrupts = handleInterrupts({ onFirst: () => process.stderr.write('\nstopping the audit\n') });
+    const bar = progressLine('auditing', impossible.length);
+    try {
+      const rows = await auditTasks(impossible, {
+        docker: flags.docker,
+        concurrency: flags.concurrency,
+        runId: `audit-${process.pid}`,
+        signal: interrupts.signal,
+        onProgress: (done) => bar.tick(done),
+      });
+      bar.end();
+      for (const row of rows) {
+        if (flags.json) console.log(JSON.stringify(row));
+        else
+          console.log(
+            `${{ pass: 'PASS   ', problem: 'PROBLEM', error: 'ERROR  ' }[row.verdict]} ${row.id} [${row.variant}] ${row.findings.join('; ')}`,
+          );
+      }
+      console.log(summarize(rows) + (report.problems.length ? `; ${report.problems.length} rows could not be read` : ''));
+      if (rows.some((r) => r.verdict !== 'pass') || report.problems.length > 0) process.exitCode = 1;
+    } finally {
+      interrupts.dispose();
+    }
+  });
 }

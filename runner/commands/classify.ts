@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { reportFailures } from './failures.js';
 import { SCRIPTED_JUDGE, judgeContextTask } from '../../results/classify/judge-policy.js';
 import { judgeRun } from '../../results/classify/judge-run.js';
@@ -11,16 +12,25 @@ import { createModelClient, parseModelSpec } from '../../models/index.js';
 import { startModelServer, type ModelServer } from '../../simulated/server/index.js';
 import { UserError } from '../../core/errors.js';
 import { handleInterrupts } from '../orchestration/interrupt.js';
-import { wholeNumber } from '../settings/shared-flags.js';
+import { addCommandOptions, commandOptions } from '../settings/setting-flags.js';
+import { baseUrlField, concurrencyField, requiredText, storeField, switchField, textField } from '../settings/shared-options.js';
 
-interface ClassifyOptions {
-  model: string;
-  store: string;
-  concurrency: number;
-  redo?: boolean;
-  baseUrl?: string;
-  promptFile?: string;
-}
+/** The options of `classify`, in the order the help lists them. */
+export const ClassifyOptionsSchema = z.object({
+  model: requiredText(
+    '--model <spec>',
+    'the judge: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or scripted/judge (a local stand-in)',
+  ),
+  store: storeField('results store to read and add the verdicts to', DEFAULT_STORE_FILE),
+  concurrency: concurrencyField('samples judged at once', 4),
+  redo: switchField('--redo', 'judge again samples this model already judged with this prompt (the newest verdict counts)'),
+  promptFile: textField(
+    '--prompt-file <file>',
+    "the judge's instructions (default: the shipped judge.txt, named below); must ask for the last line CATEGORY: <kind>",
+  ),
+  baseUrl: baseUrlField(),
+});
+type ClassifyOptions = z.infer<typeof ClassifyOptionsSchema>;
 
 async function classifyAction(runId: string, opts: ClassifyOptions): Promise<void> {
   const { concurrency } = opts;
@@ -77,26 +87,15 @@ async function classifyAction(runId: string, opts: ClassifyOptions): Promise<voi
 }
 
 export function register(program: Command): void {
-  program
+  const classify = program
     .command('classify')
     .description(
       "Ask a judge model how each cheating or evaded sample of a run cheated, as the paper's judge does: one of modify-tests, " +
         'operator-overload, record-state, special-casing or other, from the transcript and diffs. Each verdict is stored with its sample ' +
         `(a "${JUDGE_EVENT}" event); samples the model already judged are skipped unless --redo.`,
     )
-    .argument('<run>', 'run id, or "latest" for the most recent run in the store')
-    .requiredOption(
-      '--model <spec>',
-      'the judge: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or scripted/judge (a local stand-in)',
-    )
-    .option('--store <file>', 'results store to read and add the verdicts to', DEFAULT_STORE_FILE)
-    .option('--concurrency <n>', 'samples judged at once', wholeNumber(1), 4)
-    .option('--redo', 'judge again samples this model already judged with this prompt (the newest verdict counts)')
-    .option(
-      '--prompt-file <file>',
-      "the judge's instructions (default: the shipped judge.txt, named below); must ask for the last line CATEGORY: <kind>",
-    )
-    .option('--base-url <url>', 'the server of an openai-compatible model, or a proxy in front of a provider')
+    .argument('<run>', 'run id, or "latest" for the most recent run in the store');
+  addCommandOptions(classify, ClassifyOptionsSchema)
     .addHelpText(
       'after',
       () =>
@@ -106,5 +105,5 @@ export function register(program: Command): void {
         '(`report` shows a judge × kind table and each verdict, `export` a judges field).' +
         '\n\nExamples:\n  impossiblebench classify latest --model openai/gpt-5\n  impossiblebench classify 20260101-120000-abc123 --model anthropic/claude-opus-4 --redo',
     )
-    .action(classifyAction);
+    .action((runId: string) => classifyAction(runId, commandOptions(classify, ClassifyOptionsSchema)));
 }

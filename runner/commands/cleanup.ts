@@ -1,24 +1,25 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { sandboxBackend } from '../../docker/backends.js';
 import { UserError } from '../../core/errors.js';
-import { addDockerHostOption, addSandboxOption, dockerHosts } from '../settings/shared-flags.js';
-import type { DockerHostInput } from '../../docker/hosts.js';
+import { dockerHosts } from '../settings/shared-flags.js';
+import { addCommandOptions, commandOptions } from '../settings/setting-flags.js';
+import { SANDBOX_BACKEND_OPTIONS, switchField, textField } from '../settings/shared-options.js';
 import type { DerivedImage, SandboxBackend, UnreachableEngine } from '../../docker/types.js';
 
-interface CleanupOptions {
-  run?: string;
-  dryRun?: boolean;
-  sandbox: string;
-  dockerHost?: DockerHostInput[];
-}
+/** The options of `cleanup`, in the order the help lists them. */
+const CleanupOptionsSchema = z.object({
+  run: textField('--run <id>', 'only the containers and history images of this run'),
+  dryRun: switchField('--dry-run', 'list what would be removed, remove nothing'),
+  ...SANDBOX_BACKEND_OPTIONS,
+});
 
 export function register(program: Command): void {
   const command = program
     .command('cleanup')
-    .description('remove every sandbox container (found by its run label), including those left by a killed run, and the history images runs made')
-    .option('--run <id>', 'only the containers and history images of this run')
-    .option('--dry-run', 'list what would be removed, remove nothing');
-  addDockerHostOption(addSandboxOption(command)).action(async (options: CleanupOptions) => {
+    .description('remove every sandbox container (found by its run label), including those left by a killed run, and the history images runs made');
+  addCommandOptions(command, CleanupOptionsSchema).action(async () => {
+    const options = commandOptions(command, CleanupOptionsSchema);
     if (options.run !== undefined && options.run.trim() === '') throw new UserError('--run needs a run id');
     const backend = sandboxBackend(options.sandbox, dockerHosts(options.dockerHost));
     const scope = options.run ? ` of run ${options.run}` : '';

@@ -1,11 +1,14 @@
 import { taskKind } from '../../tasks/kinds/registry.js';
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { readDataset, type DatasetReport } from '../../tasks/load.js';
 import { formatProblem } from '../../tasks/rows.js';
 import type { Task } from '../../tasks/task.js';
 import { gradingContractData } from '../../tasks/env/contract.js';
 import { UserError } from '../../core/errors.js';
 import { wholeNumber } from '../settings/shared-flags.js';
+import { addCommandOptions, commandOptions, setting } from '../settings/setting-flags.js';
+import { switchField, textField } from '../settings/shared-options.js';
 
 /** Hub datasets this tool knows how to read, shown by `datasets list`. */
 const KNOWN_HUB = [
@@ -15,42 +18,43 @@ const KNOWN_HUB = [
   ['hf:princeton-nlp/SWE-bench_Lite', 'SWE-bench Lite (originals)'],
 ] as const;
 
-interface ShowOptions {
-  split?: string;
-  json?: boolean;
-  strict?: boolean;
-  cacheDir?: string;
-  offline?: boolean;
-  hfEndpoint?: string;
-  refresh?: boolean;
-  problems: number;
-  grading?: string;
-}
+/** The options of `datasets show`, in the order the help lists them. */
+const ShowOptionsSchema = z.object({
+  split: textField('--split <name>', 'only this split (a hub split, or a variant: original, oneoff, conflicting)'),
+  json: switchField('--json', 'print the report as JSON (every problem, the example task in full)'),
+  strict: switchField('--strict', 'fail on the first malformed row instead of skipping and counting it'),
+  cacheDir: textField(
+    '--cache-dir <dir>',
+    'cache folder for hub downloads and built repositories (default: IMPOSSIBLEBENCH_CACHE, else the XDG cache)',
+  ),
+  offline: switchField('--offline', 'use only the cache, never the hub (also HF_HUB_OFFLINE=1)'),
+  hfEndpoint: textField('--hf-endpoint <url>', 'address of the hub (default: HF_ENDPOINT, else https://huggingface.co)'),
+  refresh: switchField('--refresh', 'ask the hub for the newest revision even when one is cached'),
+  problems: setting(z.number().int().min(0).default(20), {
+    flag: '--problems <n>',
+    help: 'how many problems to list in text output',
+    parse: wholeNumber(0),
+  }),
+  grading: textField(
+    '--grading <id>',
+    'print how the task with this id is graded, as JSON: the image, default limits, test command, log parser, graded tests and test paths (each variant of it with --split)',
+  ),
+});
 
 export function register(program: Command): void {
   const datasets = program.command('datasets').description('Inspect the datasets tasks come from');
 
-  datasets
+  const show = datasets
     .command('show')
     .description('Load a dataset and show its rows, splits, fields, one example and the problems found')
-    .argument('<dataset>', 'builtin:lcb, builtin:swe, hf:OWNER/NAME[@REVISION], or a .json/.jsonl/.parquet file')
-    .option('--split <name>', 'only this split (a hub split, or a variant: original, oneoff, conflicting)')
-    .option('--json', 'print the report as JSON (every problem, the example task in full)')
-    .option('--strict', 'fail on the first malformed row instead of skipping and counting it')
-    .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories (default: IMPOSSIBLEBENCH_CACHE, else the XDG cache)')
-    .option('--offline', 'use only the cache, never the hub (also HF_HUB_OFFLINE=1)')
-    .option('--hf-endpoint <url>', 'address of the hub (default: HF_ENDPOINT, else https://huggingface.co)')
-    .option('--refresh', 'ask the hub for the newest revision even when one is cached')
-    .option('--problems <n>', 'how many problems to list in text output', wholeNumber(0), 20)
-    .option(
-      '--grading <id>',
-      'print how the task with this id is graded, as JSON: the image, default limits, test command, log parser, graded tests and test paths (each variant of it with --split)',
-    )
+    .argument('<dataset>', 'builtin:lcb, builtin:swe, hf:OWNER/NAME[@REVISION], or a .json/.jsonl/.parquet file');
+  addCommandOptions(show, ShowOptionsSchema)
     .addHelpText(
       'after',
       '\nExamples:\n  impossiblebench datasets show builtin:swe\n  impossiblebench datasets show rows.jsonl --grading django__django-16527',
     )
-    .action(async (dataset: string, options: ShowOptions) => {
+    .action(async (dataset: string) => {
+      const options = commandOptions(show, ShowOptionsSchema);
       const limit = options.problems;
       const report = await readDataset(dataset, {
         ...(options.split ? { split: options.split } : {}),

@@ -1,4 +1,5 @@
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { z } from 'zod';
 import { mkdirSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -13,22 +14,12 @@ import { launchRun } from '../orchestration/launch.js';
 import { realWiring } from '../wiring/real-wiring.js';
 import { writeHtmlReport } from '../output/report-file.js';
 import { displayPath, printRunEnd } from '../output/summary.js';
-import { addDockerHostOption, addSandboxOption, addTemplateOption, dockerHosts, wholeNumber } from '../settings/shared-flags.js';
+import { dockerHosts, wholeNumber } from '../settings/shared-flags.js';
+import { addCommandOptions, commandOptions, setting } from '../settings/setting-flags.js';
+import { concurrencyField, SANDBOX_BACKEND_OPTIONS, storeField, switchField, TEMPLATE_OPTIONS } from '../settings/shared-options.js';
 import { readTemplateOverride } from '../../scaffolds/templates.js';
 import { floorWithGradedRuns, gradedRunsByDataset, measureGradedRunsOf } from '../orchestration/graded-runs.js';
-import { totalCapacity, type DockerHostInput } from '../../docker/hosts.js';
-
-interface DemoFlags {
-  dockerHost?: DockerHostInput[];
-  out: string;
-  store?: string;
-  concurrency: number;
-  tasks: number;
-  suite: DemoSuite;
-  plain?: boolean;
-  sandbox: string;
-  template?: Record<string, string>;
-}
+import { totalCapacity } from '../../docker/hosts.js';
 
 /** Defaults sized so the whole demo finishes in a few minutes on two cores. */
 export const DEMO_TASKS = 1;
@@ -38,6 +29,29 @@ export const DEMO_MAX_ATTEMPTS = 3;
 export const DEMO_SUITES = { lcb: ['builtin:lcb'], swe: ['builtin:swe'], all: ['builtin:lcb', 'builtin:swe'] } as const;
 export type DemoSuite = keyof typeof DEMO_SUITES;
 export const DEMO_SUITE: DemoSuite = 'all';
+
+/** The options of `demo`, in the order the help lists them. */
+const DemoOptionsSchema = z.object({
+  out: setting(z.string().min(1).default('impossiblebench-demo'), {
+    flag: '--out <dir>',
+    help: 'folder for report.html (and the store, unless --store)',
+  }),
+  store: storeField('SQLite results store (default OUT/demo.sqlite)'),
+  concurrency: concurrencyField('samples (sandboxes) in flight at once', 4),
+  tasks: setting(z.number().int().min(1).default(DEMO_TASKS), {
+    flag: '--tasks <n>',
+    help: 'how many built-in tasks to use (each runs in every cell of the matrix)',
+    parse: wholeNumber(1),
+  }),
+  suite: setting(z.enum(Object.keys(DEMO_SUITES) as [DemoSuite, ...DemoSuite[]]).default(DEMO_SUITE), {
+    flag: '--suite <suite>',
+    help: 'built-in suites to run: all (both), lcb (LiveCodeBench-style functions, about 1 minute on 2 cores) or swe (SWE-style repositories, about 2)',
+  }),
+  plain: switchField('--plain', 'plain progress lines even on a terminal'),
+  ...SANDBOX_BACKEND_OPTIONS,
+  ...TEMPLATE_OPTIONS,
+});
+type DemoFlags = z.infer<typeof DemoOptionsSchema>;
 
 /** The demo's experiment: every reference policy over every split, scaffold and access mode. */
 export function demoExperiment(tasks: number, concurrency: number, suite: DemoSuite = DEMO_SUITE): ExperimentInput {
@@ -57,13 +71,13 @@ export function demoExperiment(tasks: number, concurrency: number, suite: DemoSu
   };
 }
 
-async function demoAction(flags: DemoFlags, demo: Command): Promise<void> {
+async function demoAction(flags: DemoFlags, concurrencyGiven: boolean): Promise<void> {
   // Bad templates are found before the floor is measured.
   for (const [name, file] of Object.entries(flags.template ?? {})) readTemplateOverride(name, file, '--template');
   const hosts = dockerHosts(flags.dockerHost);
   const backend = sandboxBackend(flags.sandbox, hosts);
   // With a pool, the engines' total capacity unless --concurrency says otherwise.
-  if (hosts.length > 0 && demo.getOptionValueSource('concurrency') === 'default') flags.concurrency = totalCapacity(hosts);
+  if (hosts.length > 0 && !concurrencyGiven) flags.concurrency = totalCapacity(hosts);
   const out = resolve(flags.out);
   mkdirSync(out, { recursive: true });
   const storePath = resolve(flags.store ?? join(out, 'demo.sqlite'));
@@ -135,21 +149,10 @@ export function register(program: Command): void {
         'local model server and the real OpenAI and Anthropic SDKs, over splits × scaffolds × access modes, in Docker sandboxes.\n\n' +
         'Prints the table, checks the known answers (honest never passes an impossible variant, ...) and writes report.html. ' +
         "Measures bare sandbox lifecycles and bare graded runs first, and prints the run's overhead against both.",
-    )
-    .option('--out <dir>', 'folder for report.html (and the store, unless --store)', 'impossiblebench-demo')
-    .option('--store <file>', 'SQLite results store (default OUT/demo.sqlite)')
-    .option('--concurrency <n>', 'samples (sandboxes) in flight at once', wholeNumber(1), 4)
-    .option('--tasks <n>', 'how many built-in tasks to use (each runs in every cell of the matrix)', wholeNumber(1), DEMO_TASKS)
-    .addOption(
-      new Option(
-        '--suite <suite>',
-        'built-in suites to run: all (both), lcb (LiveCodeBench-style functions, about 1 minute on 2 cores) or swe (SWE-style repositories, about 2)',
-      )
-        .choices(Object.keys(DEMO_SUITES))
-        .default(DEMO_SUITE),
-    )
-    .option('--plain', 'plain progress lines even on a terminal');
-  addTemplateOption(addDockerHostOption(addSandboxOption(demo))).action(demoAction);
+    );
+  addCommandOptions(demo, DemoOptionsSchema).action(() =>
+    demoAction(commandOptions(demo, DemoOptionsSchema), demo.getOptionValueSource('concurrency') !== undefined),
+  );
 }
 
 /**

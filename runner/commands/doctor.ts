@@ -1,10 +1,12 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { sandboxBackend } from '../../docker/backends.js';
 import { SANDBOX_IMAGES } from '../../docker/image-names.js';
 import type { BackendCheck, SandboxBackend } from '../../docker/types.js';
 import { formatError } from '../../core/errors.js';
-import { addDockerHostOption, addSandboxOption, dockerHosts } from '../settings/shared-flags.js';
-import type { DockerHostInput } from '../../docker/hosts.js';
+import { dockerHosts } from '../settings/shared-flags.js';
+import { addCommandOptions, commandOptions } from '../settings/setting-flags.js';
+import { SANDBOX_BACKEND_OPTIONS } from '../settings/shared-options.js';
 import { findAgentBinary, type LookupContext } from '../../scaffolds/agent-cli/binaries.js';
 import { BUILTIN_AGENT_CLIS } from '../../scaffolds/agent-cli/spec.js';
 
@@ -84,7 +86,9 @@ export function register(program: Command): void {
     .description(
       'check the sandbox backend (the container engine), its limits, the sandbox images and the agent programs; print the fix for anything missing',
     );
-  addDockerHostOption(addSandboxOption(command)).action(async (flags: { sandbox: string; dockerHost?: DockerHostInput[] }) => {
+  const schema = z.object(SANDBOX_BACKEND_OPTIONS);
+  addCommandOptions(command, schema).action(async () => {
+    const flags = commandOptions(command, schema);
     try {
       const healthy = await doctor(sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost)));
       console.log(healthy ? 'all checks passed' : 'some checks failed; run the fix commands above');

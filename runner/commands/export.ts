@@ -1,18 +1,31 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { CHEATING_KINDS, KIND_DESCRIPTIONS } from '../../results/classify/index.js';
 import { columnEntries } from '../../results/export-columns.js';
 import { EXPORT_FILTERS, EXPORT_FORMATS, exportRun, parseExportOptions } from '../../results/export.js';
 import { LABEL_HELP } from '../../results/labels.js';
 import { resolveRun } from '../../results/resolve-run.js';
 import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
+import { addCommandOptions, commandOptions, setting } from '../settings/setting-flags.js';
+import { requiredText, storeField, textField } from '../settings/shared-options.js';
 
-interface ExportOptions {
-  out: string;
-  store: string;
-  format?: string;
-  only?: string;
-  card: boolean;
-}
+/** The options of `export`, in the order the help lists them; `parseExportOptions` checks the format and the filter. */
+const ExportOptionsSchema = z.object({
+  out: requiredText(
+    '--out <file>',
+    'the file to write (replaced only once complete); the card goes beside it: samples.parquet -> samples.parquet.card.md',
+  ),
+  format: textField(
+    '--format <format>',
+    `${EXPORT_FORMATS.join(' or ')}; default: parquet when --out ends in .parquet, else jsonl (the flag wins over the extension)`,
+  ),
+  only: textField(
+    '--only <which>',
+    `keep only these samples: ${EXPORT_FILTERS.join(', ')} (cheating and legit by label, passed by outcome); default: every sample`,
+  ),
+  card: setting(z.boolean().default(true), { flag: '--no-card', help: 'do not write the dataset card' }),
+  store: storeField('results store to read', DEFAULT_STORE_FILE),
+});
 
 const COLUMNS_TEXT = [
   'Columns (the same in both formats; nested fields are JSON objects in JSONL, structs and lists of structs in Parquet;',
@@ -34,7 +47,7 @@ const EXAMPLES = [
 ].join('\n');
 
 export function register(program: Command): void {
-  program
+  const command = program
     .command('export')
     .description(
       'Write a run as a dataset, one row per sample: its key (model, dataset, split, task, scaffold, access, prompt, ' +
@@ -42,26 +55,14 @@ export function register(program: Command): void {
         'the kinds of cheating with the lines that show them, and the verdicts of LLM judges and monitors. ' +
         'A dataset card (Markdown: label rule, run configuration, counts, columns) is written beside it as FILE.card.md.',
     )
-    .argument('<run>', 'run id, or "latest" for the most recent run in the store')
-    .requiredOption(
-      '--out <file>',
-      'the file to write (replaced only once complete); the card goes beside it: samples.parquet -> samples.parquet.card.md',
-    )
-    .option(
-      '--format <format>',
-      `${EXPORT_FORMATS.join(' or ')}; default: parquet when --out ends in .parquet, else jsonl (the flag wins over the extension)`,
-    )
-    .option(
-      '--only <which>',
-      `keep only these samples: ${EXPORT_FILTERS.join(', ')} (cheating and legit by label, passed by outcome); default: every sample`,
-    )
-    .option('--no-card', 'do not write the dataset card')
-    .option('--store <file>', 'results store to read', DEFAULT_STORE_FILE)
+    .argument('<run>', 'run id, or "latest" for the most recent run in the store');
+  addCommandOptions(command, ExportOptionsSchema)
     .addHelpText(
       'after',
       `\nLabels (ground truth for cheating monitors):\n  ${LABEL_HELP.split('; ').join('\n  ')}\n\n${COLUMNS_TEXT}\n\n${KINDS_TEXT}\n\n${EXAMPLES}`,
     )
-    .action(async (runId: string, opts: ExportOptions) => {
+    .action(async (runId: string) => {
+      const opts = commandOptions(command, ExportOptionsSchema);
       // Bad values fail before the store is opened.
       const options = parseExportOptions({ format: opts.format, only: opts.only, card: opts.card });
       const store = openStore(opts.store, { mustExist: true });

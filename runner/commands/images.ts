@@ -1,34 +1,45 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { sandboxBackend } from '../../docker/backends.js';
 import { PYTHON_IMAGE, SANDBOX_IMAGES } from '../../docker/image-names.js';
 import { mergeSettings, parseExperiment } from '../settings/config.js';
 import { baseSettings, presetNames } from '../settings/presets.js';
 import { downloadSize, formatBytes, neededImages, pullMissing, type ImageSelection } from '../orchestration/images-pull.js';
 import { handleInterrupts } from '../orchestration/interrupt.js';
-import { addDockerHostOption, addImageNamingOptions, addSandboxOption, dockerHosts, wholeNumber } from '../settings/shared-flags.js';
-import type { DockerHostInput } from '../../docker/hosts.js';
+import { dockerHosts } from '../settings/shared-flags.js';
+import { addCommandOptions, commandOptions } from '../settings/setting-flags.js';
+import {
+  concurrencyField,
+  IMAGE_NAMING_OPTIONS,
+  limitField,
+  repeatableText,
+  SANDBOX_BACKEND_OPTIONS,
+  seedField,
+  switchField,
+  textField,
+} from '../settings/shared-options.js';
 import { Steps } from '../../docker/build/progress.js';
 import { UserError } from '../../core/errors.js';
 
-export interface PullFlags {
-  dockerHost?: DockerHostInput[];
-  dataset?: string[];
-  split?: string[];
-  limit?: number;
-  shuffle?: boolean;
-  seed?: number;
-  config?: string;
-  preset?: string;
-  imageNamespace?: string;
-  imageTag?: string;
-  imageArch?: string;
-  concurrency: number;
-  dryRun?: boolean;
-  plain?: boolean;
-  sandbox: string;
-}
-
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+/** The options of `images pull`, in the order the help lists them. */
+export const PullOptionsSchema = z.object({
+  dataset: repeatableText('--dataset <name>', 'dataset, repeatable: hf:OWNER/NAME, a .json/.jsonl/.parquet file, builtin:swe, builtin:lcb'),
+  split: repeatableText('--split <split>', 'original | oneoff | conflicting, repeatable (default: all three)'),
+  limit: limitField('the first n tasks per dataset, as `run --limit` picks them'),
+  shuffle: switchField('--shuffle', 'shuffle the tasks with --seed before --limit, as `run --shuffle` does'),
+  seed: seedField('seed of the shuffle (default 0)'),
+  config: textField('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it'),
+  preset: textField(
+    '--preset <name>',
+    `take them from a configuration shipped with the package, as \`run --preset\` does: ${presetNames().join(', ')}`,
+  ),
+  ...IMAGE_NAMING_OPTIONS,
+  ...SANDBOX_BACKEND_OPTIONS,
+  concurrency: concurrencyField('images pulled at once', 2),
+  dryRun: switchField('--dry-run', 'only list what is missing and how much it is'),
+  plain: switchField('--plain', 'one line per image even on a terminal'),
+});
+export type PullFlags = z.infer<typeof PullOptionsSchema>;
 
 /** The datasets, task selection and image naming to pull for: the preset's and config file's, with the flags over them. */
 export async function pullSelection(flags: PullFlags): Promise<ImageSelection> {
@@ -51,16 +62,19 @@ export async function pullSelection(flags: PullFlags): Promise<ImageSelection> {
   return parseExperiment(settings, (field) => (fromFlag(field) || !base ? (flagOf[field] ?? `--${field}`) : base.path));
 }
 
-interface BuildFlags {
-  dockerHost?: DockerHostInput[];
-  offline?: boolean;
-  rebuild?: boolean;
-  mirror?: string;
-  quiet?: boolean;
-  sandbox: string;
-}
+/** The options of `images build`, in the order the help lists them. */
+const BuildOptionsSchema = z.object({
+  offline: switchField('--offline', 'never contact a registry: use the image if present, else build it from Debian packages (needs root)'),
+  rebuild: switchField('--rebuild', 'build a new image even if a working one is present'),
+  mirror: textField('--mirror <url>', 'Debian archive for the offline build (default: the one apt on this machine uses)'),
+  quiet: switchField('-q, --quiet', 'print only the result'),
+  ...SANDBOX_BACKEND_OPTIONS,
+});
+type BuildFlags = z.infer<typeof BuildOptionsSchema>;
 
-async function listAction(flags: { sandbox: string; dockerHost?: DockerHostInput[] }): Promise<void> {
+const ListOptionsSchema = z.object(SANDBOX_BACKEND_OPTIONS);
+
+async function listAction(flags: z.infer<typeof ListOptionsSchema>): Promise<void> {
   const backend = sandboxBackend(flags.sandbox, dockerHosts(flags.dockerHost));
   let missing = 0;
   for (const spec of SANDBOX_IMAGES) {
@@ -161,12 +175,8 @@ export function register(program: Command): void {
 
   const build = images
     .command('build')
-    .description('make the sandbox image: use it if present, else pull from a registry, else build it from Debian packages')
-    .option('--offline', 'never contact a registry: use the image if present, else build it from Debian packages (needs root)')
-    .option('--rebuild', 'build a new image even if a working one is present')
-    .option('--mirror <url>', 'Debian archive for the offline build (default: the one apt on this machine uses)')
-    .option('-q, --quiet', 'print only the result');
-  addDockerHostOption(addSandboxOption(build)).action(buildAction);
+    .description('make the sandbox image: use it if present, else pull from a registry, else build it from Debian packages');
+  addCommandOptions(build, BuildOptionsSchema).action(() => buildAction(commandOptions(build, BuildOptionsSchema)));
 
   const pull = images
     .command('pull')
@@ -177,20 +187,9 @@ export function register(program: Command): void {
         'the free space where the engine keeps images, then pulls what is missing with progress. With several --docker-host ' +
         'engines an image is missing only when none holds it, and each is pulled onto one of them, spread by capacity and by ' +
         'what each holds: samples run on an engine that holds their image.',
-    )
-    .option('--dataset <name>', 'dataset, repeatable: hf:OWNER/NAME, a .json/.jsonl/.parquet file, builtin:swe, builtin:lcb', collect)
-    .option('--split <split>', 'original | oneoff | conflicting, repeatable (default: all three)', collect)
-    .option('--limit <n>', 'the first n tasks per dataset, as `run --limit` picks them', wholeNumber(1))
-    .option('--shuffle', 'shuffle the tasks with --seed before --limit, as `run --shuffle` does')
-    .option('--seed <n>', 'seed of the shuffle (default 0)', wholeNumber(0))
-    .option('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it')
-    .option('--preset <name>', `take them from a configuration shipped with the package, as \`run --preset\` does: ${presetNames().join(', ')}`);
-  addDockerHostOption(addSandboxOption(addImageNamingOptions(pull)))
-    .option('--concurrency <n>', 'images pulled at once', wholeNumber(1), 2)
-    .option('--dry-run', 'only list what is missing and how much it is')
-    .option('--plain', 'one line per image even on a terminal')
-    .action(pullAction);
+    );
+  addCommandOptions(pull, PullOptionsSchema).action(() => pullAction(commandOptions(pull, PullOptionsSchema)));
 
   const list = images.command('list').description('show which sandbox images are present');
-  addDockerHostOption(addSandboxOption(list)).action(listAction);
+  addCommandOptions(list, ListOptionsSchema).action(() => listAction(commandOptions(list, ListOptionsSchema)));
 }

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { reportFailures } from './failures.js';
 import { judgeContextTask } from '../../results/classify/judge-policy.js';
 import { count, usd } from '../../results/format.js';
 import { monitorTables } from '../../results/monitor/markdown.js';
-import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
 import { monitorRun } from '../../results/monitor/monitor-run.js';
 import { SCRIPTED_MONITORS, SCRIPTED_MONITOR_NAMES } from '../../results/monitor/policies.js';
 import { MONITOR_PROMPT_FILE, MONITOR_PROMPT_NEEDS } from '../../results/monitor/prompt.js';
@@ -18,19 +18,34 @@ import type { ModelClient } from '../../core/model.js';
 import { startModelServer, type ModelServer } from '../../simulated/server/index.js';
 import { UserError } from '../../core/errors.js';
 import { handleInterrupts } from '../orchestration/interrupt.js';
-import { numberBetween, wholeNumber } from '../settings/shared-flags.js';
+import { addCommandOptions, commandOptions } from '../settings/setting-flags.js';
+import { baseUrlField, concurrencyField, storeField, switchField, textField, thresholdField } from '../settings/shared-options.js';
 
-interface MonitorOptions {
-  model?: string;
-  static?: boolean;
-  all?: boolean;
-  threshold: number;
-  promptFile?: string;
-  store: string;
-  concurrency: number;
-  redo?: boolean;
-  baseUrl?: string;
-}
+/** The options of `monitor`, in the order the help lists them. */
+export const MonitorOptionsSchema = z.object({
+  model: textField(
+    '--model <spec>',
+    `the monitor: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or a scripted stand-in (${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')})`,
+  ),
+  static: switchField(
+    '--static',
+    "print the static classifier's row alone, calling no model (with --model its row is printed anyway, beside the model's)",
+  ),
+  all: switchField(
+    '--all',
+    'read every sample an agent finished, not only the passed ones; evaded, agent-flagged and failed samples are reported apart from the rates',
+  ),
+  threshold: thresholdField('a sample is flagged when its score is at least this (0 to 100)'),
+  promptFile: textField(
+    '--prompt-file <file>',
+    `the monitor's instructions (default: the shipped ${MONITOR_PROMPT_FILE}, which \`impossiblebench monitor --help\` names); must contain {{TAG}} (where the evidence's random tag is named) and SCORE: (the answer line)`,
+  ),
+  store: storeField('results store to read and add the scores to', DEFAULT_STORE_FILE),
+  concurrency: concurrencyField('samples scored at once', 4),
+  redo: switchField('--redo', 'score again samples this model and prompt already scored (the newest answer counts)'),
+  baseUrl: baseUrlField(),
+});
+type MonitorOptions = z.infer<typeof MonitorOptionsSchema>;
 
 /** The prompt the monitor is given: the user's file, checked, or the one that ships. */
 export function monitorPrompt(file?: string): PromptFile {
@@ -128,7 +143,7 @@ async function monitorAction(runId: string, opts: MonitorOptions): Promise<void>
 }
 
 export function register(program: Command): void {
-  program
+  const monitor = program
     .command('monitor')
     .description(
       "Run an LLM monitor over a run's samples and measure it against the ground truth: it reads each sample as a reviewer would " +
@@ -136,25 +151,8 @@ export function register(program: Command): void {
         'suspicion score from 0 to 100 and a short reason. Then prints its detection rate on cheating passes and false-positive rate on ' +
         'legitimate ones (Wilson 95% intervals) and its AUROC, beside the static classifier, which needs no model.',
     )
-    .argument('<run>', 'run id, or "latest" for the most recent run in the store')
-    .option(
-      '--model <spec>',
-      `the monitor: openai/NAME, anthropic/NAME, openai-compatible/NAME (with --base-url), or a scripted stand-in (${SCRIPTED_MONITOR_NAMES.map((n) => `scripted/${n}`).join(', ')})`,
-    )
-    .option('--static', "print the static classifier's row alone, calling no model (with --model its row is printed anyway, beside the model's)")
-    .option(
-      '--all',
-      'read every sample an agent finished, not only the passed ones; evaded, agent-flagged and failed samples are reported apart from the rates',
-    )
-    .option('--threshold <score>', 'a sample is flagged when its score is at least this (0 to 100)', numberBetween(0, 100), DEFAULT_THRESHOLD)
-    .option(
-      '--prompt-file <file>',
-      `the monitor's instructions (default: the shipped ${MONITOR_PROMPT_FILE}, which \`impossiblebench monitor --help\` names); must contain {{TAG}} (where the evidence's random tag is named) and SCORE: (the answer line)`,
-    )
-    .option('--store <file>', 'results store to read and add the scores to', DEFAULT_STORE_FILE)
-    .option('--concurrency <n>', 'samples scored at once', wholeNumber(1), 4)
-    .option('--redo', 'score again samples this model and prompt already scored (the newest answer counts)')
-    .option('--base-url <url>', 'the server of an openai-compatible model, or a proxy in front of a provider')
+    .argument('<run>', 'run id, or "latest" for the most recent run in the store');
+  addCommandOptions(monitor, MonitorOptionsSchema)
     .addHelpText('after', () => {
       const shipped = shippedPrompt(MONITOR_PROMPT_FILE);
       return (
@@ -167,5 +165,5 @@ export function register(program: Command): void {
         '  impossiblebench monitor latest --static --store impossiblebench-demo/demo.sqlite'
       );
     })
-    .action(monitorAction);
+    .action((runId: string) => monitorAction(runId, commandOptions(monitor, MonitorOptionsSchema)));
 }

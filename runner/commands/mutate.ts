@@ -1,5 +1,6 @@
+import type { Command } from 'commander';
+import { z } from 'zod';
 import { mutationKind } from '../../mutations/kinds/registry.js';
-import { Option, type Command } from 'commander';
 import { existsSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import { type MutateOptions, mutateTasks } from '../../mutations/dataset.js';
@@ -9,7 +10,7 @@ import { MODEL_PROMPT_FILE, modelPromptFile } from '../../mutations/swe/model-pr
 import { createModelClient } from '../../models/factory.js';
 import { parseModelSpec } from '../../models/spec.js';
 import type { SweTask, Task } from '../../tasks/task.js';
-import { MUTATION_TYPES, type MutationType } from '../../mutations/outcome.js';
+import { MUTATION_TYPES } from '../../mutations/outcome.js';
 import { progressLine } from '../../mutations/progress.js';
 import { taskRow } from '../../mutations/task.js';
 import { writeLinesAtomic } from '../../core/atomic-write.js';
@@ -24,40 +25,69 @@ import { sweGradeTimeoutMs } from '../../tasks/env/swe.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
 import { shellArg } from '../output/shell-arg.js';
-import {
-  addDockerHostOption,
-  addImageNamingOptions,
-  addSandboxOption,
-  dockerHosts,
-  imageNaming,
-  positiveNumber,
-  wholeNumber,
-  type ImageNamingFlags,
-} from '../settings/shared-flags.js';
-import { totalCapacity, type DockerHostInput } from '../../docker/hosts.js';
+import { dockerHosts, imageNaming, positiveNumber, wholeNumber } from '../settings/shared-flags.js';
+import { totalCapacity } from '../../docker/hosts.js';
 import { handleInterrupts } from '../orchestration/interrupt.js';
+import { addCommandOptions, commandOptions, setting } from '../settings/setting-flags.js';
+import {
+  baseUrlField,
+  concurrencyField,
+  HUB_CACHE_OPTIONS,
+  IMAGE_NAMING_OPTIONS,
+  limitField,
+  requiredText,
+  SANDBOX_BACKEND_OPTIONS,
+  seedField,
+  storeField,
+  switchField,
+  textField,
+} from '../settings/shared-options.js';
 
-interface MutateFlags extends ImageNamingFlags {
-  dataset: string;
-  type: MutationType;
-  seed: number;
-  validate?: boolean;
-  out: string;
-  limit?: number;
-  concurrency?: number;
-  cpus?: number;
-  memory?: number;
-  store?: string;
-  cacheDir?: string;
-  offline?: boolean;
-  sandbox: string;
-  dockerHost?: DockerHostInput[];
-  repo?: string;
-  model?: string;
-  promptFile?: string;
-  baseUrl?: string;
-  maxTries: number;
-}
+/** The options of `mutate`, in the order the help lists them. */
+export const MutateOptionsSchema = z.object({
+  dataset: requiredText(
+    '--dataset <dataset>',
+    'builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (original tests are read from every row)',
+  ),
+  type: setting(z.enum(MUTATION_TYPES), { flag: '--type <type>', help: 'which impossible variant to make' }),
+  seed: seedField('seed of the choices (same input and seed: byte-identical output)', 0),
+  validate: switchField(
+    '--validate',
+    'check every variant in a sandbox and leave out the ones that fail (LCB: the reference solution passes the original and fails the variant at the mutated assertion, a stub fails; SWE: the gold patch passes the original tests and fails the target, an empty patch fails)',
+  ),
+  out: requiredText('--out <file.jsonl>', 'where to write the variants (written whole or not at all)'),
+  limit: limitField('only the first N tasks'),
+  concurrency: concurrencyField("sandboxes used side by side when validating (default 2; with --docker-host, the engines' total capacity)"),
+  cpus: setting(z.number().positive().optional(), {
+    flag: '--cpus <n>',
+    help: "with --validate, CPUs of each sandbox, as a run sets them (default 1 for LiveCodeBench-style tasks; for a repository 2, or what the SWE-bench harness's spec gives it if more)",
+    parse: positiveNumber,
+  }),
+  memory: setting(z.number().int().min(64).optional(), {
+    flag: '--memory <MiB>',
+    help: 'with --validate, memory of each SWE sandbox, as a run sets it (default 4096)',
+    parse: wholeNumber(64),
+  }),
+  store: storeField(
+    "with --validate, a results store to take the SWE tasks' reference runs (the gold patch on the original tests) from and keep them in, as `run` and `preflight` do",
+  ),
+  ...HUB_CACHE_OPTIONS,
+  repo: textField(
+    '--repo <dir>',
+    "a local git repository holding the SWE rows' base commits: the engine may then read whole test files, not just the patch",
+  ),
+  model: textField('--model <provider/name>', 'ask this model for the variants the engine cannot make (validate them with --validate)'),
+  promptFile: textField('--prompt-file <file>', `the model's prompt template (default: the shipped ${MODEL_PROMPT_FILE})`),
+  baseUrl: baseUrlField("the model server's address, for openai-compatible models"),
+  maxTries: setting(z.number().int().min(1).default(DEFAULT_MAX_TRIES), {
+    flag: '--max-tries <n>',
+    help: "with --validate, candidates validated per row at most: when the reference (gold patch or solution) passes a variant (not impossible) or an empty one does (it states what the unfixed code does), the engine's next candidate for that row is made and validated instead",
+    parse: wholeNumber(1),
+  }),
+  ...IMAGE_NAMING_OPTIONS,
+  ...SANDBOX_BACKEND_OPTIONS,
+});
+type MutateFlags = z.infer<typeof MutateOptionsSchema>;
 
 /** Where whole test files come from: a local git repository holding the rows' base commits. */
 function baseFilesFrom(repo: string | undefined): ((task: SweTask) => Promise<ReadonlyMap<string, string> | undefined>) | undefined {
@@ -232,48 +262,6 @@ function printOutcome(result: Awaited<ReturnType<typeof mutateTasks>>, flags: Mu
 export function register(program: Command): void {
   const mutate = program
     .command('mutate')
-    .description('Make the one-off or conflicting variant of every task of a dataset, optionally validated in sandboxes, as JSONL rows')
-    .requiredOption(
-      '--dataset <dataset>',
-      'builtin:lcb, builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file (original tests are read from every row)',
-    )
-    .addOption(new Option('--type <type>', 'which impossible variant to make').choices(MUTATION_TYPES as string[]).makeOptionMandatory())
-    .option('--seed <n>', 'seed of the choices (same input and seed: byte-identical output)', wholeNumber(0), 0)
-    .option(
-      '--validate',
-      'check every variant in a sandbox and leave out the ones that fail (LCB: the reference solution passes the original and fails the variant at the mutated assertion, a stub fails; SWE: the gold patch passes the original tests and fails the target, an empty patch fails)',
-    )
-    .requiredOption('--out <file.jsonl>', 'where to write the variants (written whole or not at all)')
-    .option('--limit <n>', 'only the first N tasks', wholeNumber(1))
-    .option(
-      '--concurrency <n>',
-      "sandboxes used side by side when validating (default 2; with --docker-host, the engines' total capacity)",
-      wholeNumber(1),
-    )
-    .option(
-      '--cpus <n>',
-      "with --validate, CPUs of each sandbox, as a run sets them (default 1 for LiveCodeBench-style tasks; for a repository 2, or what the SWE-bench harness's spec gives it if more)",
-      positiveNumber,
-    )
-    .option('--memory <MiB>', 'with --validate, memory of each SWE sandbox, as a run sets it (default 4096)', wholeNumber(64))
-    .option(
-      '--store <file>',
-      "with --validate, a results store to take the SWE tasks' reference runs (the gold patch on the original tests) from and keep them in, as `run` and `preflight` do",
-    )
-    .option('--cache-dir <dir>', 'cache folder for hub downloads and built repositories')
-    .option('--offline', 'use only the cache, never the hub')
-    .option(
-      '--repo <dir>',
-      "a local git repository holding the SWE rows' base commits: the engine may then read whole test files, not just the patch",
-    )
-    .option('--model <provider/name>', 'ask this model for the variants the engine cannot make (validate them with --validate)')
-    .option('--prompt-file <file>', `the model's prompt template (default: the shipped ${MODEL_PROMPT_FILE})`)
-    .option('--base-url <url>', "the model server's address, for openai-compatible models")
-    .option(
-      '--max-tries <n>',
-      "with --validate, candidates validated per row at most: when the reference (gold patch or solution) passes a variant (not impossible) or an empty one does (it states what the unfixed code does), the engine's next candidate for that row is made and validated instead",
-      wholeNumber(1),
-      DEFAULT_MAX_TRIES,
-    );
-  addDockerHostOption(addSandboxOption(addImageNamingOptions(mutate))).action(mutateAction);
+    .description('Make the one-off or conflicting variant of every task of a dataset, optionally validated in sandboxes, as JSONL rows');
+  addCommandOptions(mutate, MutateOptionsSchema).action(() => mutateAction(commandOptions(mutate, MutateOptionsSchema)));
 }

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
+import { z } from 'zod';
 import { resolve } from 'node:path';
 import { sandboxBackend } from '../../docker/backends.js';
-import type { DockerHostInput } from '../../docker/hosts.js';
 import { DEFAULT_STORE_FILE, openStore, type ResultStore } from '../../results/store.js';
 import { describeLimits, taskSandboxLimits } from '../../tasks/env/sandbox-limits.js';
 import { UserError } from '../../core/errors.js';
@@ -10,29 +10,50 @@ import { handleInterrupts } from '../orchestration/interrupt.js';
 import { imagesPullCommand, missingImagesText } from '../orchestration/missing-images.js';
 import { preflight, type PreflightReport } from '../orchestration/preflight.js';
 import { baseSettings } from '../settings/presets.js';
-import { addDockerHostOption, addImageNamingOptions, addSandboxOption, dockerHosts, positiveNumber, wholeNumber } from '../settings/shared-flags.js';
+import { dockerHosts, positiveNumber, wholeNumber } from '../settings/shared-flags.js';
+import { addCommandOptions, commandOptions, setting } from '../settings/setting-flags.js';
+import {
+  concurrencyField,
+  IMAGE_NAMING_OPTIONS,
+  limitField,
+  repeatableText,
+  SANDBOX_BACKEND_OPTIONS,
+  seedField,
+  storeField,
+  switchField,
+  textField,
+} from '../settings/shared-options.js';
 
-interface PreflightFlags {
-  dataset?: string[];
-  split?: string[];
-  limit?: number;
-  shuffle?: boolean;
-  seed?: number;
-  config?: string;
-  preset?: string;
-  imageNamespace?: string;
-  imageTag?: string;
-  imageArch?: string;
-  cpus?: number;
-  memory?: number;
-  toolTimeout?: number;
-  concurrency?: number;
-  store?: string;
-  sandbox: string;
-  dockerHost?: DockerHostInput[];
-}
-
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+/** The options of `preflight`, in the order the help lists them; none has a default here, so a config file's value holds. */
+const PreflightOptionsSchema = z.object({
+  dataset: repeatableText('--dataset <name>', 'dataset, repeatable: builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file of SWE-bench rows'),
+  split: repeatableText('--split <split>', 'original | oneoff | conflicting, repeatable: the splits whose tasks to check (default all three)'),
+  limit: limitField('at most n tasks per dataset, the same tasks `run --limit` picks'),
+  shuffle: switchField('--shuffle', 'shuffle the tasks (with --seed) before --limit'),
+  seed: seedField('seed for the shuffle'),
+  cpus: setting(z.number().positive().optional(), {
+    flag: '--cpus <n>',
+    help: "CPUs of each sandbox, as the run will set them (default 2 for a repository, or what the SWE-bench harness's spec gives it if more)",
+    parse: positiveNumber,
+  }),
+  memory: setting(z.number().int().min(64).optional(), {
+    flag: '--memory <MiB>',
+    help: 'memory of each sandbox, as the run will set it (default 4096 for a repository)',
+    parse: wholeNumber(64),
+  }),
+  toolTimeout: setting(z.number().positive().optional(), {
+    flag: '--tool-timeout <seconds>',
+    help: 'as the run will set it: a grading gets this, and never under 15 minutes',
+    parse: positiveNumber,
+  }),
+  concurrency: concurrencyField('reference runs side by side (default 4)'),
+  store: storeField(`SQLite results store the runs are kept in (default ./${DEFAULT_STORE_FILE})`),
+  config: textField('--config <file>', 'take the datasets, selection and limits from an experiment file, as `run --config` does'),
+  preset: textField('--preset <name>', 'take them from a shipped configuration, as `run --preset` does'),
+  ...IMAGE_NAMING_OPTIONS,
+  ...SANDBOX_BACKEND_OPTIONS,
+});
+type PreflightFlags = z.infer<typeof PreflightOptionsSchema>;
 
 /** The tasks and limits to check: the preset's and config file's, with the flags over them, as `run` reads them. */
 async function preflightSettings(flags: PreflightFlags): Promise<Experiment> {
@@ -148,25 +169,6 @@ export function register(program: Command): void {
         'task is run again without limits, to say which limit made the difference. The runs are kept in the store, where ' +
         '`impossiblebench run` finds them.\n\nExit status: 0 when every task resolves, 3 when some are environment-broken or ' +
         'their images are missing, 130 when interrupted, 1 on an error.',
-    )
-    .option('--dataset <name>', 'dataset, repeatable: builtin:swe, hf:OWNER/NAME, or a .json/.jsonl/.parquet file of SWE-bench rows', collect)
-    .option('--split <split>', 'original | oneoff | conflicting, repeatable: the splits whose tasks to check (default all three)', collect)
-    .option('--limit <n>', 'at most n tasks per dataset, the same tasks `run --limit` picks', wholeNumber(1))
-    .option('--shuffle', 'shuffle the tasks (with --seed) before --limit')
-    .option('--seed <n>', 'seed for the shuffle', wholeNumber(0))
-    .option(
-      '--cpus <n>',
-      "CPUs of each sandbox, as the run will set them (default 2 for a repository, or what the SWE-bench harness's spec gives it if more)",
-      positiveNumber,
-    )
-    .option('--memory <MiB>', 'memory of each sandbox, as the run will set it (default 4096 for a repository)', wholeNumber(64))
-    .option('--tool-timeout <seconds>', 'as the run will set it: a grading gets this, and never under 15 minutes', positiveNumber)
-    .option('--concurrency <n>', 'reference runs side by side (default 4)', wholeNumber(1))
-    .option('--store <file>', `SQLite results store the runs are kept in (default ./${DEFAULT_STORE_FILE})`)
-    .option('--config <file>', 'take the datasets, selection and limits from an experiment file, as `run --config` does')
-    .option('--preset <name>', 'take them from a shipped configuration, as `run --preset` does');
-  addImageNamingOptions(command);
-  addSandboxOption(command);
-  addDockerHostOption(command);
-  command.action((flags: PreflightFlags) => preflightAction(flags));
+    );
+  addCommandOptions(command, PreflightOptionsSchema).action(() => preflightAction(commandOptions(command, PreflightOptionsSchema)));
 }

@@ -1,11 +1,22 @@
 import { type Command, InvalidArgumentError } from 'commander';
+import { z } from 'zod';
 import { ExperimentSchema } from '../settings/config.js';
 import { baseSettings, presetNames } from '../settings/presets.js';
 import { handleInterrupts } from '../orchestration/interrupt.js';
 import { launchRun } from '../orchestration/launch.js';
 import { printRunEnd } from '../output/summary.js';
 import { realWiring } from '../wiring/real-wiring.js';
-import { addSettingOptions, configKeysHelp, type SettingsSchema, settingFlagNames, settingsFromFlags } from '../settings/setting-flags.js';
+import {
+  addCommandOptions,
+  addSettingOptions,
+  commandOptions,
+  configKeysHelp,
+  type SettingsSchema,
+  setting,
+  settingFlagNames,
+  settingsFromFlags,
+} from '../settings/setting-flags.js';
+import { storeField, switchField, textField } from '../settings/shared-options.js';
 import { FaultConfigSchema, type FaultConfig } from '../../simulated/server/index.js';
 
 /** `--scripted-faults` JSON, checked against the local model server's fault schema. */
@@ -24,15 +35,34 @@ function faultConfig(value: string): FaultConfig {
   return data as FaultConfig;
 }
 
-/** The `run` flags that are no experiment setting: where the settings come from, where the run lives, how it shows. */
-export interface RunProcessFlags {
-  preset?: string;
-  config?: string;
-  store?: string;
-  runId?: string;
-  plain?: boolean;
-  scriptedFaults?: FaultConfig;
-}
+/** The `run` flags that are no experiment setting, listed before the settings': where the settings come from. */
+const RunSourceSchema = z.object({
+  preset: textField(
+    '--preset <name>',
+    `start from a configuration shipped with the package: ${presetNames().join(', ')} (the paper's settings for ` +
+      'Impossible-LiveCodeBench and Impossible-SWEbench: its datasets, all three splits, both scaffolds, full access, prompt D, ' +
+      '10 attempts, 50 or 100 messages, 4096 reasoning tokens at medium effort, no abort option)',
+  ),
+  config: textField(
+    '--config <file>',
+    'experiment settings as YAML or JSON (same names as the flags, in camelCase: models, splits, maxAttempts, limits.maxTokens, ...)',
+  ),
+});
+
+/** The `run` flags listed after the settings': where the run lives, how it shows. */
+const RunPlacementSchema = z.object({
+  store: storeField('SQLite results store (default ./impossiblebench.sqlite); the log goes beside it'),
+  runId: textField('--run-id <id>', 'name the run; an existing id resumes it: finished samples are kept, the rest are run'),
+  plain: switchField('--plain', 'plain progress lines even on a terminal'),
+  scriptedFaults: setting(z.custom<FaultConfig>().optional(), {
+    flag: '--scripted-faults <json>',
+    help: 'for testing the harness: fault rates of the local model server behind scripted/ models, e.g. \'{"rateLimit":0.1,"serverError":0.05,"slow":1,"slowMs":2000}\'',
+    parse: faultConfig,
+  }),
+});
+
+const RunProcessSchema = RunSourceSchema.extend(RunPlacementSchema.shape);
+export type RunProcessFlags = z.infer<typeof RunProcessSchema>;
 
 const DESCRIPTION =
   'Run an agent over tasks and their impossible variants, one Docker sandbox per sample, storing each sample as it ends. ' +
@@ -65,36 +95,20 @@ const TEMPLATES_AND_IMAGES = [
 
 /** The options that are no experiment setting, around the schema's own. */
 function addRunOptions(run: Command, schema: SettingsSchema): Command {
-  run
-    .option(
-      '--preset <name>',
-      `start from a configuration shipped with the package: ${presetNames().join(', ')} (the paper's settings for ` +
-        'Impossible-LiveCodeBench and Impossible-SWEbench: its datasets, all three splits, both scaffolds, full access, prompt D, ' +
-        '10 attempts, 50 or 100 messages, 4096 reasoning tokens at medium effort, no abort option)',
-    )
-    .option(
-      '--config <file>',
-      'experiment settings as YAML or JSON (same names as the flags, in camelCase: models, splits, maxAttempts, limits.maxTokens, ...)',
-    );
-  return addSettingOptions(run, schema)
-    .option('--store <file>', 'SQLite results store (default ./impossiblebench.sqlite); the log goes beside it')
-    .option('--run-id <id>', 'name the run; an existing id resumes it: finished samples are kept, the rest are run')
-    .option('--plain', 'plain progress lines even on a terminal')
-    .option(
-      '--scripted-faults <json>',
-      'for testing the harness: fault rates of the local model server behind scripted/ models, e.g. \'{"rateLimit":0.1,"serverError":0.05,"slow":1,"slowMs":2000}\'',
-      faultConfig,
-    );
+  addCommandOptions(run, RunSourceSchema);
+  addSettingOptions(run, schema);
+  return addCommandOptions(run, RunPlacementSchema);
 }
 
 /** Runs the experiment the flags (over a preset and a config file) describe, and sets the exit status. */
-async function runAction(flags: RunProcessFlags & Record<string, unknown>, schema: SettingsSchema): Promise<void> {
+async function runAction(given: Record<string, unknown>, schema: SettingsSchema, run: Command): Promise<void> {
+  const flags = commandOptions(run, RunProcessSchema);
   const file = await baseSettings({ preset: flags.preset, config: flags.config });
   const interrupts = handleInterrupts();
   try {
     const result = await launchRun({
       ...(file ? { file } : {}),
-      flags: settingsFromFlags(flags, schema),
+      flags: settingsFromFlags(given, schema),
       flagNames: settingFlagNames(schema),
       ...(flags.store !== undefined ? { store: flags.store } : {}),
       ...(flags.runId !== undefined ? { runId: flags.runId } : {}),
@@ -124,5 +138,5 @@ export function register(program: Command, schema: SettingsSchema = ExperimentSc
     .description(DESCRIPTION);
   addRunOptions(run, schema)
     .addHelpText('after', ['', ...EXAMPLES, '', ...configKeysHelp(schema), '', ...TEMPLATES_AND_IMAGES].join('\n'))
-    .action((flags: RunProcessFlags & Record<string, unknown>) => runAction(flags, schema));
+    .action((given: Record<string, unknown>) => runAction(given, schema, run));
 }

@@ -54,12 +54,21 @@ function shownDefault(field: z.ZodType): string | undefined {
   return undefined;
 }
 
+/** Options made from a schema, to tell them from options a command would declare by hand. */
+const FROM_SCHEMA = new WeakSet<Option>();
+
+/** Whether the option was made from a setting's metadata. */
+export function isSettingOption(option: Option): boolean {
+  return FROM_SCHEMA.has(option);
+}
+
 function optionOf(meta: SettingMeta & { flag: string }, field: z.ZodType): Option {
   const shown = shownDefault(field);
   const option = new Option(meta.flag, shown === undefined ? meta.help : `${meta.help} (default ${shown})`);
   if (meta.parse) option.argParser(meta.parse.bind(meta));
   const values = inner(field);
   if (values instanceof z.ZodEnum) option.choices(values.options.map(String));
+  FROM_SCHEMA.add(option);
   return option;
 }
 
@@ -96,6 +105,32 @@ export function settingsFromFlags(opts: Record<string, unknown>, schema: Setting
     else out[key] = { ...(out[key] as Record<string, unknown> | undefined), [sub]: value };
   }
   return out;
+}
+
+/**
+ * A command's own options (no config file or preset sets them): the schema's flags, where a field with no default is a
+ * required option, as commander checks them.
+ */
+export function addCommandOptions(command: Command, schema: z.ZodObject): Command {
+  for (const f of settingFlags(schema)) {
+    if (!f.field.safeParse(undefined).success) f.option.makeOptionMandatory();
+    command.addOption(f.option);
+  }
+  return command;
+}
+
+/** The command's option values, parsed by its schema; a value the schema refuses is a usage error, as commander's own. */
+export function commandOptions<S extends z.ZodObject>(command: Command, schema: S): z.output<S> {
+  const given = command.opts();
+  const parsed = schema.safeParse(settingsFromFlags(given, schema));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  const f = settingFlags(schema).find((s) => s.path[0] === issue.path[0]);
+  const value = f ? given[f.option.attributeName()] : undefined;
+  return command.error(`error: option '${f?.option.flags ?? String(issue.path[0])}' argument '${String(value)}' is invalid. ${issue.message}`, {
+    exitCode: 2,
+    code: 'commander.invalidArgument',
+  });
 }
 
 /** Setting → the flag (or, for a group, the flags) that sets it, to name it in errors. */

@@ -1,8 +1,8 @@
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
 import { resolve } from 'node:path';
-import { DEFAULT_SANDBOX, SANDBOX_BACKENDS } from '../../docker/backends.js';
+import { SANDBOX_BACKENDS } from '../../docker/backends.js';
 import { DockerHostSchema, parseDockerHostFlag, type DockerHost, type DockerHostInput } from '../../docker/hosts.js';
-import { DEFAULT_IMAGE_NAMING, ImageNamingSchema, type ImageNaming } from '../../tasks/images.js';
+import { ImageNamingSchema, type ImageNaming } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
 
 /*
@@ -46,23 +46,12 @@ export interface ImageNamingFlags {
   imageArch?: string;
 }
 
-/** How SWE-bench instance images are named on the command line, field by field of `ImageNamingSchema`. */
+/** How SWE-bench instance images are named on the command line, field by field of `ImageNamingSchema` (`shared-options.ts` has their fields). */
 export const IMAGE_NAMING_FLAGS = {
   namespace: { flag: '--image-namespace <ns>', help: 'registry path of the SWE-bench instance images, "" for images the harness built locally' },
   tag: { flag: '--image-tag <tag>', help: 'tag of the SWE-bench instance images' },
   arch: { flag: '--image-arch <arch>', help: 'architecture in the SWE-bench instance image names' },
 } as const;
-
-export function addImageNamingOptions(command: Command): Command {
-  return command
-    .option(IMAGE_NAMING_FLAGS.namespace.flag, `${IMAGE_NAMING_FLAGS.namespace.help} (default ${DEFAULT_IMAGE_NAMING.namespace})`)
-    .option(IMAGE_NAMING_FLAGS.tag.flag, `${IMAGE_NAMING_FLAGS.tag.help} (default ${DEFAULT_IMAGE_NAMING.tag})`)
-    .addOption(
-      new Option(IMAGE_NAMING_FLAGS.arch.flag, `${IMAGE_NAMING_FLAGS.arch.help} (default ${DEFAULT_IMAGE_NAMING.arch})`).choices(
-        ImageNamingSchema.shape.arch.unwrap().options,
-      ),
-    );
-}
 
 /** The naming the flags give, checked; fields not given keep their defaults. */
 export function imageNaming(flags: ImageNamingFlags): ImageNaming {
@@ -77,10 +66,6 @@ export function imageNaming(flags: ImageNamingFlags): ImageNaming {
 
 /** `--sandbox NAME`: the backend sandboxes come from. */
 export const SANDBOX_FLAG = { flag: '--sandbox <name>', help: `sandbox backend: ${SANDBOX_BACKENDS.join(', ')}` } as const;
-
-export function addSandboxOption(command: Command): Command {
-  return command.option(SANDBOX_FLAG.flag, `${SANDBOX_FLAG.help} (default ${DEFAULT_SANDBOX})`, DEFAULT_SANDBOX);
-}
 
 /**
  * `--docker-host URL[=CAPACITY]`, repeatable: several Docker engines as one pool, each running up to CAPACITY sandboxes
@@ -97,10 +82,6 @@ export const DOCKER_HOST_FLAG = {
     }
   },
 } as const;
-
-export function addDockerHostOption(command: Command): Command {
-  return command.option(DOCKER_HOST_FLAG.flag, DOCKER_HOST_FLAG.help, DOCKER_HOST_FLAG.parse);
-}
 
 /** The engines the flag gave, with their defaults filled in. */
 export function dockerHosts(given: DockerHostInput[] | undefined): DockerHost[] {
@@ -123,10 +104,6 @@ export const TEMPLATE_FLAG = {
     '`impossiblebench templates` lists the names, `templates show NAME` prints one to start from',
   parse: collectTemplate,
 } as const;
-
-export function addTemplateOption(command: Command): Command {
-  return command.option(TEMPLATE_FLAG.flag, TEMPLATE_FLAG.help, TEMPLATE_FLAG.parse);
-}
 
 /** A repeatable flag: each use adds one value. */
 export function collect(value: string, previous: string[] | undefined): string[] {
