@@ -16,6 +16,7 @@ const UNIT = [
   'docker/fs-changes.test.ts',
   'docker/output.test.ts',
   'docker/placement.test.ts',
+  'docker/testing/memory-backend.test.ts',
   'models/anthropic-client.test.ts',
   'models/factory.test.ts',
   'models/prices.test.ts',
