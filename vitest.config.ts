@@ -59,6 +59,8 @@ const UNIT = [
   'runner/output/table.test.ts',
   'scaffolds/agent-cli/transcript.test.ts',
   'scaffolds/evidence.test.ts',
+  'scaffolds/loop.test.ts',
+  'scaffolds/session.test.ts',
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',
   'scaffolds/python.test.ts',
