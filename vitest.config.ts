@@ -64,6 +64,7 @@ const UNIT = [
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',
   'scaffolds/python.test.ts',
+  'simulated/agent/loops-in-memory.test.ts',
   'simulated/agent/transcript-recorded.test.ts',
   'simulated/clients/prompt-cache.test.ts',
   'simulated/clients/provider-answers.test.ts',
