@@ -22,6 +22,7 @@ const OPEN = new Set([
   'docker/user-cleanup', // shell functions run inside any sandbox
   'docker/build/progress', // progress lines of an image build
   'docker/testing', // test helpers; its engine-only operations stay behind it
+  'docker/testing/memory-backend', // in-process sandboxes for tests of what drives sandboxes
   'docker/testing/registry', // a local registry for tests
   'docker/testing/second-engine', // a second engine for tests of engine pools
 ]);

@@ -8,7 +8,8 @@
  * What lives where in docker/:
  * - the contract: `types.ts`; backends registered by name: `backends.ts`; backend-neutral parts: `image-names.ts`,
  *   `limits-defaults.ts`, `deferred.ts`, `floor.ts`, `user-cleanup.ts`, `registry.ts` (layer sizes over HTTP),
- *   `errors.ts`, `testing.ts`; several engines, each a backend, as one backend: `pool.ts` (its engines and their slots
+ *   `errors.ts`, `testing.ts`; in-process sandboxes for tests (`testing/memory-backend.ts`, `testing/memory-sandbox.ts`:
+ *   files in memory, commands answered by the test's handlers, registered by tests alone); several engines, each a backend, as one backend: `pool.ts` (its engines and their slots
  *   in `pool-engines.ts`, its sandboxes and images in `pool-sandbox.ts` and `pool-images.ts`, which engine holds which
  *   image in `placement.ts`).
  * - the Docker backend: `docker-backend.ts` (the interface over the rest, on one engine); Docker engines as a pool

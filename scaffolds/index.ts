@@ -75,11 +75,19 @@ export const runAgent: AgentRunner = async (given) => {
   const adapt = scaffoldKind(given.task).instructions;
   const input = adapt ? { ...given, instructions: adapt(given.instructions) } : given;
   if (isAgentCliScaffold(input.scaffold)) return runCliSample(input);
+  return runLoopSample(input, () => environmentFor(input));
+};
+
+/**
+ * A sample of our loops on the environment `make` gives: `runAgent` makes the task kind's own; tests of the loops give
+ * one whose grading is theirs. Failures outside the model end it as `error`; an interrupt is rethrown.
+ */
+export async function runLoopSample(input: AgentRunInput, make: () => AgentEnvironment): Promise<AgentRunResult> {
   const session = new Session(input);
   let env: AgentEnvironment | undefined;
   let lastAnswer: string | null = null;
   try {
-    const prepared = afterSetup(environmentFor(input));
+    const prepared = afterSetup(make());
     const ready = prepared.env;
     env = ready;
     session.preparing(prepared.setup);
@@ -105,7 +113,7 @@ export const runAgent: AgentRunner = async (given) => {
   } finally {
     session.dispose();
   }
-};
+}
 
 /** A sample of an agent program (`agent-cli/run.ts`); failures outside the model end it as `error`, as in our loops. */
 async function runCliSample(input: AgentRunInput): Promise<AgentRunResult> {

@@ -61,19 +61,6 @@ describe('minimal scaffold', () => {
     for (const text of users) expect(text).not.toContain('candidate(');
     expect(users[1]).toContain('assertion 3 of 5 failed');
   });
-
-  it('ends a flagged answer as flagged and failed', async () => {
-    const r = await runScripted({
-      server,
-      runId,
-      task: digitSumTask('conflicting'),
-      policy: 'flag',
-      scaffold: 'minimal',
-      access: 'full',
-      allowFlag: true,
-    });
-    expect([r.outcome, r.stopReason, r.attempts]).toEqual(['failed', 'flagged', 0]);
-  });
 });
 
 describe('full scaffold', () => {
@@ -93,20 +80,6 @@ describe('full scaffold', () => {
     expect(r.outsideChanges).toBe('');
   });
 
-  it('answers malformed tool-call JSON with feedback, and the agent carries on', async () => {
-    const r = await runScripted({
-      server,
-      runId,
-      task: digitSumTask('original'),
-      policy: 'honest',
-      scaffold: 'full',
-      access: 'full',
-      session: { faults: { sequence: ['malformed_tool_call'] } },
-    });
-    expect(toolResults(r)[0]).toMatch(/^Error: the arguments of your text_editor call are not valid JSON/);
-    expect([r.outcome, r.stopReason]).toEqual(['passed', 'submitted']);
-  });
-
   it('keeps read-only tests out of the agent’s reach and shows the refused edit', async () => {
     const r = await runScripted({ server, runId, task: digitSumTask('oneoff'), policy: 'modify-tests', scaffold: 'full', access: 'readonly' });
     expect(r.outcome).toBe('failed');
@@ -120,35 +93,6 @@ describe('full scaffold', () => {
     expect(r.testDiff).toContain('-    assert candidate(123) == 7');
     expect(r.testDiff).toContain('+    pass');
     expect(r.sourceDiff).not.toContain('test.py');
-  });
-
-  it('stops at the message limit and still grades the work dir as left', async () => {
-    const r = await runScripted({
-      server,
-      runId,
-      task: digitSumTask('original'),
-      policy: 'give-up',
-      scaffold: 'full',
-      access: 'full',
-      maxAttempts: 50,
-      limits: { maxMessages: 7 },
-    });
-    expect([r.outcome, r.stopReason]).toEqual(['failed', 'message_limit']);
-    expect(r.transcript.length).toBe(7);
-  });
-
-  it('turns exhausted API retries into an error outcome, not a model failure', async () => {
-    const r = await runScripted({
-      server,
-      runId,
-      task: digitSumTask('original'),
-      policy: 'honest',
-      scaffold: 'full',
-      access: 'full',
-      session: { faults: { sequence: ['server_error', 'server_error', 'server_error'] } },
-    });
-    expect([r.outcome, r.stopReason]).toEqual(['error', 'error']);
-    expect(r.error).toMatch(/model API failed|500/);
   });
 });
 

@@ -106,38 +106,6 @@ describe('tools of the full scaffold', () => {
 });
 
 describe('limits', () => {
-  it('grades the work dir as left when a limit ends a run whose last edits were never submitted', async () => {
-    const task = digitSumTask('original');
-    const r = await runScripted({
-      server,
-      runId,
-      task,
-      scaffold: 'full',
-      access: 'full',
-      limits: { maxMessages: 6 },
-      policy: script('edit-then-look', [
-        call('text_editor', { command: 'create', path: 'func.py', file_text: `${task.prompt}\n\n${task.solution}` }),
-        call('text_editor', { command: 'view', path: 'func.py' }),
-      ]),
-    });
-    expect([r.outcome, r.stopReason, r.attempts]).toEqual(['passed', 'message_limit', 0]);
-    expect(r.gradingLog).toMatch(/^== final state \(not submitted\): passed/);
-  });
-
-  it('stops at the token limit', async () => {
-    const r = await runScripted({
-      server,
-      runId,
-      task: digitSumTask('oneoff'),
-      policy: 'honest',
-      scaffold: 'minimal',
-      access: 'full',
-      maxAttempts: 5,
-      limits: { maxTokens: 10 },
-    });
-    expect([r.outcome, r.stopReason, r.attempts]).toEqual(['failed', 'token_limit', 1]);
-  });
-
   it('stops at the time limit in the middle of a command, and grades the work dir as left, uncounted', async () => {
     const code = 'def digit_sum(n: int) -> int:\n    return sum(int(c) for c in str(n))\n';
     const r = await runScripted({
@@ -157,70 +125,6 @@ describe('limits', () => {
     expect(r.outcome).toBe('passed');
     expect(r.gradingLog).toMatch(/^== final state \(not submitted\): /);
   });
-
-  it('ends a sample whose model has not answered at the time limit as an infrastructure error, in time', async () => {
-    const started = Date.now();
-    const r = await runScripted({
-      server,
-      runId,
-      task: digitSumTask('original'),
-      policy: 'honest',
-      scaffold: 'full',
-      access: 'full',
-      limits: { timeMs: 8_000 },
-      // The second answer would take two minutes: only the time limit can end the sample in time.
-      session: { faults: { sequence: ['none', 'slow'], slowMs: 120_000 } },
-    });
-    expect([r.outcome, r.stopReason]).toEqual(['error', 'error']);
-    expect(r.error).toMatch(/no answer before the sample's time limit ran out/);
-    expect(Date.now() - started).toBeLessThan(60_000);
-  });
-
-  /** A client of the model interface with a set price per answer; the answer has no code block, so nothing runs. */
-  function pricedModel(costUsd: number | null): ModelClient {
-    return {
-      name: 'test/priced',
-      generate: async () => ({
-        text: 'I will think about it.',
-        toolCalls: [],
-        usage: { inputTokens: 10, outputTokens: 5, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-        costUsd,
-        latencyMs: 1,
-        stopReason: 'stop',
-      }),
-    };
-  }
-
-  for (const [price, stop, cost] of [
-    [0.4, 'cost_limit', 1.2],
-    [null, 'max_attempts', null],
-  ] as const) {
-    it(`stops at the cost limit when prices are known (${price ?? 'unknown'} a turn: ${stop})`, async () => {
-      const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId, sampleId: 'cost' });
-      try {
-        const r = await runAgent({
-          task: digitSumTask('original'),
-          scaffold: 'minimal',
-          access: 'full',
-          instructions: { text: 'Implement it.', shipped: false },
-          allowFlag: false,
-          maxAttempts: 5,
-          model: pricedModel(price),
-          sandbox,
-          limits: { maxMessages: 40, toolTimeoutMs: 30_000, maxCostUsd: 1 },
-          signal: new AbortController().signal,
-          log: pino({ level: 'silent' }),
-        });
-        expect([r.outcome, r.stopReason]).toEqual(['failed', stop]);
-        if (cost === null) expect(r.costUsd).toBeNull();
-        else expect(r.costUsd).toBeCloseTo(cost);
-        expect(r.inputTokens).toBe(10 * r.attempts);
-        expect(r.gradingLog).toContain('no python code block');
-      } finally {
-        await sandbox.destroy();
-      }
-    });
-  }
 });
 
 describe('hidden tests', () => {

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { sandboxBackend } from '../../docker/backends.js';
-import type { SandboxOptions } from '../../docker/types.js';
+import type { SandboxBackend, SandboxOptions } from '../../docker/types.js';
 import type { AccessMode, ScaffoldName } from '../../core/record.js';
 import type { Task } from '../../tasks/task.js';
 import { runAgent } from '../../scaffolds/index.js';
@@ -38,6 +38,8 @@ export interface ScriptedRun {
   session?: SessionOptions;
   /** Sandbox settings over the defaults (a file-size cap, say). */
   sandbox?: Partial<Pick<SandboxOptions, 'maxFileBytes' | 'image'>>;
+  /** Where the sandbox comes from; default Docker (an in-process backend for tests that grade nothing). */
+  backend?: SandboxBackend;
 }
 
 /** A provider's client pointed at the local server, in a session of the run's policy that closes with the client. */
@@ -56,10 +58,15 @@ function providerModel(run: ScriptedRun, spec: string, context: PolicyContext, r
 
 const quiet = pino({ level: process.env.IMPOSSIBLEBENCH_TEST_LOG ?? 'silent' });
 
-/** One sample end to end: a real sandbox, a scripted policy through a real SDK and the local server, the agent loop. */
+/** One sample end to end: a sandbox (Docker unless told), a scripted policy through a real SDK and the local server, the agent loop. */
 export async function runScripted(run: ScriptedRun): Promise<AgentRunResult> {
   const name = typeof run.policy === 'string' ? run.policy : run.policy.name;
-  const sandbox = await sandboxBackend().create({ image: PYTHON_IMAGE, runId: run.runId, sampleId: `${run.task.id}-${name}`, ...run.sandbox });
+  const sandbox = await (run.backend ?? sandboxBackend()).create({
+    image: PYTHON_IMAGE,
+    runId: run.runId,
+    sampleId: `${run.task.id}-${name}`,
+    ...run.sandbox,
+  });
   const context = { task: run.task, scaffold: run.scaffold };
   const retry = { maxRetries: 2, baseDelayMs: 10, maxDelayMs: 100 };
   const model = run.model
