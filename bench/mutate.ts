@@ -6,10 +6,13 @@
  * Then it lists the rows still left out, with their reasons, and for those whose repository
  * ../shared holds (sympy) whether the whole test file at the base commit would reach them.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { parsePatch as jsdiffParse } from 'diff';
 import { mutateSweTestPatch, type SweMutation } from '../mutations/swe/mutate.js';
 import { flipsOutcome } from '../mutations/outcome.js';
+import { mutateTask } from '../mutations/task.js';
+import { taskKind } from '../tasks/kinds/registry.js';
 import { pythonParser } from '../python/parser.js';
 import { SHARED_DATA } from '../core/testing/shared-data.js';
 import { join } from 'node:path';
@@ -85,6 +88,22 @@ console.log(`SWE-bench Verified: ${rows.length} rows, mutated both ways in ${sec
 console.log(`both variants targeting a FAIL_TO_PASS test: ${both}/${rows.length} (${pct(both, rows.length)}; target ≥ 90%)`);
 console.log(`variants emitted: ${emitted}/${2 * rows.length}; targeting FAIL_TO_PASS[0]: ${firstTarget}`);
 console.log(`well-formed unified diffs with correct hunk counts: ${wellFormed}/${emitted}`);
+// One line to compare two versions of the engine by: equal digests mean byte-identical variants of every row.
+const digest = createHash('sha256');
+for (const r of results) for (const m of [r.oneoff, r.conflicting]) digest.update(`${r.id}\0${m.ok ? m.testPatch : `-${m.reason}`}\0`);
+console.log(`variants digest (sha256 of every row's variants or reasons): ${digest.digest('hex').slice(0, 16)}`);
+// The same rows through the task kind registry, as `mutate` and `run` make them: the same variants must come out.
+let same = 0;
+for (const [i, r] of results.entries()) {
+  const made = taskKind('swe').rowToTask(rows[i], { source: 'verified.jsonl' });
+  if (!made.ok) continue;
+  for (const type of ['oneoff', 'conflicting'] as const) {
+    const direct = r[type];
+    const viaKind = await mutateTask(made.task, type, 0);
+    if (direct.ok ? viaKind.ok && taskKind(viaKind.task).gradedTest(viaKind.task) === direct.testPatch : !viaKind.ok) same++;
+  }
+}
+console.log(`the same through the task kind registry (mutateTask): ${same}/${2 * rows.length}`);
 console.log(`mutated function whole inside the patch (re-parsed after the change): ${whole}/${emitted}`);
 const flipped = results.flatMap((r) => (r.oneoff.ok && flipsOutcome(r.oneoff.record) ? [{ row: r, m: r.oneoff }] : []));
 const onAdded = flipped.filter(({ row, m }) => {
