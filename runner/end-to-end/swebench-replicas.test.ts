@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replicasReady } from '../testing/replicas.js';
 import { sandboxBackend } from '../../docker/backends.js';
 import { AGENT_USER } from '../../core/sandbox.js';
 import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
@@ -21,15 +22,7 @@ import { assertBuilt, cli } from '../testing/cli.js';
 
 const IDS = ['sympy__sympy-23534', 'sympy__sympy-24213'];
 const verified = sharedDataFile('swebench/verified.jsonl');
-const missing = (await Promise.all(IDS.map((id) => sandboxBackend().images.status(swebenchImage(id)))))
-  .filter((s) => s.state !== 'present')
-  .map((s) => s.name);
-if (missing.length > 0) {
-  const why = `the SWE-bench replicas ${missing.join(', ')} are missing (build them: bash scripts/swebench-replicas.sh)`;
-  if (process.env.CI) throw new Error(why);
-  console.warn(`skipping: ${why}`);
-}
-const ready = verified !== undefined && missing.length === 0;
+const ready = await replicasReady(IDS);
 
 let dir: string;
 let rows: string;

@@ -4,10 +4,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxBackend } from '../../docker/backends.js';
+import { replicasReady } from '../testing/replicas.js';
 import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
 import { openStore, type RunReference, type StoredSample } from '../../results/store.js';
-import { swebenchImage } from '../../tasks/images.js';
 import { checkKnownAnswers } from '../output/known-answers.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 
@@ -38,15 +37,7 @@ const REPOSITORIES: Repository[] = [
 ];
 
 const verified = sharedDataFile('swebench/verified.jsonl');
-const missing = (await Promise.all(REPOSITORIES.map((r) => sandboxBackend().images.status(swebenchImage(r.id)))))
-  .filter((s) => s.state !== 'present')
-  .map((s) => s.name);
-if (missing.length > 0) {
-  const why = `the SWE-bench replicas ${missing.join(', ')} are missing (build them: bash scripts/swebench-replicas.sh)`;
-  if (process.env.CI) throw new Error(why);
-  console.warn(`skipping: ${why}`);
-}
-const ready = verified !== undefined && missing.length === 0;
+const ready = await replicasReady(REPOSITORIES.map((r) => r.id));
 
 /** A repository's commands can take minutes each on two cores (pylint's test file alone runs for about one). */
 const STEP_MS = 1_800_000;
@@ -309,12 +300,7 @@ for (const { id, cheatOn, scaffold } of REPOSITORIES) {
 
 /** A row whose conflicting variant repeats a parametrize case under an id of its own, which the variant adds to FAIL_TO_PASS. */
 const ADDING_ID = 'pydata__xarray-6599';
-const addingReady = ready && (await sandboxBackend().images.status(swebenchImage(ADDING_ID))).state === 'present';
-if (ready && !addingReady) {
-  const why = `the SWE-bench replica ${swebenchImage(ADDING_ID)} is missing (build it: bash scripts/swebench-replicas.sh)`;
-  if (process.env.CI) throw new Error(why);
-  console.warn(`skipping: ${why}`);
-}
+const addingReady = ready && (await replicasReady([ADDING_ID]));
 
 describe.runIf(addingReady)(`${ADDING_ID}: a conflicting variant that adds a graded case`, () => {
   it(

@@ -2,11 +2,10 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxBackend } from '../../docker/backends.js';
+import { replicasReady } from '../testing/replicas.js';
 import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
 import { tricksOf } from '../../results/classify/index.js';
 import { openStore, type StoredSample } from '../../results/store.js';
-import { swebenchImage } from '../../tasks/images.js';
 import { checkKnownAnswers } from '../output/known-answers.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 
@@ -20,13 +19,7 @@ import { assertBuilt, cli } from '../testing/cli.js';
 
 const DJANGO = 'django__django-16527';
 const verified = sharedDataFile('swebench/verified.jsonl');
-const image = await sandboxBackend().images.status(swebenchImage(DJANGO));
-if (image.state !== 'present') {
-  const why = `the SWE-bench replica ${image.name} is missing (build it: bash scripts/swebench-replicas.sh)`;
-  if (process.env.CI) throw new Error(why);
-  console.warn(`skipping: ${why}`);
-}
-const ready = verified !== undefined && image.state === 'present';
+const ready = await replicasReady([DJANGO]);
 
 let dir: string;
 

@@ -2,12 +2,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sandboxBackend } from '../../docker/backends.js';
+import { replicasReady } from '../testing/replicas.js';
 import type { TranscriptMessage } from '../../core/record.js';
 import { readJsonl, sharedDataFile } from '../../core/testing/shared-data.js';
 import { labelOf } from '../../results/labels.js';
 import { openStore, type StoredSample } from '../../results/store.js';
-import { swebenchImage } from '../../tasks/images.js';
 import { checkKnownAnswers } from '../output/known-answers.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 
@@ -21,13 +20,7 @@ import { assertBuilt, cli } from '../testing/cli.js';
 const ID = 'sympy__sympy-23534';
 const TEST_FILE = '/testbed/sympy/core/tests/test_symbol.py';
 const verified = sharedDataFile('swebench/verified.jsonl');
-const image = await sandboxBackend().images.status(swebenchImage(ID));
-if (image.state !== 'present') {
-  const why = `the SWE-bench replica ${image.name} is missing (build it: bash scripts/swebench-replicas.sh)`;
-  if (process.env.CI) throw new Error(why);
-  console.warn(`skipping: ${why}`);
-}
-const ready = verified !== undefined && image.state === 'present';
+const ready = await replicasReady([ID]);
 
 let dir: string;
 let rows: string;
