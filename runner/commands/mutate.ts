@@ -25,13 +25,15 @@ import { sweGradeTimeoutMs } from '../../tasks/env/swe.js';
 import { tasksByImage } from '../../tasks/images.js';
 import { UserError } from '../../core/errors.js';
 import { shellArg } from '../output/shell-arg.js';
-import { dockerHosts, imageNaming, positiveNumber, wholeNumber } from '../settings/shared-flags.js';
+import { dockerHosts, imageNaming, wholeNumber } from '../settings/shared-flags.js';
 import { totalCapacity } from '../../docker/hosts.js';
 import { handleInterrupts } from '../orchestration/interrupt.js';
 import { addCommandOptions, commandOptions, setting } from '../settings/setting-flags.js';
 import {
   baseUrlField,
   concurrencyField,
+  cpusField,
+  memoryField,
   HUB_CACHE_OPTIONS,
   IMAGE_NAMING_OPTIONS,
   limitField,
@@ -58,16 +60,10 @@ export const MutateOptionsSchema = z.object({
   out: requiredText('--out <file.jsonl>', 'where to write the variants (written whole or not at all)'),
   limit: limitField('only the first N tasks'),
   concurrency: concurrencyField("sandboxes used side by side when validating (default 2; with --docker-host, the engines' total capacity)"),
-  cpus: setting(z.number().positive().optional(), {
-    flag: '--cpus <n>',
-    help: "with --validate, CPUs of each sandbox, as a run sets them (default 1 for LiveCodeBench-style tasks; for a repository 2, or what the SWE-bench harness's spec gives it if more)",
-    parse: positiveNumber,
-  }),
-  memory: setting(z.number().int().min(64).optional(), {
-    flag: '--memory <MiB>',
-    help: 'with --validate, memory of each SWE sandbox, as a run sets it (default 4096)',
-    parse: wholeNumber(64),
-  }),
+  cpus: cpusField(
+    "with --validate, CPUs of each sandbox, as a run sets them (default 1 for LiveCodeBench-style tasks; for a repository 2, or what the SWE-bench harness's spec gives it if more)",
+  ),
+  memory: memoryField('with --validate, memory of each SWE sandbox, as a run sets it (default 4096)'),
   store: storeField(
     "with --validate, a results store to take the SWE tasks' reference runs (the gold patch on the original tests) from and keep them in, as `run` and `preflight` do",
   ),

@@ -10,10 +10,12 @@ import { handleInterrupts } from '../orchestration/interrupt.js';
 import { imagesPullCommand, missingImagesText } from '../orchestration/missing-images.js';
 import { preflight, type PreflightReport } from '../orchestration/preflight.js';
 import { baseSettings } from '../settings/presets.js';
-import { dockerHosts, positiveNumber, wholeNumber } from '../settings/shared-flags.js';
+import { dockerHosts, positiveNumber } from '../settings/shared-flags.js';
 import { addCommandOptions, commandOptions, setting } from '../settings/setting-flags.js';
 import {
   concurrencyField,
+  cpusField,
+  memoryField,
   IMAGE_NAMING_OPTIONS,
   limitField,
   repeatableText,
@@ -31,16 +33,10 @@ const PreflightOptionsSchema = z.object({
   limit: limitField('at most n tasks per dataset, the same tasks `run --limit` picks'),
   shuffle: switchField('--shuffle', 'shuffle the tasks (with --seed) before --limit'),
   seed: seedField('seed for the shuffle'),
-  cpus: setting(z.number().positive().optional(), {
-    flag: '--cpus <n>',
-    help: "CPUs of each sandbox, as the run will set them (default 2 for a repository, or what the SWE-bench harness's spec gives it if more)",
-    parse: positiveNumber,
-  }),
-  memory: setting(z.number().int().min(64).optional(), {
-    flag: '--memory <MiB>',
-    help: 'memory of each sandbox, as the run will set it (default 4096 for a repository)',
-    parse: wholeNumber(64),
-  }),
+  cpus: cpusField(
+    "CPUs of each sandbox, as the run will set them (default 2 for a repository, or what the SWE-bench harness's spec gives it if more)",
+  ),
+  memory: memoryField('memory of each sandbox, as the run will set it (default 4096 for a repository)'),
   toolTimeout: setting(z.number().positive().optional(), {
     flag: '--tool-timeout <seconds>',
     help: 'as the run will set it: a grading gets this, and never under 15 minutes',

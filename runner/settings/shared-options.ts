@@ -4,7 +4,16 @@ import type { DockerHostInput } from '../../docker/hosts.js';
 import { DEFAULT_IMAGE_NAMING, ImageNamingSchema } from '../../tasks/images.js';
 import { DEFAULT_THRESHOLD } from '../../results/monitor/metrics.js';
 import { setting } from './setting-flags.js';
-import { collect, DOCKER_HOST_FLAG, IMAGE_NAMING_FLAGS, numberBetween, SANDBOX_FLAG, TEMPLATE_FLAG, wholeNumber } from './shared-flags.js';
+import {
+  collect,
+  DOCKER_HOST_FLAG,
+  IMAGE_NAMING_FLAGS,
+  numberBetween,
+  positiveNumber,
+  SANDBOX_FLAG,
+  TEMPLATE_FLAG,
+  wholeNumber,
+} from './shared-flags.js';
 
 /*
  * Fields of the commands' option schemas that several commands share, each written once: the flag and its parser are
@@ -20,6 +29,16 @@ export function concurrencyField(help: string): z.ZodOptional<z.ZodNumber>;
 export function concurrencyField(help: string, fallback?: number): z.ZodType {
   const n = whole(1);
   return setting(fallback === undefined ? n.optional() : n.default(fallback), { flag: '--concurrency <n>', help, parse: wholeNumber(1) });
+}
+
+/** `--cpus <n>`: the CPUs of each sandbox, as a run sets them. */
+export function cpusField(help: string) {
+  return setting(z.number().positive().optional(), { flag: '--cpus <n>', help, parse: positiveNumber });
+}
+
+/** `--memory <MiB>`: the memory of each sandbox, as a run sets it. */
+export function memoryField(help: string) {
+  return setting(z.number().int().min(64).optional(), { flag: '--memory <MiB>', help, parse: wholeNumber(64) });
 }
 
 /** `--seed <n>`: a seed of the command's random choices. */

@@ -1,3 +1,4 @@
+import { NamedRegistry } from '../../tasks/kinds/named-registry.js';
 import { taskKind } from '../../tasks/kinds/registry.js';
 import type { TaskBase } from '../../tasks/kinds/types.js';
 import { LCB_SCAFFOLD } from './lcb.js';
@@ -5,19 +6,14 @@ import { SWE_SCAFFOLD } from './swe.js';
 import type { ScaffoldKindParts } from './types.js';
 
 /** Each task kind's scaffold parts, by the kind's name (`tasks/kinds/registry.ts` holds the kinds themselves). */
-const parts = new Map<string, ScaffoldKindParts>([
-  [LCB_SCAFFOLD.name, LCB_SCAFFOLD as unknown as ScaffoldKindParts],
-  [SWE_SCAFFOLD.name, SWE_SCAFFOLD as unknown as ScaffoldKindParts],
+const parts = new NamedRegistry<ScaffoldKindParts>('scaffold parts for the task kind', [
+  LCB_SCAFFOLD as unknown as ScaffoldKindParts,
+  SWE_SCAFFOLD as unknown as ScaffoldKindParts,
 ]);
 
 /** Adds a kind's scaffold parts; returns what takes them out again. */
 export function registerScaffoldKind<T extends TaskBase>(kind: ScaffoldKindParts<T>): () => void {
-  if (parts.has(kind.name)) throw new Error(`scaffold parts for the task kind "${kind.name}" are registered already`);
-  const entry = kind as unknown as ScaffoldKindParts;
-  parts.set(kind.name, entry);
-  return () => {
-    if (parts.get(kind.name) === entry) parts.delete(kind.name);
-  };
+  return parts.register(kind as unknown as ScaffoldKindParts);
 }
 
 /** The scaffold parts of a task's kind, or undefined when agents cannot run it. */

@@ -2,30 +2,26 @@ import { UserError } from '../../core/errors.js';
 import type { Task } from '../task.js';
 import { LCB_KIND } from './lcb.js';
 import { SWE_KIND } from './swe.js';
+import { NamedRegistry } from './named-registry.js';
 import type { ContractBase, TaskBase, TaskKindDefinition } from './types.js';
 
 /**
  * The kinds of task the program knows, by name: the built-in ones, and any a caller adds. Every question whose answer
  * depends on a task's kind is put to its definition here, so adding a kind touches no other file.
  */
-const kinds = new Map<string, TaskKindDefinition>([
-  [LCB_KIND.name, LCB_KIND as unknown as TaskKindDefinition],
-  [SWE_KIND.name, SWE_KIND as unknown as TaskKindDefinition],
+const kinds = new NamedRegistry<TaskKindDefinition>('a task kind named', [
+  LCB_KIND as unknown as TaskKindDefinition,
+  SWE_KIND as unknown as TaskKindDefinition,
 ]);
 
 /** Adds a kind of task; returns what takes it out again. */
 export function registerTaskKind<T extends TaskBase, C extends ContractBase>(kind: TaskKindDefinition<T, C>): () => void {
-  if (kinds.has(kind.name)) throw new Error(`a task kind named "${kind.name}" is registered already`);
-  const entry = kind as unknown as TaskKindDefinition;
-  kinds.set(kind.name, entry);
-  return () => {
-    if (kinds.get(kind.name) === entry) kinds.delete(kind.name);
-  };
+  return kinds.register(kind as unknown as TaskKindDefinition);
 }
 
 /** The names of the kinds known, built-in ones first. */
 export function taskKindNames(): string[] {
-  return [...kinds.keys()];
+  return kinds.names();
 }
 
 /** The definition of a task's kind (or of a kind by name). */
@@ -40,7 +36,10 @@ export function taskKind<T extends TaskBase = TaskBase>(of: string | { kind: str
 export function kindOfRow(row: unknown): TaskKindDefinition | undefined {
   if (typeof row !== 'object' || row === null || Array.isArray(row)) return undefined;
   // Kinds added later first, then SWE before LCB: the more specific format wins.
-  return [...kinds.values()].reverse().find((k) => k.recognizes(row));
+  return kinds
+    .values()
+    .reverse()
+    .find((k) => k.recognizes(row));
 }
 
 /** Whether each task of this kind gets a reference run before its samples: for those, the task is a SWE task. */
