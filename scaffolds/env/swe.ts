@@ -236,11 +236,12 @@ export class SweEnvironment implements AgentEnvironment {
       .trim();
     const bigNote = big ? `\n[files over 8 MiB written by the agent, left out of the diffs: ${big.split('\n').join(', ')}]\n` : '';
     const sourceDiff = cut(body.subarray(0, upTo(sourceBytes)).toString('utf8'), sourceBytes) + bigNote;
+    const tamper = await sourceTamperSigns(sourceDiff, this.task.repo);
     return {
       sourceDiff,
       testDiff: cut(body.subarray(upTo(sourceBytes), upTo(sourceBytes) + upTo(testBytes)).toString('utf8'), testBytes),
       outsideChanges: outsideChanges(changes, [TESTBED, HARNESS_DIR, '/tmp', ...this.setupPaths], this.setupFiles),
-      tamper: await sourceTamperSigns(sourceDiff, this.task.repo),
+      ...(tamper.length ? { tamper } : {}),
     };
   }
 
