@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../core/errors.js';
 import { registerSandboxBackend, sandboxBackend } from '../../docker/backends.js';
-import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { testRunId } from '../../docker/testing.js';
 import type { SandboxBackend } from '../../docker/types.js';
+import { digitSumTask } from '../../scaffolds/testing/tasks.js';
 import { parseExperiment } from '../settings/config.js';
 import { realWiring } from '../wiring/real-wiring.js';
 
@@ -23,7 +23,7 @@ describe('the sandbox backend a run uses', () => {
     const runId = testRunId('wired-backend');
     try {
       const wiring = await realWiring(parseExperiment({ models: 'scripted/honest', sandbox: 'docker-twin' }, 'e.yaml'));
-      const sandbox = await wiring.services.createSandbox({ image: PYTHON_IMAGE, runId, sampleId: 'wired' });
+      const sandbox = await wiring.services.createSandbox(digitSumTask('original'), 'full', { runId, sampleId: 'wired' });
       try {
         expect(made).toEqual(['wired']);
         expect((await sandbox.exec(['echo', 'wired'])).stdout).toBe('wired\n');

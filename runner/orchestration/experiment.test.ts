@@ -35,8 +35,7 @@ const task = (variant: Variant): LcbTask => ({
 /** Services whose sandbox never starts (a real engine error, from these options), counting the agent runs. */
 function failingServices(sandbox: Omit<SandboxOptions, 'runId' | 'sampleId'>, onAgent: () => void = () => {}): SampleServices {
   return {
-    createSandbox: (o) => sandboxBackend().create(o),
-    sandboxFor: () => sandbox,
+    createSandbox: (_task, _scaffold, ids) => sandboxBackend().create({ ...sandbox, ...ids }),
     createModel: async () => {
       throw new Error('never reached');
     },
@@ -137,7 +136,10 @@ describe('runExperiment', () => {
     // An engine address where nothing answers: the pool takes it out on the first sandbox, then has none left.
     const gone = `unix://${join(await mkdtemp(join(tmpdir(), 'ib-gone-')), 'docker.sock')}`;
     const pool = sandboxBackend('docker', [DockerHostSchema.parse({ url: gone, capacity: 1 })]);
-    const services = { ...failingServices({ image: PYTHON_IMAGE }), createSandbox: (o: SandboxOptions) => pool.create(o) };
+    const services = {
+      ...failingServices({ image: PYTHON_IMAGE }),
+      createSandbox: (...[, , ids]: Parameters<SampleServices['createSandbox']>) => pool.create({ image: PYTHON_IMAGE, ...ids }),
+    };
     const experiment = parseExperiment({ models: ['scripted/honest'], splits: ['original'], retries: 2, concurrency: 1 }, 'test');
     const runId = store.createRun(experiment, { id: 'pool-gone-test' });
     await expect(runOn(store, runId, experiment, twelve(), services)).rejects.toThrow(

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import { sandboxBackend } from '../../docker/backends.js';
 import { testRunId } from '../../docker/testing.js';
-import type { Sandbox } from '../../docker/types.js';
+import type { Sandbox, SandboxOptions } from '../../docker/types.js';
 import { runAgent } from '../../scaffolds/index.js';
 import { createModelClient } from '../../models/index.js';
 import type { ModelClient } from '../../core/model.js';
@@ -36,9 +36,8 @@ describe('a sample', () => {
       maxAttempts: 1,
       epoch: 0,
     };
-    const services = (createSandbox: SampleServices['createSandbox']): SampleServices => ({
-      createSandbox,
-      sandboxFor: () => ({ image: PYTHON_IMAGE }),
+    const services = (create: (options: SandboxOptions) => Promise<Sandbox>): SampleServices => ({
+      createSandbox: (_task, _scaffold, ids) => create({ image: PYTHON_IMAGE, ...ids }),
       createModel: async (spec, sample) => createModelClient(spec, { server, context: { task: sample.task, scaffold: sample.key.scaffold } }),
       instructions: (p) => ({ id: p, text: p, shipped: false }),
       runAgent,
@@ -81,9 +80,9 @@ describe('a sample', () => {
     let commandRan!: () => void;
     const firstCommand = new Promise<void>((resolve) => (commandRan = resolve));
     const services: SampleServices = {
-      createSandbox: async (options) => {
+      createSandbox: async (_task, _scaffold, ids) => {
         events.push('sandbox requested');
-        const real = await sandboxBackend().create(options);
+        const real = await sandboxBackend().create({ image: PYTHON_IMAGE, ...ids });
         // Every call goes to the real sandbox; the first command is noted.
         return new Proxy(real, {
           get(target, name, receiver) {
@@ -99,7 +98,6 @@ describe('a sample', () => {
           },
         });
       },
-      sandboxFor: () => ({ image: PYTHON_IMAGE }),
       createModel: async (spec, sample) => {
         const inner = createModelClient(spec, { server, context: { task: sample.task, scaffold: sample.key.scaffold } });
         let first = true;

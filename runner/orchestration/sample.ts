@@ -11,10 +11,16 @@ import type { Task } from '../../tasks/task.js';
 import type { Experiment } from '../settings/config.js';
 import type { PlannedSample } from './matrix.js';
 
+/** What labels a sample's sandbox, and the slot reserved for it where the backend places sandboxes. */
+export type SandboxIds = Pick<SandboxOptions, 'runId' | 'sampleId' | 'slot'>;
+
 /** The parts of the product a sample runs through; the CLI wires the real ones (see `wiring.ts`). */
 export interface SampleServices {
-  /** The sandbox of a sample of `task` (which may choose the image it starts from, as a history image does). */
-  createSandbox(options: SandboxOptions, task?: Task, log?: Logger): Promise<Sandbox>;
+  /**
+   * The sandbox of a sample of `task` in `scaffold`, labelled by `ids`: its image (the task's, or the history image
+   * made for it), limits and files (an agent program's binary) are chosen here, once.
+   */
+  createSandbox(task: Task, scaffold: ScaffoldName, ids: SandboxIds, log?: Logger): Promise<Sandbox>;
   /**
    * A sandbox slot for a sample of `task`, taken now if one is free where its image is (see `SandboxPlacement.reserve`);
    * only where the backend places sandboxes by image.
@@ -23,8 +29,6 @@ export interface SampleServices {
   /** The samples the run is about to start (one task per sample), and then each one that will not run again. */
   samplesPlanned?(tasks: Task[]): void;
   sampleFinished?(task: Task): Promise<void>;
-  /** Image, work dir and limits of the sandbox a task runs in (and an agent program's binary, for its scaffold). */
-  sandboxFor(task: Task, scaffold?: ScaffoldName): Omit<SandboxOptions, 'runId' | 'sampleId'>;
   /** A fresh client per sample: a scripted model keeps one server session per sample. */
   createModel(spec: string, sample: PlannedSample): Promise<ModelClient>;
   /** The instructions for a prompt letter or custom text. */
@@ -145,13 +149,9 @@ async function runTry(
   // The sandbox starts while the model client connects and the first request is in flight; every sandbox call
   // waits for it. One that arrives after this function stopped waiting is removed in `finally` all the same.
   const creating = ctx.services.createSandbox(
-    {
-      ...ctx.services.sandboxFor(sample.task, sample.key.scaffold),
-      runId: ctx.runId,
-      sampleId: sample.id,
-      ...(slot ? { slot } : {}),
-    },
     sample.task,
+    sample.key.scaffold,
+    { runId: ctx.runId, sampleId: sample.id, ...(slot ? { slot } : {}) },
     log,
   );
   const box = deferredSandbox(creating);

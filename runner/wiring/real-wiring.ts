@@ -197,11 +197,13 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   const outcomes: RunReference[] = [];
   return {
     services: {
-      createSandbox: async (o, task, log) => backend.create(task ? { ...o, image: await history.imageFor(task, o, log) } : o),
+      createSandbox: async (task, scaffold, ids, log) => {
+        const options = { ...sandboxFor(task, experiment, clis.sandboxFiles(scaffold)), ...ids };
+        return backend.create({ ...options, image: await history.imageFor(task, options, log) });
+      },
       ...(backend.placement ? { reserveSandbox: (task: Task) => backend.placement?.reserve(history.madeFor(task) ?? taskImage(task)) } : {}),
       samplesPlanned: (tasks) => history.expect(tasks),
       sampleFinished: (task) => history.finished(task),
-      sandboxFor: (task, scaffold) => sandboxFor(task, experiment, scaffold ? clis.sandboxFiles(scaffold) : []),
       createModel: async (spec, sample) =>
         createModel(spec, sample, { experiment, clis, ...(prices ? { prices } : {}), ...(options.log ? { log: options.log } : {}), getServer }),
       instructions: (prompt) => resolvePrompt(prompt, templates),
