@@ -3,7 +3,7 @@ import { UserError } from '../core/errors.js';
 import { hubManifest, hubSplitFiles, orderSplits, type HubOptions } from './hub.js';
 import { DATASET_FORMS, readRows, type RawRows } from './readers.js';
 import { formatProblem, type RowProblem } from './rows.js';
-import { kindOfRow, taskKind } from './kinds/registry.js';
+import { kindOfRow, rowFormats, taskKind } from './kinds/registry.js';
 import { loadBuiltinLcb } from './suites/lcb.js';
 import { loadBuiltinSwe } from './suites/swe.js';
 import type { ImageNaming } from './images.js';
@@ -193,7 +193,7 @@ class Collector {
           file: label,
           row,
           field: '(row)',
-          message: 'neither a LiveCodeBench row (task_id, entry_point) nor a SWE-bench row (instance_id)',
+          message: `neither ${rowFormats().join(' nor ')}`,
         });
         this.skipped++;
         continue;

@@ -85,7 +85,7 @@ beforeAll(() => {
   unregister.push(
     registerTaskKind<ShellTask, { kind: 'shell'; image: string; command: string; expected: string }>({
       name: 'shell',
-      title: 'shell scripts',
+      rowFormat: 'a shell task row (shell_task)',
       rowIdField: 'shell_task',
       recognizes: (row) => 'shell_task' in row,
       rowToTask: (row, ctx) => {

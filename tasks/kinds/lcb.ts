@@ -9,7 +9,7 @@ import type { TaskKindDefinition } from './types.js';
 /** LiveCodeBench-style functions in HumanEval form: a stub, a `check(candidate)` test, graded in the Python image. */
 export const LCB_KIND: TaskKindDefinition<LcbTask, LcbContract> = {
   name: 'lcb',
-  title: 'LiveCodeBench',
+  rowFormat: 'a LiveCodeBench row (task_id, entry_point)',
   rowIdField: 'task_id',
   recognizes: (row) => 'task_id' in row || 'entry_point' in row,
   rowToTask: lcbRowToTask,

@@ -42,6 +42,11 @@ export function kindOfRow(row: unknown): TaskKindDefinition | undefined {
     .find((k) => k.recognizes(row));
 }
 
+/** How a row of each kind is known, built-in kinds first: `a SWE-bench row (instance_id)`. */
+export function rowFormats(): string[] {
+  return kinds.values().map((k) => k.rowFormat);
+}
+
 /** Whether each task of this kind gets a reference run before its samples: for those, the task is a SWE task. */
 export function hasReferenceRun(task: { kind: string }): task is Extract<Task, { kind: 'swe' }> {
   return taskKind(task).referenceRun;

@@ -20,7 +20,7 @@ export const SWE_DEFAULT_MEMORY_MB = 4096;
 /** SWE-bench-style repositories: an issue, a gold patch and a test patch, graded in the task's image. */
 export const SWE_KIND: TaskKindDefinition<SweTask, SweContract> = {
   name: 'swe',
-  title: 'SWE-bench',
+  rowFormat: 'a SWE-bench row (instance_id)',
   rowIdField: 'instance_id',
   recognizes: (row) => 'instance_id' in row,
   rowToTask: sweRowToTask,

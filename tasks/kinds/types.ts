@@ -2,12 +2,6 @@ import type { Sandbox } from '../../docker/types.js';
 import type { RowContext, RowResult } from '../rows.js';
 import type { TestSpec } from '../task.js';
 
-/**
- * What the task room knows of one kind of task (LiveCodeBench functions, SWE-bench repositories, or one a user adds):
- * how its rows are read, how it is graded, what its sandbox needs. The mutation room and the scaffolds room keep their
- * own parts of a kind beside this one (`mutations/kinds/`, `scaffolds/kinds/`), under the same name; code elsewhere
- * asks the kind instead of comparing names.
- */
 /** A grading contract: plain data, the same for two tasks graded alike. */
 export interface ContractBase {
   readonly kind: string;
@@ -22,11 +16,17 @@ export interface TaskBase {
   variant: string;
 }
 
+/**
+ * What the task room knows of one kind of task (LiveCodeBench functions, SWE-bench repositories, or one a user adds):
+ * how its rows are read, how it is graded, what its sandbox needs. The mutation room and the scaffolds room keep their
+ * own parts of a kind beside this one (`mutations/kinds/`, `scaffolds/kinds/`), under the same name; code elsewhere
+ * asks the kind instead of comparing names.
+ */
 export interface TaskKindDefinition<T extends TaskBase = TaskBase, C extends ContractBase = ContractBase> {
   /** The value of `task.kind`. */
   readonly name: string;
-  /** A few words for messages: `LiveCodeBench`, `SWE-bench`. */
-  readonly title: string;
+  /** How a row of this kind is known, for messages: `a SWE-bench row (instance_id)`. */
+  readonly rowFormat: string;
   /** The row field that names a task, for problems with a row. */
   readonly rowIdField: string;
   /** Whether a row is in this kind's format, by its identifying fields. */
