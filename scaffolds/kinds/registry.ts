@@ -16,16 +16,10 @@ export function registerScaffoldKind<T extends TaskBase>(kind: ScaffoldKindParts
   return parts.register(kind as unknown as ScaffoldKindParts);
 }
 
-/** The scaffold parts of a task's kind, or undefined when agents cannot run it. */
-export function scaffoldKindOf(of: string | { kind: string }): ScaffoldKindParts | undefined {
-  const name = typeof of === 'string' ? of : of.kind;
-  return parts.get(name);
-}
-
 /** The scaffold parts of a task's kind; an unknown kind, or one agents cannot run, is an error. */
 export function scaffoldKind(of: string | { kind: string }): ScaffoldKindParts {
-  const found = scaffoldKindOf(of);
-  if (found) return found;
   const name = typeof of === 'string' ? of : of.kind;
+  const found = parts.get(name);
+  if (found) return found;
   throw new Error(`the agent loops cannot run tasks of the kind "${taskKind(name).name}"`);
 }
