@@ -1,5 +1,5 @@
 import { NamedRegistry } from '../../tasks/kinds/named-registry.js';
-import { taskKind } from '../../tasks/kinds/registry.js';
+import { kindName, taskKind } from '../../tasks/kinds/registry.js';
 import type { TaskBase } from '../../tasks/kinds/types.js';
 import { LCB_MUTATION } from './lcb.js';
 import { SWE_MUTATION } from './swe.js';
@@ -18,7 +18,7 @@ export function registerMutationKind<T extends TaskBase>(kind: MutationKindParts
 
 /** The mutation parts of a task's kind; a kind known without them makes no variants. */
 export function mutationKind(of: string | { kind: string }): MutationKindParts {
-  const name = typeof of === 'string' ? of : of.kind;
+  const name = kindName(of);
   const found = parts.get(name);
   if (found) return found;
   taskKind(name); // an unknown kind is said as such

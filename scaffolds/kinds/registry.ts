@@ -1,5 +1,5 @@
 import { NamedRegistry } from '../../tasks/kinds/named-registry.js';
-import { taskKind } from '../../tasks/kinds/registry.js';
+import { kindName, taskKind } from '../../tasks/kinds/registry.js';
 import type { TaskBase } from '../../tasks/kinds/types.js';
 import { LCB_SCAFFOLD } from './lcb.js';
 import { SWE_SCAFFOLD } from './swe.js';
@@ -18,7 +18,7 @@ export function registerScaffoldKind<T extends TaskBase>(kind: ScaffoldKindParts
 
 /** The scaffold parts of a task's kind; an unknown kind, or one agents cannot run, is an error. */
 export function scaffoldKind(of: string | { kind: string }): ScaffoldKindParts {
-  const name = typeof of === 'string' ? of : of.kind;
+  const name = kindName(of);
   const found = parts.get(name);
   if (found) return found;
   throw new Error(`the agent loops cannot run tasks of the kind "${taskKind(name).name}"`);

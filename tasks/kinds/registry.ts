@@ -24,9 +24,14 @@ export function taskKindNames(): string[] {
   return kinds.names();
 }
 
+/** A kind's name, given as the name or as a task of the kind: every room's registry is asked either way. */
+export function kindName(of: string | { kind: string }): string {
+  return typeof of === 'string' ? of : of.kind;
+}
+
 /** The definition of a task's kind (or of a kind by name). */
 export function taskKind<T extends TaskBase = TaskBase>(of: string | { kind: string }): TaskKindDefinition<T> {
-  const name = typeof of === 'string' ? of : of.kind;
+  const name = kindName(of);
   const kind = kinds.get(name);
   if (!kind) throw new UserError(`unknown task kind "${name}"`, `known kinds: ${taskKindNames().join(', ')}`);
   return kind as unknown as TaskKindDefinition<T>;
