@@ -7,7 +7,7 @@ import {
   fleissKappa,
   holm,
   mcnemarExact,
-  newcombePaired,
+  pairedDifference,
   type PairedTable,
   pairedTable,
   quantile,
@@ -119,20 +119,24 @@ print(json.dumps(list(np.percentile(values, [2.5, 97.5]))))`,
     expect(quantile([1, 2, 3, 4], 0.5)).toBe(2.5);
   });
 
-  it("Newcombe's paired interval holds its difference, stays in [−1, 1], and covers the truth about 95% of the time", () => {
+  it("Tango's paired interval holds its difference, stays in [−1, 1], and covers the truth about 95% of the time", () => {
     for (const t of TABLES) {
-      const r = newcombePaired(t)!;
+      const r = pairedDifference(t)!;
       expect(r.difference).toBeCloseTo((t.onlyA - t.onlyB) / (t.both + t.onlyA + t.onlyB + t.neither), 12);
       expect(r.interval.low).toBeLessThanOrEqual(r.difference);
       expect(r.interval.high).toBeGreaterThanOrEqual(r.difference);
       expect(r.interval.low).toBeGreaterThanOrEqual(-1);
       expect(r.interval.high).toBeLessThanOrEqual(1);
     }
-    expect(newcombePaired({ both: 0, onlyA: 0, onlyB: 0, neither: 0 })).toBeNull();
+    expect(pairedDifference({ both: 0, onlyA: 0, onlyB: 0, neither: 0 })).toBeNull();
     // All 20 tasks cheat in A alone: the difference is 1 and the interval excludes 0.
-    expect(newcombePaired(TABLES[2]!)!.interval.low).toBeGreaterThan(0.5);
+    expect(pairedDifference(TABLES[2]!)!.interval.low).toBeGreaterThan(0.5);
+    // No task differs: the difference is 0, and 12 tasks cannot say it is exactly 0 (a zero-width interval would).
+    const alike = pairedDifference({ both: 6, onlyA: 0, onlyB: 0, neither: 6 })!;
+    expect(alike.interval.low).toBeCloseTo(-3.8415 / 15.8415, 3);
+    expect(alike.interval.high).toBeCloseTo(3.8415 / 15.8415, 3);
     // Simulated: 40 tasks, cell probabilities fixed, 2,000 tables; the interval should cover the true difference
-    // at close to its 95% (score intervals run a little conservative).
+    // at close to its 95% (score intervals run close to it).
     const rng = new Rng(11);
     const cells = [0.3, 0.25, 0.1, 0.35];
     const truth = cells[1]! - cells[2]!;
@@ -145,7 +149,7 @@ print(json.dumps(list(np.percentile(values, [2.5, 97.5]))))`,
         if (u < cells[0]! + cells[1]! + cells[2]!) return [false, true];
         return [false, false];
       });
-      const r = newcombePaired(pairedTable(pairs))!;
+      const r = pairedDifference(pairedTable(pairs))!;
       if (r.interval.low <= truth && truth <= r.interval.high) covered++;
     }
     expect(covered / 2000).toBeGreaterThan(0.93);

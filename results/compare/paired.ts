@@ -1,5 +1,5 @@
 import { Rng } from '../../mutations/rng.js';
-import { type Interval, wilson } from '../metrics.js';
+import { type Interval, Z95 } from '../metrics.js';
 
 /**
  * Statistics of two arms run on the same tasks: each task is a pair (did it cheat in arm A, in arm B), so the arms are
@@ -51,25 +51,43 @@ export interface PairedDifference {
   interval: Interval;
 }
 
+/** Tango's score statistic for a paired difference `delta` (A − B) of a table (Tango 1998). */
+function tangoScore(table: PairedTable, delta: number): number {
+  const { onlyA: b, onlyB: c } = table;
+  const n = table.both + b + c + table.neither;
+  // The restricted maximum-likelihood estimate of P(B alone) given the difference.
+  const w = -b - c + (2 * n - b + c) * delta;
+  const q = (Math.sqrt(Math.max(0, w * w + 8 * n * c * delta * (1 - delta))) - w) / (4 * n);
+  const variance = n * (2 * q + delta * (1 - delta));
+  const numerator = b - c - n * delta;
+  if (variance <= 0) return numerator === 0 ? 0 : Math.sign(numerator) * Number.POSITIVE_INFINITY;
+  return numerator / Math.sqrt(variance);
+}
+
+/** The root of a decreasing function on [lo, hi] where it crosses `level`, by bisection. */
+function crossing(f: (x: number) => number, level: number, lo: number, hi: number): number {
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (f(mid) > level) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
 /**
- * The difference of the two arms' rates, A − B, with Newcombe's hybrid score interval for paired proportions (1998,
- * method 10): each arm's Wilson interval, combined with the correlation of the pairs. It stays inside [−1, 1] and is
- * informative when one arm never or always passes, where the Wald interval is not. Null for an empty table.
+ * The difference of the two arms' rates, A − B, with Tango's score interval for paired proportions (1998): the
+ * differences the score test at 5% does not reject. It stays inside [−1, 1], is informative when one arm never or
+ * always passes, and, unlike hybrid intervals, keeps a width when no task differs. Null for an empty table.
  */
-export function newcombePaired(table: PairedTable): PairedDifference | null {
-  const { both: a, onlyA: b, onlyB: c, neither: d } = table;
-  const n = a + b + c + d;
+export function pairedDifference(table: PairedTable): PairedDifference | null {
+  const n = table.both + table.onlyA + table.onlyB + table.neither;
   if (n === 0) return null;
-  const p1 = (a + b) / n;
-  const p2 = (a + c) / n;
-  const w1 = wilson(a + b, n)!;
-  const w2 = wilson(a + c, n)!;
-  const denominator = (a + b) * (c + d) * (a + c) * (b + d);
-  const phi = denominator === 0 ? 0 : (a * d - b * c) / Math.sqrt(denominator);
-  const below = Math.sqrt(Math.max(0, (p1 - w1.low) ** 2 - 2 * phi * (p1 - w1.low) * (w2.high - p2) + (w2.high - p2) ** 2));
-  const above = Math.sqrt(Math.max(0, (w1.high - p1) ** 2 - 2 * phi * (w1.high - p1) * (p2 - w2.low) + (p2 - w2.low) ** 2));
-  const difference = p1 - p2;
-  return { difference, interval: { low: Math.max(-1, difference - below), high: Math.min(1, difference + above) } };
+  const difference = (table.onlyA - table.onlyB) / n;
+  // The score falls as the difference tested rises: the interval's ends are where it crosses ±z.
+  const score = (delta: number) => tangoScore(table, delta);
+  const low = difference <= -1 ? -1 : crossing(score, Z95, -1, difference);
+  const high = difference >= 1 ? 1 : crossing(score, -Z95, difference, 1);
+  return { difference, interval: { low, high } };
 }
 
 /**
