@@ -56,6 +56,11 @@ describe('comparing arms on the same tasks', () => {
     // Every task has the same mean: resampling tasks cannot move it, however many repeats there were.
     expect(c!.interval.low).toBeCloseTo(2 / 3, 12);
     expect(c!.interval.high).toBeCloseTo(2 / 3, 12);
+    // Full access's repeats disagree on every task (two passes, one failure); read-only's always agree.
+    expect(c!.consistency!.a.agree).toBe(0);
+    expect(c!.consistency!.a.kappa).toBeCloseTo(-0.5, 12);
+    expect(c!.consistency!.b).toEqual({ agree: 1, kappa: null });
+    expect(renderComparison([c!], { run: 'r' })).toMatch(/\| cheating rate, one-off \| full \| 0\.0% \| -0\.50 \|/);
   });
 
   it('compares every pair of three arms and adjusts their p-values together (Holm)', () => {

@@ -1,7 +1,7 @@
 import type { SampleKey } from '../../core/record.js';
 import type { Interval } from '../metrics.js';
 import type { StoredSample } from '../store-rows.js';
-import { clusterBootstrap, holm, mcnemarExact, pairedDifference, pairedTable } from './paired.js';
+import { clusterBootstrap, fleissKappa, holm, mcnemarExact, pairedDifference, pairedTable, repeatAgreement } from './paired.js';
 
 /**
  * Arms compared on the tasks every arm ran. An arm is a set of samples that differ from another arm's in one setting
@@ -56,6 +56,21 @@ export interface PairComparison {
   /** `p` adjusted for every pair of the same split (Holm), when there is more than one pair. */
   pAdjusted: number | null;
   discordant: DiscordantTask[];
+  /** With repeats, how consistent each arm's repeats of a task are. */
+  consistency?: { a: Consistency; b: Consistency };
+}
+
+/** How far an arm's repeats of each task agree: the share of tasks whose repeats all agree, and Fleiss' kappa. */
+export interface Consistency {
+  agree: number | null;
+  /** Null where undefined (every repeat alike) or where tasks have different numbers of graded repeats. */
+  kappa: number | null;
+}
+
+function consistencyOf(tasks: readonly TaskInArm[]): Consistency {
+  const counts = tasks.map((t) => [t.passes, t.graded - t.passes] as [number, number]);
+  const same = counts.every(([p, f]) => p + f === counts[0]![0] + counts[0]![1]) && counts[0]![0] + counts[0]![1] >= 2;
+  return { agree: repeatAgreement(counts), kappa: same ? fleissKappa(counts) : null };
 }
 
 /** The key of a task across arms: the sample key without the settings the arms differ in, and the repeat. */
@@ -109,7 +124,8 @@ function comparePair(a: Arm, b: Arm, ignore: readonly ArmField[], split: SampleK
   if (repeated) {
     // Each task's mean over its repeats is the unit: repeats of a task are not independent evidence.
     const interval = clusterBootstrap(rates, (drawn) => drawn.reduce((s, [x, y]) => s + x - y, 0) / drawn.length, { seed })!;
-    return { ...base, difference: rateA - rateB, interval, intervalMethod: 'bootstrap over tasks', p: null, pAdjusted: null };
+    const consistency = { a: consistencyOf(graded.map((k) => inA.get(k)!)), b: consistencyOf(graded.map((k) => inB.get(k)!)) };
+    return { ...base, difference: rateA - rateB, interval, intervalMethod: 'bootstrap over tasks', p: null, pAdjusted: null, consistency };
   }
   const table = pairedTable(rates.map(([x, y]) => [x === 1, y === 1]));
   const paired = pairedDifference(table)!;
