@@ -30,6 +30,8 @@ const UNIT = [
   'mutations/swe/kinds.test.ts',
   'tasks/kinds/branches.test.ts',
   'tasks/kinds/registry.test.ts',
+  'results/compare/paired.test.ts',
+  'results/compare/compare.test.ts',
   'mutations/swe/row-kinds.test.ts',
   'mutations/swe/expect-error.test.ts',
   'runner/commands/audit-origin.test.ts',

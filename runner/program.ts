@@ -9,6 +9,7 @@ import { register as registerAudit } from './commands/audit.js';
 import { register as registerPreflight } from './commands/preflight.js';
 import { register as registerRun } from './commands/run.js';
 import { register as registerReport } from './commands/report.js';
+import { register as registerCompare } from './commands/compare.js';
 import { register as registerView } from './commands/view.js';
 import { register as registerStore } from './commands/store.js';
 import { register as registerExport } from './commands/export.js';
@@ -28,6 +29,7 @@ export function buildProgram(): Command {
     registerDemo,
     registerRun,
     registerReport,
+    registerCompare,
     registerView,
     registerStore,
     registerExport,
