@@ -13,9 +13,12 @@ import { clusterBootstrap, fleissKappa, holm, mcnemarExact, pairedDifference, pa
 export const ARM_FIELDS = ['model', 'scaffold', 'access', 'prompt', 'maxAttempts'] as const satisfies readonly (keyof SampleKey)[];
 export type ArmField = (typeof ARM_FIELDS)[number];
 
+/** What comparing needs of a sample: its id, key and outcome (no evidence). */
+export type ArmSample = Pick<StoredSample, 'id' | 'key' | 'outcome'>;
+
 export interface Arm {
   name: string;
-  samples: readonly StoredSample[];
+  samples: readonly ArmSample[];
 }
 
 /** One task's samples in one arm. */
@@ -163,8 +166,8 @@ export function differingFields(arms: readonly Arm[]): ArmField[] {
 }
 
 /** The arms of one run, by the values of one setting. */
-export function armsBy(samples: readonly StoredSample[], field: ArmField): Arm[] {
-  const by = new Map<string, StoredSample[]>();
+export function armsBy(samples: readonly ArmSample[], field: ArmField): Arm[] {
+  const by = new Map<string, ArmSample[]>();
   for (const s of samples) {
     const name = String(s.key[field]);
     by.set(name, [...(by.get(name) ?? []), s]);
