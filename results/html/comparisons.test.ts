@@ -104,7 +104,8 @@ describe('the report page', () => {
   it("has a comparisons card for each setting the run varies, linking to the page's samples", () => {
     const html = renderHtml(loadFullReportData(temp.store, storeSampleRun(temp.store)));
     const cards = [...html.matchAll(/<section class="card comparison" id="compare-(\w+)"/g)].map((m) => m[1]);
-    expect(cards.length).toBeGreaterThan(0);
+    // The sample run has two models, two scaffolds and two access modes, one prompt and one attempt budget.
+    expect(cards).toEqual(['model', 'scaffold', 'access']);
     expect(html).toMatch(/href="#sample-\d+"/);
   });
 

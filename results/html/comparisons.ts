@@ -11,7 +11,9 @@ const SPLIT_NAME = { original: 'original', oneoff: 'one-off', conflicting: 'conf
 
 // The geometry of the page's other forest charts (client/charts.ts), with a column of labels on the left.
 const W = 640;
-const LABEL = 230;
+const LABEL = 250;
+/** Characters of a row's label that fit its column at the charts' 10px font; the row's tooltip has all of it. */
+const LABEL_CHARS = 44;
 const PAD = 8;
 const LH = 18;
 const TOP = 16;
@@ -23,9 +25,10 @@ const attrs = (a: Record<string, string | number>) =>
     .join('');
 const el = (tag: string, a: Record<string, string | number>, inner = '') => `<${tag}${attrs(a)}>${inner}</${tag}>`;
 
-/** `one-off: full − readonly`, a pair's row label. */
+/** `one-off: full − readonly`, a pair's row label, shortened to fit its column. */
 function pairLabel(c: PairComparison): string {
-  return `${SPLIT_NAME[c.split]}: ${c.a} − ${c.b}`;
+  const label = `${SPLIT_NAME[c.split]}: ${c.a} − ${c.b}`;
+  return label.length > LABEL_CHARS ? `${label.slice(0, LABEL_CHARS - 1)}…` : label;
 }
 
 /**
