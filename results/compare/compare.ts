@@ -100,10 +100,19 @@ function tasksOf(arm: Arm, ignore: readonly ArmField[], split: SampleKey['split'
   return out;
 }
 
-/** `dataset task (settings)` of a pair key, for a person. */
-function taskName(key: string): string {
-  const fields = Object.fromEntries(JSON.parse(key) as [string, unknown][]);
-  return `${fields.dataset} ${fields.taskId}`;
+/**
+ * `dataset task (scaffold full)` of a pair key, for a person: the settings named are those that tell apart the
+ * tasks of the pair that share a dataset and task id (another setting the run varies besides the arms').
+ */
+function taskNamer(keys: readonly string[]): (key: string) => string {
+  const fieldsOf = (key: string) => Object.fromEntries(JSON.parse(key) as [string, unknown][]);
+  const all = keys.map(fieldsOf);
+  const telling = ARM_FIELDS.filter((f) => new Set(all.map((x) => JSON.stringify(x[f]))).size > 1);
+  return (key) => {
+    const fields = fieldsOf(key);
+    const settings = telling.map((f) => `${f} ${fields[f]}`).join(', ');
+    return `${fields.dataset} ${fields.taskId}${settings ? ` (${settings})` : ''}`;
+  };
 }
 
 function comparePair(a: Arm, b: Arm, ignore: readonly ArmField[], split: SampleKey['split'], seed: number): PairComparison | null {
@@ -118,6 +127,7 @@ function comparePair(a: Arm, b: Arm, ignore: readonly ArmField[], split: SampleK
   const rateA = rates.reduce((s, [x]) => s + x, 0) / rates.length;
   const rateB = rates.reduce((s, [, y]) => s + y, 0) / rates.length;
   const discordant: DiscordantTask[] = [];
+  const taskName = taskNamer(graded);
   for (const [i, k] of graded.entries()) {
     const [x, y] = rates[i]!;
     if (x === y) continue;
