@@ -2,6 +2,7 @@ import { classifySample, countKinds, isClassifiable, tricksOf, type KindCounts, 
 import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
 import type { Outcome } from '../core/record.js';
+import { compareEveryField, type FieldComparison } from './compare/by-field.js';
 import { computeMetrics, configRows, type CellMetrics, type ConfigRow } from './metrics.js';
 import { DEFAULT_THRESHOLD } from './monitor/metrics.js';
 import { monitorReportData, staticReads, type MonitorReportData, type StaticRead } from './monitor/report-data.js';
@@ -45,6 +46,8 @@ export interface FullReportData extends ReportData {
   kindsById: Map<number, KindFinding[]>;
   /** Stored LLM judge verdicts, by sample key, the newest per judge model. */
   verdicts: Map<string, JudgeVerdict[]>;
+  /** The arms of every setting the run varies, compared pair by pair on the tasks both ran. */
+  comparisons: FieldComparison[];
 }
 
 /**
@@ -116,5 +119,6 @@ export function loadFullReportData(store: ResultStore, runId: string, threshold:
     events: store.listEvents(run.id),
     kindsById,
     verdicts,
+    comparisons: compareEveryField(samples),
   };
 }

@@ -37,6 +37,15 @@ describe('comparing arms on the same tasks', () => {
     expect(c!.discordant.every((d) => d.passedIn === 'full' && d.samplesA.length === 1 && d.samplesB.length === 1)).toBe(true);
   });
 
+  it('names a differing task by the other settings the run varies, so a task run under two scaffolds is told apart', () => {
+    const samples = ['full', 'minimal'].flatMap((scaffold) => [
+      sample('t1', 'full', 'passed', { scaffold }),
+      sample('t1', 'readonly', 'failed', { scaffold }),
+    ]);
+    const [c] = compareArms(armsBy(samples, 'access'));
+    expect(c!.discordant.map((d) => d.task)).toEqual(['builtin:lcb t1 (scaffold full)', 'builtin:lcb t1 (scaffold minimal)']);
+  });
+
   it('gives an interval around 0 for arms that behave alike, and leaves errored tasks out rather than failing them', () => {
     const samples = TASKS.flatMap((t, i) => [sample(t, 'full', i % 2 ? 'passed' : 'failed'), sample(t, 'hidden', i % 2 ? 'passed' : 'failed')]);
     samples.push(sample('t99', 'full', 'passed'), sample('t99', 'hidden', 'error'));

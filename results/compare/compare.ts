@@ -13,9 +13,12 @@ import { clusterBootstrap, fleissKappa, holm, mcnemarExact, pairedDifference, pa
 export const ARM_FIELDS = ['model', 'scaffold', 'access', 'prompt', 'maxAttempts'] as const satisfies readonly (keyof SampleKey)[];
 export type ArmField = (typeof ARM_FIELDS)[number];
 
+/** What comparing needs of a sample: its id, key and outcome (no evidence). */
+export type ArmSample = Pick<StoredSample, 'id' | 'key' | 'outcome'>;
+
 export interface Arm {
   name: string;
-  samples: readonly StoredSample[];
+  samples: readonly ArmSample[];
 }
 
 /** One task's samples in one arm. */
@@ -97,10 +100,19 @@ function tasksOf(arm: Arm, ignore: readonly ArmField[], split: SampleKey['split'
   return out;
 }
 
-/** `dataset task (settings)` of a pair key, for a person. */
-function taskName(key: string): string {
-  const fields = Object.fromEntries(JSON.parse(key) as [string, unknown][]);
-  return `${fields.dataset} ${fields.taskId}`;
+/**
+ * `dataset task (scaffold full)` of a pair key, for a person: the settings named are those that tell apart the
+ * tasks of the pair that share a dataset and task id (another setting the run varies besides the arms').
+ */
+function taskNamer(keys: readonly string[]): (key: string) => string {
+  const fieldsOf = (key: string) => Object.fromEntries(JSON.parse(key) as [string, unknown][]);
+  const all = keys.map(fieldsOf);
+  const telling = ARM_FIELDS.filter((f) => new Set(all.map((x) => JSON.stringify(x[f]))).size > 1);
+  return (key) => {
+    const fields = fieldsOf(key);
+    const settings = telling.map((f) => `${f} ${fields[f]}`).join(', ');
+    return `${fields.dataset} ${fields.taskId}${settings ? ` (${settings})` : ''}`;
+  };
 }
 
 function comparePair(a: Arm, b: Arm, ignore: readonly ArmField[], split: SampleKey['split'], seed: number): PairComparison | null {
@@ -115,6 +127,7 @@ function comparePair(a: Arm, b: Arm, ignore: readonly ArmField[], split: SampleK
   const rateA = rates.reduce((s, [x]) => s + x, 0) / rates.length;
   const rateB = rates.reduce((s, [, y]) => s + y, 0) / rates.length;
   const discordant: DiscordantTask[] = [];
+  const taskName = taskNamer(graded);
   for (const [i, k] of graded.entries()) {
     const [x, y] = rates[i]!;
     if (x === y) continue;
@@ -163,8 +176,8 @@ export function differingFields(arms: readonly Arm[]): ArmField[] {
 }
 
 /** The arms of one run, by the values of one setting. */
-export function armsBy(samples: readonly StoredSample[], field: ArmField): Arm[] {
-  const by = new Map<string, StoredSample[]>();
+export function armsBy(samples: readonly ArmSample[], field: ArmField): Arm[] {
+  const by = new Map<string, ArmSample[]>();
   for (const s of samples) {
     const name = String(s.key[field]);
     by.set(name, [...(by.get(name) ?? []), s]);

@@ -7,6 +7,7 @@ import type { StoredSample } from '../store.js';
 import { CLIENT_SCRIPT } from './client.js';
 import { STYLES } from './styles.js';
 import { environmentHtml } from './environment.js';
+import { comparisonsHtml } from './comparisons.js';
 
 import { escapeHtml } from './escape.js';
 
@@ -82,7 +83,7 @@ export function sampleForPage(data: Pick<FullReportData, 'kindsById' | 'verdicts
 export type PageSample = ReturnType<typeof sampleForPage>;
 
 /** What the page embeds besides the samples. */
-export type PageFrame = Pick<FullReportData, 'run' | 'rows' | 'monitors' | 'events' | 'environment'> & { cellCount: number };
+export type PageFrame = Pick<FullReportData, 'run' | 'rows' | 'monitors' | 'events' | 'environment' | 'comparisons'> & { cellCount: number };
 
 /** Everything in the page's JSON but the samples, keyed as the script reads it. */
 export function pageJsonFields(data: PageFrame) {
@@ -150,7 +151,7 @@ ${notice ? `<p class="notice" id="page-notice">${escapeHtml(notice)}</p>\n` : ''
     <p class="sub">On an impossible split the tests contradict the spec, so every pass is a shortcut: its pass rate is the cheating rate. Each is shown beside the pass rate of the same config on the original tests. Rates leave out samples that ended in an infrastructure error.</p>
     <div id="headline"></div>
   </section>
-  <section class="card">
+${comparisonsHtml(data.comparisons)}  <section class="card">
     <h2>How the samples cheated</h2>
     <p class="sub">Each pass on an impossible split and each evasion, classified from its diffs, outside changes and transcript; a sample counts under every kind it shows. Click a kind to list its samples.</p>
     <div id="kinds-summary"></div>

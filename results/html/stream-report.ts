@@ -10,6 +10,7 @@ import { monitorVerdictsByKey } from '../monitor/verdict.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { compareSamples, pageJsonFields, pageShell, sampleForPage, scriptJson, type PageFrame } from './page.js';
 import { runEnvironment } from '../report-environment.js';
+import { compareEveryField } from '../compare/by-field.js';
 
 /**
  * Transcripts a page embeds by default: 150 of 100 KB beside the index of 10,000 samples (about 0.9 KB each) make a
@@ -103,7 +104,15 @@ export function htmlReportStream(store: ResultStore, runId: string, options: Htm
   const monitors = monitorReportData(index, staticReads(classifiedPasses(store, run.id, kindsById)), monitorVerdictsByKey(store, run.id), threshold);
   const embedded = chooseEmbedded(index, options.maxTranscripts ?? DEFAULT_MAX_TRANSCRIPTS);
   const environment = runEnvironment(store, run);
-  const frame: PageFrame = { run, rows: configRows(cells), cellCount: cells.length, monitors, events: store.listEvents(run.id), environment };
+  const frame: PageFrame = {
+    run,
+    rows: configRows(cells),
+    cellCount: cells.length,
+    monitors,
+    events: store.listEvents(run.id),
+    environment,
+    comparisons: compareEveryField(index),
+  };
   const elsewhere = options.elsewhere ?? `impossiblebench view ${options.storeLabel ?? store.path}`;
   const omitted = index.length - embedded.size;
   const notice = omitted

@@ -58,6 +58,8 @@ td.num, th.num { text-align: right; }
 .chart-cell { min-width: 200px; width: 28%; }
 svg.forest { display: block; width: 100%; height: auto; overflow: visible; }
 svg.forest text { font: 10px var(--sans); fill: var(--muted); }
+svg.compare-forest { max-width: 760px; margin: 0 0 12px; }
+ul.discordant { margin: 4px 0 12px; padding-left: 20px; font-size: 13px; }
 .monitor-block { margin: 0 0 18px; }
 .monitor-block h3 { margin: 8px 0 6px; font-size: 14px; }
 .small { font-size: 12px; }

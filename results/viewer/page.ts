@@ -1,17 +1,19 @@
+/** The page's policy in its own markup too: a browser ignores `frame-ancestors` there (and says so), so it is left out. */
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'";
+export const VIEWER_CSP = `${PAGE_CSP}; frame-ancestors 'none'`;
+
 /**
  * The viewer's page: an empty frame its modules fill through DOM calls and `textContent` only, so no
  * stored text is ever parsed as markup. Nothing loads from anywhere but the viewer itself.
  */
-export const VIEWER_CSP =
-  "default-src 'none'; script-src 'self'; connect-src 'self'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
 export function viewerPage(styles: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${VIEWER_CSP}">
+<meta http-equiv="Content-Security-Policy" content="${PAGE_CSP}">
 <title>ImpossibleBench viewer</title>
 <style>${styles}
 nav.views a { color: #f6f8fa; margin-right: 16px; font-weight: 600; }

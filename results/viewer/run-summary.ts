@@ -1,3 +1,4 @@
+import { ARM_FIELDS, type ArmField } from '../compare/compare.js';
 import { configRows } from '../metrics.js';
 import { cellMetricsOf } from '../metrics-sql.js';
 import { aurocText, rateText, unscoredText } from '../monitor/markdown.js';
@@ -20,6 +21,8 @@ export interface RunSummary {
   /** Whether the store has the kinds index: without it, kinds and the static classifier are not shown. */
   kindsIndexed: boolean;
   threshold: number;
+  /** The settings the run has more than one value of: its Compare page compares the arms of each. */
+  armFields: ArmField[];
 }
 
 /**
@@ -33,8 +36,9 @@ export function runSummary(store: ResultStore, runId: string, indexes: IndexStat
   // Sample keys are needed only to match LLM verdicts to their samples.
   const samples = verdicts.size ? store.listSamples(run.id, { withTranscript: false }) : [];
   const monitors = monitorReportData(samples, indexes.kinds ? storedStaticReads(db, run.id) : [], verdicts, DEFAULT_THRESHOLD).monitors;
+  const rows = configRows(cellMetricsOf(db, run.id));
   return {
-    rates: rateTable(configRows(cellMetricsOf(db, run.id))),
+    rates: rateTable(rows),
     kinds: indexes.kinds ? kindTable(storedKindCounts(db, run.id)) : null,
     monitors: monitors.length
       ? {
@@ -52,5 +56,6 @@ export function runSummary(store: ResultStore, runId: string, indexes: IndexStat
       : null,
     kindsIndexed: indexes.kinds,
     threshold: DEFAULT_THRESHOLD,
+    armFields: ARM_FIELDS.filter((f) => new Set(rows.map((r) => String(r.config[f]))).size > 1),
   };
 }

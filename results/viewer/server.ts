@@ -11,6 +11,7 @@ import type { ResultStore } from '../store.js';
 import { indexFacets, listRunsWithCounts, parseIndexQuery, queryIndex } from './index-query.js';
 import { IndexKinds } from './index-kinds.js';
 import { runSummary } from './run-summary.js';
+import { parseBy, runComparison } from './run-compare.js';
 import { sampleDetail } from './sample-detail.js';
 import { indexCommand, type IndexState } from '../store-index.js';
 import { VIEWER_CSP, viewerPage } from './page.js';
@@ -84,6 +85,8 @@ async function route(store: ResultStore, kinds: IndexKinds, path: string, url: U
   }
   const summary = /^api\/runs\/([A-Za-z0-9][A-Za-z0-9._-]{0,99})\/summary$/.exec(path);
   if (summary) return sendJson(res, 200, runSummary(store, summary[1]!, indexes));
+  const compare = /^api\/runs\/([A-Za-z0-9][A-Za-z0-9._-]{0,99})\/compare$/.exec(path);
+  if (compare) return sendJson(res, 200, runComparison(store, compare[1]!, parseBy(url.searchParams.get('by'))));
   const sample = /^api\/samples\/(\d{1,15})$/.exec(path);
   if (sample) {
     const detail = sampleDetail(store, Number(sample[1]));

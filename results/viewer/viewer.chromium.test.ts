@@ -14,6 +14,7 @@ import { dropIndexes } from '../testing/pre-index-store.js';
 import { makeRecord } from '../testing/make-record.js';
 import { HOSTILE_TEXT, storeSampleRun } from '../testing/sample-run.js';
 import { CHROMIUM, CHROMIUM_FLAGS, chromiumAvailable } from '../testing/chromium.js';
+import { startView } from '../testing/start-view.js';
 
 const CLI = fileURLToPath(new URL('../../bin/impossiblebench.js', import.meta.url));
 const NEEDLE = 'zq-needle-only-in-one-transcript-7731';
@@ -21,21 +22,6 @@ const NEEDLE = 'zq-needle-only-in-one-transcript-7731';
 const CODE = 'assert x == compute(41) + 1';
 const MARKUP = `${HOSTILE_TEXT} </html><script>window.__pwned = 3</script>`;
 const available = chromiumAvailable('the viewer browser test');
-
-/** Starts `impossiblebench view` and waits for the URL it prints. */
-async function startView(storePath: string, ...flags: string[]): Promise<{ url: string; proc: ResultPromise }> {
-  const proc = execa('node', [CLI, 'view', storePath, '--port', '0', ...flags], { reject: false, buffer: false });
-  const url = await new Promise<string>((resolve, reject) => {
-    let seen = '';
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const found = /(http:\/\/\S+)/.exec(seen);
-      if (found) resolve(found[1]!);
-    });
-    void proc.then((r) => reject(new Error(`view exited ${r.exitCode}: ${String(r.stderr)}`)));
-  });
-  return { url, proc };
-}
 
 describe.skipIf(!available)('the viewer in headless Chromium', () => {
   let dir: string;

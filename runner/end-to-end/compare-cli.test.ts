@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../results/store.js';
+import { runAccessArms } from '../testing/access-arms.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 
 /*
@@ -23,30 +24,7 @@ afterAll(async () => {
 
 /** Runs a policy on 5 LCB one-offs under both access modes, then compares the access modes. */
 async function runAndCompare(policy: string): Promise<{ stdout: string; differing: string[] }> {
-  const store = join(dir, `${policy}.sqlite`);
-  const run = await cli(
-    [
-      'run',
-      '--model',
-      `scripted/${policy}`,
-      '--dataset',
-      'builtin:lcb',
-      '--split',
-      'oneoff',
-      '--scaffold',
-      'full',
-      '--access',
-      'full',
-      '--access',
-      'readonly',
-      '--limit',
-      '5',
-      '--store',
-      store,
-    ],
-    { cwd: dir },
-  );
-  expect(run.exitCode, run.stderr).toBe(0);
+  const store = await runAccessArms(dir, policy);
   const r = await cli(['compare', 'latest', '--by', 'access', '--max-tasks', '100', '--store', store]);
   expect(r.exitCode, r.stderr).toBe(0);
   // The tasks whose outcome differs between the access modes, read from the store.

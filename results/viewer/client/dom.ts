@@ -36,6 +36,44 @@ export function clear(el: HTMLElement): HTMLElement {
   return el;
 }
 
+/** A table of text, as the server's summaries send it. */
+export interface Table {
+  head: string[];
+  rows: string[][];
+}
+
+/** A table of text cells, every cell through `textContent`. */
+export function textTable(table: Table, cls: string): HTMLElement {
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h(
+      'table',
+      { class: `nowrap ${cls}` },
+      h(
+        'thead',
+        null,
+        h(
+          'tr',
+          null,
+          table.head.map((t) => h('th', { text: t })),
+        ),
+      ),
+      h(
+        'tbody',
+        null,
+        table.rows.map((row) =>
+          h(
+            'tr',
+            null,
+            row.map((t) => h('td', { text: t })),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
 export function num(n: number): string {
   return n.toLocaleString('en-US');
 }

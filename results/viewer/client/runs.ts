@@ -1,43 +1,7 @@
 import type { RunListing } from '../index-query.js';
 import type { RunSummary } from '../run-summary.js';
 import type { StoreStatus } from '../server.js';
-import { clear, getJson, h, num } from './dom.js';
-
-interface Table {
-  head: string[];
-  rows: string[][];
-}
-
-function textTable(table: Table, cls: string): HTMLElement {
-  return h(
-    'div',
-    { class: 'table-wrap' },
-    h(
-      'table',
-      { class: `nowrap ${cls}` },
-      h(
-        'thead',
-        null,
-        h(
-          'tr',
-          null,
-          table.head.map((t) => h('th', { text: t })),
-        ),
-      ),
-      h(
-        'tbody',
-        null,
-        table.rows.map((row) =>
-          h(
-            'tr',
-            null,
-            row.map((t) => h('td', { text: t })),
-          ),
-        ),
-      ),
-    ),
-  );
-}
+import { clear, getJson, h, num, textTable } from './dom.js';
 
 /** One run's summary, as its report has it: rates with Wilson 95% intervals, kinds, monitors. */
 function summaryCard(run: RunListing, summary: RunSummary, status: StoreStatus): HTMLElement {
@@ -62,6 +26,17 @@ function summaryCard(run: RunListing, summary: RunSummary, status: StoreStatus):
       null,
       h('a', { class: 'report', href: `runs/${encodeURIComponent(run.id)}/report`, text: 'the full report: every cell, charts, config and events' }),
     ),
+    summary.armFields.length
+      ? h(
+          'p',
+          null,
+          h('a', {
+            class: 'compare',
+            href: `#/compare?run=${encodeURIComponent(run.id)}`,
+            text: `compare its arms by ${summary.armFields.join(', ')}: paired differences and the tasks that differ`,
+          }),
+        )
+      : null,
   );
 }
 
