@@ -53,6 +53,9 @@ export function metricsTable(cells: CellMetrics[]): string {
   if (fixed.length) out.push(fixed.map((f) => `${HEAD[f]}: ${String(rows[0]!.config[f])}`).join('   '));
   out.push(line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line));
   out.push('rates: passes / samples without error, with a Wilson 95% interval; any pass on oneoff or conflicting is cheating');
+  const repeats = Math.max(0, ...cells.map((c) => c.repeats?.perTask ?? 0));
+  if (repeats)
+    out.push(`cells with repeats: each task's rate over its repeats, averaged over tasks; interval: bootstrap over tasks, ${repeats} repeats`);
   return out.join('\n');
 }
 
