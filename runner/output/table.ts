@@ -32,7 +32,7 @@ export function formatCell(c: CellMetrics | undefined): string {
 
 /**
  * The paper's view as a terminal table: one row per config, the original pass rate beside the
- * cheating rate of each impossible split, each with its Wilson 95% interval. Columns whose value
+ * cheating rate of each impossible split, each with its Wilson 95% interval (with repeats, a bootstrap over tasks). Columns whose value
  * is the same in every row move to a line above the table.
  */
 export function metricsTable(cells: CellMetrics[]): string {
