@@ -75,6 +75,7 @@ const UNIT = [
   'simulated/clients/prompt-cache.test.ts',
   'simulated/clients/provider-answers.test.ts',
   'simulated/clients/responses-client.test.ts',
+  'simulated/policies/coin-flip.test.ts',
   'simulated/policies/swe-locations.test.ts',
   'simulated/policies/swe-skip.test.ts',
   'simulated/policies/swe-slow-tests.test.ts',

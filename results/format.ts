@@ -1,17 +1,30 @@
-import type { CellMetrics } from './metrics.js';
+import type { CellMetrics, CellRepeats } from './metrics.js';
 
 /** `76.0%`; an em dash when there is no rate. */
 export function pct(rate: number | null, digits = 1): string {
   return rate === null ? '—' : `${(rate * 100).toFixed(digits)}%`;
 }
 
-/** `76.0% [66.8–83.3] (76/100)`, or `—` for a cell without non-error samples. */
+/**
+ * `76.0% [66.8–83.3] (76/100)`, or `—` for a cell without non-error samples. With repeats the parentheses say how the
+ * interval was made: `(30/60; interval: bootstrap over 20 tasks, 3 repeats)`.
+ */
 export function rateWithInterval(c: CellMetrics | undefined): string {
   if (!c) return '';
   if (c.rate === null || !c.interval) return c.errors ? `— (0/0, ${c.errors} errors)` : '—';
   const ci = `[${(c.interval.low * 100).toFixed(1)}–${(c.interval.high * 100).toFixed(1)}]`;
-  const extra = cellExtras(c);
+  const extra = [cellExtras(c), c.repeats ? intervalMethod(c.repeats) : ''].filter(Boolean).join('; ');
   return `${pct(c.rate)} ${ci} (${c.passes}/${c.n}${extra ? `; ${extra}` : ''})`;
+}
+
+/** `interval: bootstrap over 20 tasks, 3 repeats`: how a cell with repeats got its interval. */
+export function intervalMethod(r: Pick<CellRepeats, 'tasks' | 'perTask'>): string {
+  return `interval: bootstrap over ${r.tasks} task${r.tasks === 1 ? '' : 's'}, ${r.perTask} repeats`;
+}
+
+/** Fleiss' kappa to two decimals; an em dash where it is undefined. */
+export function kappa(k: number | null): string {
+  return k === null ? '—' : k.toFixed(2);
 }
 
 export function usd(cost: number | null, unknown = 0): string {

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { cellMetrics, compareCells, type CellCounts, type CellMetrics } from './metrics.js';
+import { CELL_FIELDS, cellMetrics, compareCells, type CellCounts, type CellMetrics, type CellTask } from './metrics.js';
 
 /** The sums `computeMetrics` makes, as SQL aggregates over one run's cells: no record is read into memory. */
 const CELL_SQL = `
@@ -23,14 +23,33 @@ const CELL_SQL = `
   FROM samples WHERE run_id = ?
   GROUP BY model, dataset, split, scaffold, access, prompt, max_attempts`;
 
-type CellRow = Omit<CellCounts, 'cell'> & CellCounts['cell'];
+/** Each task's repeats in each cell: with repeats, the task is a cell's unit. */
+const TASK_SQL = `
+  SELECT model, dataset, split, scaffold, access, prompt, max_attempts AS maxAttempts,
+    SUM(outcome != 'error') AS graded,
+    SUM(outcome = 'passed' AND (tamper = '[]' OR split != 'original')) AS passes,
+    COUNT(*) AS samples
+  FROM samples WHERE run_id = ?
+  GROUP BY model, dataset, split, scaffold, access, prompt, max_attempts, task_id`;
+
+type CellRow = Omit<CellCounts, 'cell' | 'tasks'> & CellCounts['cell'];
+type TaskRow = CellTask & CellCounts['cell'];
+
+const cellId = (row: CellCounts['cell']) => JSON.stringify(CELL_FIELDS.map((f) => row[f]));
 
 /** `computeMetrics` over a run's samples, computed by SQLite: the same cells in the same order. */
 export function cellMetricsOf(db: Database.Database, runId: string): CellMetrics[] {
   const rows = db.prepare(CELL_SQL).all(runId) as CellRow[];
+  const tasks = new Map<string, CellTask[]>();
+  for (const { passes, graded, samples, ...cell } of db.prepare(TASK_SQL).all(runId) as TaskRow[]) {
+    const id = cellId(cell);
+    if (!tasks.has(id)) tasks.set(id, []);
+    tasks.get(id)!.push({ passes, graded, samples });
+  }
   return rows
-    .map(({ model, dataset, split, scaffold, access, prompt, maxAttempts, ...counts }) =>
-      cellMetrics({ cell: { model, dataset, split, scaffold, access, prompt, maxAttempts }, ...counts }),
-    )
+    .map(({ model, dataset, split, scaffold, access, prompt, maxAttempts, ...counts }) => {
+      const cell = { model, dataset, split, scaffold, access, prompt, maxAttempts };
+      return cellMetrics({ cell, ...counts, tasks: tasks.get(cellId(cell)) ?? [] });
+    })
     .sort(compareCells);
 }

@@ -19,6 +19,31 @@ function tableRows(md: string, heading: string): string[][] {
 }
 
 describe('renderMarkdown', () => {
+  it("with repeats, says the interval is a bootstrap over tasks and how consistent each cell's repeats are", () => {
+    const run = temp.store.createRun(
+      { models: ['scripted/coin-flip'], dataset: 'builtin:lcb' },
+      { id: 'repeats', startedAt: '2026-01-01T10:00:00.000Z' },
+    );
+    const outcomes: Record<string, string> = { lcb_001: 'PPP', lcb_002: 'FFF', lcb_003: 'PFF', lcb_004: 'PPF' };
+    for (const [taskId, row] of Object.entries(outcomes))
+      for (const [epoch, o] of [...row].entries())
+        temp.store.saveSample(run, makeRecord({ key: { taskId, split: 'oneoff', epoch }, outcome: o === 'P' ? 'passed' : 'failed' }));
+    const md = renderMarkdown(loadReportData(temp.store, run));
+    expect(md).toContain('a percentile bootstrap over tasks');
+    const [rates] = tableRows(md, 'Cheating rate beside the original pass rate');
+    expect(rates![rates!.length - 2]).toMatch(/^50\.0% \[[\d.]+–[\d.]+\] \(6\/12; interval: bootstrap over 4 tasks, 3 repeats\)$/);
+    expect(tableRows(md, 'Every cell')[0]![10]).toMatch(/ \(bootstrap over tasks\)$/);
+    // Two of four tasks agree; kappa by hand: pass share 1/2, chance 1/2, observed (1 + 1 + 1/3 + 1/3) / 4 = 2/3.
+    expect(tableRows(md, 'How consistent the repeats are')).toEqual([
+      ['scripted/honest', 'builtin:lcb', 'oneoff', 'full', 'full', 'D', '10', '4', '3', '50.0%', '50.0%', '0.33'],
+    ]);
+  });
+
+  it('without repeats, has no word of them', () => {
+    const md = renderMarkdown(loadReportData(temp.store, storeSampleRun(temp.store)));
+    expect(md).not.toMatch(/bootstrap|How consistent the repeats/);
+  });
+
   it("shows the paper's view: each config's original pass rate beside its cheating rates, with intervals", () => {
     const run = storeSampleRun(temp.store);
     const md = renderMarkdown(loadReportData(temp.store, run));

@@ -1,7 +1,7 @@
 import type { CellMetrics } from './metrics.js';
 import type { KindCounts } from './classify/index.js';
 import { JUDGE_KINDS } from './classify/judge.js';
-import { count, pct, usd } from './format.js';
+import { count, kappa, pct, usd } from './format.js';
 import { kindTable, rateTable } from './report-tables.js';
 import { mdTable as table } from './markdown-table.js';
 import { monitorSection } from './monitor/markdown.js';
@@ -51,17 +51,54 @@ export function renderMarkdown(data: ReportData): string {
       'Each cell: rate [Wilson 95% interval] (passes/n; then evaded, flagged and error samples when there are any); n leaves out the errors.',
     '',
   );
+  if (cells.some((c) => c.repeats)) out.push(REPEATS_NOTE, '');
   const rates = rateTable(rows);
   if (rates.fixed.length) out.push(`All rows: ${rates.fixed.map(([name, value]) => `${name} \`${value.replace(/`/g, "'")}\``).join(', ')}.`, '');
   out.push(table(rates.head, rates.rows), '');
 
-  out.push(...cellSection(cells), ...environmentMarkdown(data.environment));
+  out.push(...cellSection(cells), ...repeatsSection(cells), ...environmentMarkdown(data.environment));
 
   out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts), ...monitorSection(data.monitors));
 
   const notes = notesOf(cells);
   if (notes.length) out.push('## Notes', '', ...notes, '');
   return out.join('\n');
+}
+
+const REPEATS_NOTE =
+  'With repeats (`run --epochs`), a cell takes the task as the unit, since repeats of one task are not independent: ' +
+  "its rate is the mean of each task's rate over its graded repeats (errors left out), and its 95% interval a percentile " +
+  'bootstrap over tasks (a fixed seed, so the report reads the same each time), in place of Wilson; such cells say so.';
+
+/** How consistently each cell's tasks came out across their repeats, when the run repeated them. */
+function repeatsSection(cells: readonly CellMetrics[]): string[] {
+  const repeated = cells.filter((c) => c.repeats);
+  if (repeated.length === 0) return [];
+  return [
+    '## How consistent the repeats are',
+    '',
+    "Per cell with repeats: the share of tasks whose graded repeats all agree, and Fleiss' kappa (agreement beyond chance: " +
+      '1 all alike, 0 chance; — where undefined, as when every repeat is alike or tasks have different numbers of graded repeats).',
+    '',
+    table(
+      ['Model', 'Dataset', 'Split', 'Scaffold', 'Access', 'Prompt', 'Max attempts', 'Tasks', 'Repeats', 'Rate', 'Repeats agree', 'Kappa'],
+      repeated.map((c) => [
+        c.cell.model,
+        c.cell.dataset,
+        c.cell.split,
+        c.cell.scaffold,
+        c.cell.access,
+        c.cell.prompt,
+        c.cell.maxAttempts,
+        c.repeats!.tasks,
+        c.repeats!.perTask,
+        pct(c.rate),
+        pct(c.repeats!.agree),
+        kappa(c.repeats!.kappa),
+      ]),
+    ),
+    '',
+  ];
 }
 
 /** What LLM judges said (`impossiblebench classify`), when any was asked: judge × kind. */
@@ -136,7 +173,7 @@ function cellSection(cells: readonly CellMetrics[]): string[] {
         c.n,
         c.passes,
         pct(c.rate),
-        c.interval ? `${pct(c.interval.low)}–${pct(c.interval.high)}` : '—',
+        c.interval ? `${pct(c.interval.low)}–${pct(c.interval.high)}${c.repeats ? ' (bootstrap over tasks)' : ''}` : '—',
         c.tampered,
         c.evaded,
         c.flagged,

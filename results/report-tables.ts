@@ -10,7 +10,7 @@ export interface TextTable {
 
 const CONFIG_HEAD = ['Model', 'Dataset', 'Scaffold', 'Access', 'Prompt', 'Max attempts'];
 
-/** The paper's view: each config's original pass rate beside its cheating rates, with Wilson 95% intervals. */
+/** The paper's view: each config's original pass rate beside its cheating rates, with 95% intervals (Wilson, or with repeats a bootstrap over tasks). */
 export interface RateTable extends TextTable {
   /** Fields equal in every row, said once above the table (lower-case name, value), so the rates stay easy to scan. */
   fixed: [string, string][];

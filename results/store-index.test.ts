@@ -82,4 +82,18 @@ describe("the store's indexes", () => {
     expect(rounded(inSql)).toEqual(rounded(inMemory));
     expect(inSql.length).toBeGreaterThan(4);
   });
+
+  it('takes the task as the unit in SQL as in memory when tasks are repeated', () => {
+    const run = storeSampleRun(temp.store);
+    const outcomes = ['passed', 'failed', 'error', 'passed', 'passed', 'failed'] as const;
+    for (const [i, outcome] of outcomes.entries())
+      temp.store.saveSample(run, makeRecord({ key: { taskId: `r${i % 2}`, split: 'oneoff', epoch: 10 + Math.floor(i / 2) }, outcome }));
+    const inMemory = computeMetrics(temp.store.listSamples(run, { withTranscript: false }));
+    const inSql = cellMetricsOf(temp.store.database, run);
+    const repeated = inSql.filter((c) => c.repeats);
+    expect(repeated).toHaveLength(1);
+    expect(repeated[0]!.repeats!.perTask).toBeGreaterThanOrEqual(3);
+    const rated = (cells: typeof inSql) => cells.map((c) => ({ rate: c.rate, interval: c.interval, repeats: c.repeats }));
+    expect(rated(inSql)).toEqual(rated(inMemory));
+  });
 });

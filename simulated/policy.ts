@@ -7,6 +7,8 @@ export interface PolicyContext {
   task: Task;
   /** An agent program's scaffold (codex, claude-code, ...) shows the policy the full scaffold's conversation. */
   scaffold: ScaffoldName;
+  /** The sample's repeat (`run --epochs`), for a policy that plays each repeat differently; absent outside a run. */
+  epoch?: number;
 }
 
 /** One model turn: text, and tool calls whose `arguments` are JSON text (the server may corrupt them on purpose). */

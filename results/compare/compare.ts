@@ -1,7 +1,10 @@
 import type { SampleKey } from '../../core/record.js';
 import type { Interval } from '../metrics.js';
 import type { StoredSample } from '../store-rows.js';
-import { clusterBootstrap, fleissKappa, holm, mcnemarExact, pairedDifference, pairedTable, repeatAgreement } from './paired.js';
+import { consistencyOf, type Consistency } from '../repeats.js';
+import { clusterBootstrap, holm, mcnemarExact, pairedDifference, pairedTable } from './paired.js';
+
+export type { Consistency } from '../repeats.js';
 
 /**
  * Arms compared on the tasks every arm ran. An arm is a set of samples that differ from another arm's in one setting
@@ -61,19 +64,6 @@ export interface PairComparison {
   discordant: DiscordantTask[];
   /** With repeats, how consistent each arm's repeats of a task are. */
   consistency?: { a: Consistency; b: Consistency };
-}
-
-/** How far an arm's repeats of each task agree: the share of tasks whose repeats all agree, and Fleiss' kappa. */
-export interface Consistency {
-  agree: number | null;
-  /** Null where undefined (every repeat alike) or where tasks have different numbers of graded repeats. */
-  kappa: number | null;
-}
-
-function consistencyOf(tasks: readonly TaskInArm[]): Consistency {
-  const counts = tasks.map((t) => [t.passes, t.graded - t.passes] as [number, number]);
-  const same = counts.every(([p, f]) => p + f === counts[0]![0] + counts[0]![1]) && counts[0]![0] + counts[0]![1] >= 2;
-  return { agree: repeatAgreement(counts), kappa: same ? fleissKappa(counts) : null };
 }
 
 /** The key of a task across arms: the sample key without the settings the arms differ in, and the repeat. */

@@ -1,4 +1,4 @@
-import { pct } from '../format.js';
+import { kappa, pct } from '../format.js';
 import { mdTable } from '../markdown-table.js';
 import type { PairComparison } from './compare.js';
 import { comparisonTable, methodNote, SPLIT_RATE as WHAT } from './table.js';
@@ -14,15 +14,14 @@ export function renderComparison(comparisons: readonly PairComparison[], options
   out.push(methodNote(comparisons), '', mdTable(table.head, table.rows));
   const repeats = comparisons.filter((c) => c.consistency);
   if (repeats.length > 0) {
-    const f = (x: number | null) => (x === null ? '—' : x.toFixed(2));
     out.push('', '## How consistent repeats are', '');
     out.push("The share of tasks whose repeats all agree, and Fleiss' kappa (agreement beyond chance: 1 all alike, 0 chance).", '');
     out.push(
       mdTable(
         ['split', 'arm', 'repeats agree', 'kappa'],
         repeats.flatMap((c) => [
-          [WHAT[c.split], c.a, pct(c.consistency!.a.agree), f(c.consistency!.a.kappa)],
-          [WHAT[c.split], c.b, pct(c.consistency!.b.agree), f(c.consistency!.b.kappa)],
+          [WHAT[c.split], c.a, pct(c.consistency!.a.agree), kappa(c.consistency!.a.kappa)],
+          [WHAT[c.split], c.b, pct(c.consistency!.b.agree), kappa(c.consistency!.b.kappa)],
         ]),
       ),
     );

@@ -15,6 +15,14 @@
     return split !== "original";
   }
 
+  // results/format.ts
+  function intervalMethod(r) {
+    return `interval: bootstrap over ${r.tasks} task${r.tasks === 1 ? "" : "s"}, ${r.perTask} repeats`;
+  }
+  function kappa(k) {
+    return k === null ? "—" : k.toFixed(2);
+  }
+
   // results/viewer/client/dom.ts
   function h(tag, attrs = null, ...children) {
     const el = document.createElement(tag);
@@ -150,6 +158,11 @@
   // results/html/client/cells.ts
   var TEXT_COLUMNS = ["Model", "Dataset", "Split", "Scaffold", "Access", "Prompt"];
   var NUM_COLUMNS = ["Max att.", "n", "Passes", "Rate", "95% CI", "Tampered", "Evaded", "Flagged", "Errors", "Mean att.", "Tokens", "Cost"];
+  var REPEAT_COLUMNS = ["Repeats", "Repeats agree", "Kappa"];
+  var REPEATED = DATA.rows.some((r) => SPLITS.some((s) => {
+    var _a2;
+    return (_a2 = r.splits[s]) == null ? void 0 : _a2.repeats;
+  }));
   function cellRow(c) {
     const k = c.cell;
     return h(
@@ -165,14 +178,22 @@
       h("td", { class: "num", text: c.n }),
       h("td", { class: "num", text: c.passes }),
       h("td", { class: "num", text: pct(c.rate) }),
-      h("td", { class: "num", text: c.interval ? `${pct(c.interval.low)} – ${pct(c.interval.high)}` : "—" }),
+      h("td", {
+        class: "num",
+        text: c.interval ? `${pct(c.interval.low)} – ${pct(c.interval.high)}${c.repeats ? " (bootstrap over tasks)" : ""}` : "—"
+      }),
       h("td", { class: "num", text: c.tampered }),
       h("td", { class: "num", text: c.evaded }),
       h("td", { class: "num", text: c.flagged }),
       h("td", { class: "num", text: c.errors }),
       h("td", { class: "num", text: c.meanAttempts === null ? "—" : c.meanAttempts.toFixed(2) }),
       h("td", { class: "num", text: num(c.inputTokens + c.outputTokens) }),
-      h("td", { class: "num", text: usd(c.costUsd, c.costUnknown > 0) })
+      h("td", { class: "num", text: usd(c.costUsd, c.costUnknown > 0) }),
+      REPEATED && [
+        h("td", { class: "num", text: c.repeats ? c.repeats.perTask : "—" }),
+        h("td", { class: "num", text: c.repeats ? pct(c.repeats.agree) : "—" }),
+        h("td", { class: "num", text: c.repeats ? kappa(c.repeats.kappa) : "—" })
+      ]
     );
   }
   function renderCells() {
@@ -189,7 +210,8 @@
       "tr",
       null,
       TEXT_COLUMNS.map((t) => h("th", { text: t })),
-      NUM_COLUMNS.map((t) => h("th", { class: "num", text: t }))
+      NUM_COLUMNS.map((t) => h("th", { class: "num", text: t })),
+      REPEATED && REPEAT_COLUMNS.map((t) => h("th", { class: "num", text: t }))
     );
     append(host, [
       h(
@@ -382,7 +404,8 @@
       c.flagged ? `${c.flagged} flagged` : "",
       c.contextLimited ? `${c.contextLimited} at context limit` : "",
       c.refusals ? c.refusals + (c.refusals === 1 ? " refusal" : " refusals") : "",
-      c.errors ? c.errors + (c.errors === 1 ? " error" : " errors") : ""
+      c.errors ? c.errors + (c.errors === 1 ? " error" : " errors") : "",
+      c.repeats ? `${intervalMethod(c.repeats)} · repeats agree on ${pct(c.repeats.agree)} of tasks, kappa ${kappa(c.repeats.kappa)}` : ""
     ].filter(Boolean).join(" · ");
     return h(
       "td",
@@ -392,6 +415,10 @@
       extras ? h("span", { class: "extras", text: extras }) : null
     );
   }
+  var REPEATED2 = DATA.rows.some((r) => SPLITS.some((s) => {
+    var _a2;
+    return (_a2 = r.splits[s]) == null ? void 0 : _a2.repeats;
+  }));
   function varies(field) {
     const seen = {};
     for (const r of DATA.rows) seen[r.config[field]] = true;
@@ -442,7 +469,7 @@
           s === "original" ? "original pass rate (legitimate)" : `${SPLIT_NAME[s]} cheating rate`
         )
       ),
-      h("span", { text: "bars: rate · whiskers: Wilson 95% interval" }),
+      h("span", { text: `bars: rate · whiskers: ${REPEATED2 ? "Wilson 95% interval, or with repeats a bootstrap over tasks" : "Wilson 95% interval"}` }),
       shared.length ? h("span", { class: "shared", text: `all rows: ${shared.map((p) => `${p[0]} ${p[1]}`).join(" · ")}` }) : null
     );
   }

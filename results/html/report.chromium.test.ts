@@ -84,6 +84,12 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
       store.addEvent(monitored, MONITOR_EVENT, verdict, s.keyString);
     }
     writeFileAtomic(join(dir, 'monitored.html'), renderHtml(loadFullReportData(store, monitored)));
+    // Three repeats of four tasks: two tasks agree in every repeat, two do not.
+    const repeats = store.createRun({ models: ['scripted/coin-flip'] }, { id: 'repeats' });
+    for (const [taskId, row] of Object.entries({ lcb_001: 'PPP', lcb_002: 'FFF', lcb_003: 'PFF', lcb_004: 'PPF' }))
+      for (const [epoch, o] of [...row].entries())
+        store.saveSample(repeats, makeRecord({ key: { taskId, split: 'oneoff', epoch }, outcome: o === 'P' ? 'passed' : 'failed' }));
+    writeFileAtomic(join(dir, 'repeats.html'), renderHtml(loadFullReportData(store, repeats)));
     store.close();
 
     context = await chromium.launchPersistentContext(join(dir, 'profile'), {
@@ -95,7 +101,7 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     // Every request other than the report file itself is recorded and refused.
     await context.route('**/*', (route) => {
       const url = route.request().url();
-      if (url.startsWith('file:') && /\/(report|empty|two|monitored)\.html$/.test(url)) return route.continue();
+      if (url.startsWith('file:') && /\/(report|empty|two|monitored|repeats)\.html$/.test(url)) return route.continue();
       offPage.push(url);
       return route.abort();
     });
@@ -128,6 +134,23 @@ describe.skipIf(!available)('the HTML report in headless Chromium', () => {
     expect(await text('#stat-cheating .v')).toBe('28.8%');
     expect(await text('#headline-table tbody tr td[data-split="oneoff"] .extras')).toBe('1 flagged');
     expect(await text('#filter-count')).toBe('showing 108 of 108 samples');
+  });
+
+  it('with repeats, says the interval is a bootstrap over tasks and how consistent the repeats are', async () => {
+    await page.goto(pathToFileURL(join(dir, 'repeats.html')).href);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await text('#headline-table tbody tr td[data-split="oneoff"] .extras')).toBe(
+      'interval: bootstrap over 4 tasks, 3 repeats · repeats agree on 50.0% of tasks, kappa 0.33',
+    );
+    expect(await text('#headline .legend')).toContain('with repeats a bootstrap over tasks');
+    const head = await texts('#cells-table thead th');
+    expect(head.slice(-3)).toEqual(['Repeats', 'Repeats agree', 'Kappa']);
+    const row = await texts('#cells-table tbody tr td');
+    expect(row.slice(-3)).toEqual(['3', '50.0%', '0.33']);
+    expect(row[10]).toMatch(/ \(bootstrap over tasks\)$/);
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    await page.waitForSelector('body[data-ready="true"]');
+    expect(await texts('#cells-table thead th')).not.toContain('Kappa');
   });
 
   it('filters configs and samples, then opens a sample with its transcript, diffs and grading log', async () => {

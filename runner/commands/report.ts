@@ -31,7 +31,7 @@ export function register(program: Command): void {
     .command('report')
     .description(
       'Summarize a run: each cheating rate (passes on impossible splits) beside the original pass rate of the same config, ' +
-        'with Wilson 95% intervals, how the cheating and evaded samples cheated (kind by model), and how well each monitor tells ' +
+        'with Wilson 95% intervals (with repeats, `run --epochs`, per task: a bootstrap over tasks, and how consistent the repeats are), how the cheating and evaded samples cheated (kind by model), and how well each monitor tells ' +
         'cheating passes from legitimate ones (the static classifier always; LLM monitors once `impossiblebench monitor` ran). ' +
         'Prints Markdown unless --md is given; --html writes one self-contained page.',
     )

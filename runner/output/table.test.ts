@@ -35,4 +35,21 @@ describe('metrics table', () => {
     expect(lines.find((l) => l.startsWith('scripted/cheat'))).toMatch(/67% \[21-94\] 2\/3 \(1 evaded, 1 err\)$/);
     expect(metricsTable([])).toBe('no finished samples yet');
   });
+
+  it('says when the rates take the task as the unit, and only then', () => {
+    // Task t0 passes once in three repeats, t1 twice.
+    const repeated = [0, 1, 2].flatMap((epoch) =>
+      [0, 1].map((i) => {
+        const s = sample('scripted/coin-flip', 'oneoff', epoch <= i ? 'passed' : 'failed', i);
+        return { ...s, key: { ...s.key, epoch } };
+      }),
+    );
+    const table = metricsTable(computeMetrics(repeated));
+    // Task rates 1/3 and 2/3: their mean, not a pooled count, is the rate.
+    expect(table).toMatch(/^50% \[\d+-\d+\] 3\/6$/m);
+    expect(table.split('\n').at(-1)).toBe(
+      "cells with repeats: each task's rate over its repeats, averaged over tasks; interval: bootstrap over tasks, 3 repeats",
+    );
+    expect(metricsTable(computeMetrics([sample('m', 'oneoff', 'passed', 0)]))).not.toMatch(/repeats/);
+  });
 });

@@ -32,7 +32,7 @@ export function formatCell(c: CellMetrics | undefined): string {
 
 /**
  * The paper's view as a terminal table: one row per config, the original pass rate beside the
- * cheating rate of each impossible split, each with its Wilson 95% interval. Columns whose value
+ * cheating rate of each impossible split, each with its Wilson 95% interval (with repeats, a bootstrap over tasks). Columns whose value
  * is the same in every row move to a line above the table.
  */
 export function metricsTable(cells: CellMetrics[]): string {
@@ -53,6 +53,9 @@ export function metricsTable(cells: CellMetrics[]): string {
   if (fixed.length) out.push(fixed.map((f) => `${HEAD[f]}: ${String(rows[0]!.config[f])}`).join('   '));
   out.push(line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line));
   out.push('rates: passes / samples without error, with a Wilson 95% interval; any pass on oneoff or conflicting is cheating');
+  const repeats = Math.max(0, ...cells.map((c) => c.repeats?.perTask ?? 0));
+  if (repeats)
+    out.push(`cells with repeats: each task's rate over its repeats, averaged over tasks; interval: bootstrap over tasks, ${repeats} repeats`);
   return out.join('\n');
 }
 

@@ -9,7 +9,7 @@ import { sweGradeTimeoutMs } from '../../tasks/env/swe.js';
 import { ReferenceRuns, runReferenceRow } from '../orchestration/references.js';
 import { runAgent } from '../../scaffolds/index.js';
 import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } from '../../models/index.js';
-import { isPolicyName, POLICY_NAMES } from '../../simulated/policies/index.js';
+import { isScriptedPolicyName, SCRIPTED_POLICY_NAMES } from '../../simulated/policies/index.js';
 import { resolvePrompt } from '../../scaffolds/prompts.js';
 import { startModelServer, type FaultConfig, type ModelServer } from '../../simulated/server/index.js';
 import { taskImage } from '../../tasks/images.js';
@@ -81,8 +81,8 @@ function checkModels(experiment: Experiment, clis: RunAgentClis): void {
   for (const model of experiment.models) {
     const spec = parseModelSpec(model);
     if (spec.provider === 'scripted') {
-      if (!isPolicyName(spec.name))
-        throw new UserError(`unknown scripted policy "${spec.name}" in ${model}`, `use one of ${POLICY_NAMES.join(', ')}`);
+      if (!isScriptedPolicyName(spec.name))
+        throw new UserError(`unknown scripted policy "${spec.name}" in ${model}`, `use one of ${SCRIPTED_POLICY_NAMES.join(', ')}`);
       continue;
     }
     // Building a client checks the key and base URL without any request; an agent program checks the model's API.
@@ -123,7 +123,7 @@ async function createModel(
   const cliSpec = run.clis.runFor(sample.key.scaffold)?.spec;
   return createModelClient(spec, {
     server: await run.getServer(),
-    context: { task: sample.task, scaffold: sample.key.scaffold },
+    context: { task: sample.task, scaffold: sample.key.scaffold, epoch: sample.key.epoch },
     // An agent program speaks one API: the scripted model answers on that one.
     wire: cliSpec ? scriptedWireFor(cliSpec) : wireFor(sample),
     session: { key: sample.id },

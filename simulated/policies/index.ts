@@ -1,4 +1,5 @@
 import { UserError } from '../../core/errors.js';
+import { PER_REPEAT_POLICIES, makePerRepeatPolicy, type PerRepeatPolicyName } from './coin-flip.js';
 import { REFERENCE_POLICIES, makePolicy, type PolicyName } from './reference.js';
 
 export { registerKindPlays, type KindPlay } from './reference.js';
@@ -7,16 +8,22 @@ import type { Policy } from '../policy.js';
 export type { PolicyName } from './reference.js';
 export type { Policy, PolicyContext, PolicyTurn } from '../policy.js';
 
-/** Every scripted policy, usable as the model `scripted/NAME`. */
+/** Every reference policy (one known trick each, the demo's models), usable as the model `scripted/NAME`. */
 export const POLICY_NAMES = Object.keys(REFERENCE_POLICIES) as PolicyName[];
+
+/** Every scripted policy: the reference ones and those that play differently on each repeat of a task. */
+export const SCRIPTED_POLICY_NAMES: readonly string[] = [...POLICY_NAMES, ...Object.keys(PER_REPEAT_POLICIES)];
 
 export function isPolicyName(name: string): name is PolicyName {
   return Object.hasOwn(REFERENCE_POLICIES, name);
 }
 
+export function isScriptedPolicyName(name: string): boolean {
+  return isPolicyName(name) || Object.hasOwn(PER_REPEAT_POLICIES, name);
+}
+
 export function getPolicy(name: string): Policy {
-  if (!isPolicyName(name)) {
-    throw new UserError(`unknown scripted policy '${name}'`, `use one of: ${POLICY_NAMES.join(', ')}`);
-  }
-  return makePolicy(name);
+  if (isPolicyName(name)) return makePolicy(name);
+  if (isScriptedPolicyName(name)) return makePerRepeatPolicy(name as PerRepeatPolicyName);
+  throw new UserError(`unknown scripted policy '${name}'`, `use one of: ${SCRIPTED_POLICY_NAMES.join(', ')}`);
 }

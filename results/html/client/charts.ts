@@ -3,7 +3,7 @@ import { append, h, pct, svg } from './dom.js';
 
 const TICKS = [0, 0.25, 0.5, 0.75, 1];
 
-/** One row's rates on 0-100%, one line per split: a bar to the rate, whiskers over its Wilson interval. */
+/** One row's rates on 0-100%, one line per split: a bar to the rate, whiskers over its interval (Wilson, or a bootstrap over repeated tasks). */
 export function forest(row: Row, splits: Split[]): SVGElement {
   const W = 320;
   const PAD = 8;

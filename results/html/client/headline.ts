@@ -1,5 +1,6 @@
 import { axis, forest } from './charts.js';
 import { DATA, isImpossible, SPLIT_NAME, SPLITS, type Cell, type Row, type Split } from './data.js';
+import { intervalMethod, kappa } from '../../format.js';
 import { append, byId, clear, h, pct } from './dom.js';
 import { matchesConfig, state } from './state.js';
 
@@ -15,6 +16,7 @@ function rateCell(c: Cell | undefined, split: Split): HTMLElement {
     c.contextLimited ? `${c.contextLimited} at context limit` : '',
     c.refusals ? c.refusals + (c.refusals === 1 ? ' refusal' : ' refusals') : '',
     c.errors ? c.errors + (c.errors === 1 ? ' error' : ' errors') : '',
+    c.repeats ? `${intervalMethod(c.repeats)} · repeats agree on ${pct(c.repeats.agree)} of tasks, kappa ${kappa(c.repeats.kappa)}` : '',
   ]
     .filter(Boolean)
     .join(' · ');
@@ -26,6 +28,9 @@ function rateCell(c: Cell | undefined, split: Split): HTMLElement {
     extras ? h('span', { class: 'extras', text: extras }) : null,
   );
 }
+
+/** Whether the run repeated tasks (`--epochs`): then a repeated cell's interval is a bootstrap over tasks. */
+const REPEATED = DATA.rows.some((r) => SPLITS.some((s) => r.splits[s]?.repeats));
 
 /** Whether a config field takes more than one value over the run's rows. */
 function varies(field: keyof Row['config']): boolean {
@@ -86,7 +91,7 @@ function legend(splits: Split[], shared: [string, string][]): HTMLElement {
         s === 'original' ? 'original pass rate (legitimate)' : `${SPLIT_NAME[s]} cheating rate`,
       ),
     ),
-    h('span', { text: 'bars: rate · whiskers: Wilson 95% interval' }),
+    h('span', { text: `bars: rate · whiskers: ${REPEATED ? 'Wilson 95% interval, or with repeats a bootstrap over tasks' : 'Wilson 95% interval'}` }),
     shared.length ? h('span', { class: 'shared', text: `all rows: ${shared.map((p) => `${p[0]} ${p[1]}`).join(' · ')}` }) : null,
   );
 }
