@@ -166,6 +166,11 @@ describe('computeMetrics with repeats', () => {
     expect(cell!.repeats).toEqual({ tasks: 4, perTask: 3, agree: 0.5, kappa: null });
   });
 
+  it('leaves a task with a single graded repeat out of the agreement: it has nothing to agree with', () => {
+    const [cell] = computeMetrics([...repeats('a', 'PPP'), ...repeats('b', 'PFF'), ...repeats('c', 'PEE')]);
+    expect(cell!.repeats!.agree).toBe(1 / 2);
+  });
+
   it('is reproducible and does not depend on the order of the samples', () => {
     const samples = [...repeats('a', 'PPF'), ...repeats('b', 'FFF'), ...repeats('c', 'PFP'), ...repeats('d', 'FFP'), ...repeats('e', 'PPP')];
     const [once] = computeMetrics(samples);

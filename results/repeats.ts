@@ -19,9 +19,12 @@ export interface Consistency {
   kappa: number | null;
 }
 
-/** The consistency of tasks' repeats; tasks without a graded repeat are left out. */
+/**
+ * The consistency of tasks' repeats. Only tasks with two graded repeats or more are counted: a task whose other repeats
+ * errored has nothing to agree with, and counting it as agreeing would flatter the figure.
+ */
 export function consistencyOf(tasks: readonly TaskRepeats[]): Consistency {
-  const counts = tasks.filter((t) => t.graded > 0).map((t) => [t.passes, t.graded - t.passes] as [number, number]);
+  const counts = tasks.filter((t) => t.graded > 1).map((t) => [t.passes, t.graded - t.passes] as [number, number]);
   if (counts.length === 0) return { agree: null, kappa: null };
   const raters = counts[0]![0] + counts[0]![1];
   const same = raters >= 2 && counts.every(([p, f]) => p + f === raters);
