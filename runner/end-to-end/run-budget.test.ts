@@ -53,7 +53,9 @@ function runArgs(store: string, runId: string, budget?: number): string[] {
 function stored(store: string, runId: string, eventKind: string) {
   const s = openStore(store, { readonly: true });
   try {
-    return { samples: s.listSamples(runId, { withTranscript: false }), status: s.getRun(runId).status, events: s.listEvents(runId, eventKind) };
+    const run = s.getRun(runId);
+    const budget = (run.config as { maxRunCost?: number }).maxRunCost;
+    return { samples: s.listSamples(runId, { withTranscript: false }), status: run.status, budget, events: s.listEvents(runId, eventKind) };
   } finally {
     s.close();
   }
@@ -86,6 +88,7 @@ describe('run --max-run-cost, on the real engine', () => {
     expect(first.exitCode, first.stderr).toBe(4);
     const cut = stored(store, 'budgeted', 'budget_stop');
     expect(cut.status).toBe('budget_reached');
+    expect(cut.budget).toBe(budget);
     const left = SAMPLES - cut.samples.length;
     expect(left).toBeGreaterThan(0);
     expect(first.stdout).toContain(`run budgeted budget_reached: ${cut.samples.length}/${SAMPLES} samples`);
@@ -104,6 +107,8 @@ describe('run --max-run-cost, on the real engine', () => {
     expect(resumed.exitCode, resumed.stderr).toBe(0);
     const done = stored(store, 'budgeted', 'budget');
     expect(done.status).toBe('finished');
+    // The larger budget is the run's now: a later resume without flags keeps it.
+    expect(done.budget).toBe(fullCost * 10);
     // The resume counted what the first sitting spent.
     expect((done.events[1]!.data as { spentUsd: number }).spentUsd).toBeCloseTo(spend(cut.samples), 12);
     expect(new Set(done.samples.map((s) => s.keyString)).size).toBe(SAMPLES);
