@@ -62,6 +62,7 @@ const UNIT = [
   'runner/settings/presets.test.ts',
   'runner/output/progress.test.ts',
   'runner/orchestration/scheduler.test.ts',
+  'runner/orchestration/budget.test.ts',
   'runner/output/table.test.ts',
   'scaffolds/agent-cli/transcript.test.ts',
   'scaffolds/evidence.test.ts',

@@ -17,7 +17,7 @@
  * Failures are retried with jittered exponential backoff that honours Retry-After; after the last
  * retry a `ModelApiError` is thrown, which makes the sample's outcome `error`, never a model failure.
  * Requests in flight are limited per provider across the process. Cost is null when the model's
- * price is unknown; scripted models cost 0 and report the server's approximate token counts.
+ * price is unknown; scripted models cost 0 (unless the price table prices them) and report the server's approximate token counts.
  *
  * Environment: OPENAI_API_KEY, ANTHROPIC_API_KEY, OPENAI_COMPATIBLE_API_KEY (optional; never
  * replaced by the OpenAI key), IMPOSSIBLEBENCH_PRICES (a JSON price file over the built-in table).

@@ -40,8 +40,12 @@ describe('PriceTable', () => {
     expect(table.cost('openai-compatible/Qwen/Qwen3-8B', usage)).toBeNull();
   });
 
-  it('prices scripted models at zero', () => {
+  it('prices scripted models at zero, unless the table gives one a price', () => {
     expect(table.cost('scripted/honest', usage)).toBe(0);
+    const priced = table.with({ 'scripted/honest': { input: 1.25, output: 10 } });
+    // 2M input at $1.25 and 500k output at $10 per million.
+    expect(priced.cost('scripted/honest', usage)).toBeCloseTo(7.5);
+    expect(priced.cost('scripted/cheat', usage)).toBe(0);
   });
 });
 

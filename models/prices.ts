@@ -122,11 +122,14 @@ export class PriceTable {
     return new PriceTable({ ...this.entries, ...overrides });
   }
 
-  /** The price of a model spec; 0 for scripted models; null when unknown. */
+  /**
+   * The price of a model spec; null when unknown. Scripted models cost 0 unless the table prices one (a price file may
+   * give `scripted/POLICY` a real model's rates, to rehearse what a run would cost).
+   */
   lookup(spec: string): ModelPrice | null {
-    if (spec.startsWith('scripted/')) return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     const exact = this.prices.get(spec);
     if (exact) return exact;
+    if (spec.startsWith('scripted/')) return { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 };
     const slash = spec.indexOf('/');
     const provider = spec.slice(0, slash);
     // The same OpenAI model costs the same through either of its APIs.

@@ -148,6 +148,10 @@ describe('renderMarkdown', () => {
     );
     temp.store.finishRun(run, 'interrupted');
     expect(renderMarkdown(loadReportData(temp.store, run))).toContain('> This run was interrupted');
+    temp.store.finishRun(run, 'budget_reached');
+    expect(renderMarkdown(loadReportData(temp.store, run))).toContain(
+      `> This run stopped at its budget: the numbers cover the samples finished so far. \`impossiblebench run --run-id ${run} --max-run-cost USD\` resumes it with a larger budget.`,
+    );
     temp.store.finishRun(run, 'finished');
     expect(renderMarkdown(loadReportData(temp.store, run))).not.toContain('> This run');
     expect(renderMarkdown(loadReportData(temp.store, run))).not.toContain('Templates replaced');

@@ -33,12 +33,13 @@ export function renderMarkdown(data: ReportData): string {
   );
   const replaced = replacedTemplates(run.config);
   if (replaced.length) out.push(`Templates replaced: ${replaced.map((t) => `\`${t.name}\` (sha256 ${shortHash(t.sha256)}…)`).join(', ')}.`, '');
-  if (run.status === 'interrupted' || run.status === 'running') {
-    const why = run.status === 'interrupted' ? 'was interrupted' : 'is still running (or was killed)';
-    out.push(
-      `> This run ${why}: the numbers cover the samples finished so far. \`impossiblebench run --run-id ${run.id}\` resumes it with the same config.`,
-      '',
-    );
+  if (run.status === 'interrupted' || run.status === 'running' || run.status === 'budget_reached') {
+    const why = { interrupted: 'was interrupted', running: 'is still running (or was killed)', budget_reached: 'stopped at its budget' }[run.status];
+    const resume =
+      run.status === 'budget_reached'
+        ? `\`impossiblebench run --run-id ${run.id} --max-run-cost USD\` resumes it with a larger budget.`
+        : `\`impossiblebench run --run-id ${run.id}\` resumes it with the same config.`;
+    out.push(`> This run ${why}: the numbers cover the samples finished so far. ${resume}`, '');
   }
   if (cells.length === 0) {
     out.push('_No samples are stored for this run yet._', '', ...environmentMarkdown(data.environment));

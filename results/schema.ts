@@ -6,6 +6,11 @@ export interface Migration {
   version: number;
   description: string;
   sql: string;
+  /**
+   * An edit of a table's stored CREATE statement that no row breaks (a CHECK made looser): SQLite's documented way to
+   * change a constraint of a table others reference, where rebuilding it would cascade their rows away.
+   */
+  schemaEdit?: { table: string; from: string; to: string };
 }
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -143,6 +148,16 @@ export const MIGRATIONS: readonly Migration[] = [
         PRIMARY KEY (run_id, dataset, task_id)
       );
     `,
+  },
+  {
+    version: 7,
+    description: 'a run can stop at its budget',
+    sql: '',
+    schemaEdit: {
+      table: 'runs',
+      from: "CHECK (status IN ('running', 'finished', 'interrupted', 'failed'))",
+      to: "CHECK (status IN ('running', 'finished', 'interrupted', 'failed', 'budget_reached'))",
+    },
   },
 ];
 

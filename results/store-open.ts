@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { UserError } from '../core/errors.js';
-import { MIGRATIONS, MIN_READABLE_VERSION, SCHEMA_VERSION } from './schema.js';
+import { MIGRATIONS, type Migration, MIN_READABLE_VERSION, SCHEMA_VERSION } from './schema.js';
 
 /** Opens the file for writing: WAL, durable commits, foreign keys, and every migration it lacks. */
 export function openWritable(path: string, file: string): Database.Database {
@@ -54,6 +54,24 @@ export function openReadonly(path: string, file: string): Database.Database {
   }
 }
 
+/** Rewrites part of a table's stored CREATE statement in place; the schema cookie is bumped so every connection rereads it. */
+function editSchema(db: Database.Database, edit: NonNullable<Migration['schemaEdit']>): void {
+  const row = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?").get(edit.table) as { sql: string } | undefined;
+  // Already edited (a store rolled back by hand to an earlier migration) is fine; anything else is not this schema.
+  if (row?.sql.includes(edit.to)) return;
+  if (!row?.sql.includes(edit.from)) throw new Error(`table ${edit.table} holds neither ${edit.from} nor ${edit.to}`);
+  const cookie = db.pragma('schema_version', { simple: true }) as number;
+  db.unsafeMode(true);
+  try {
+    db.pragma('writable_schema = ON');
+    db.prepare("UPDATE sqlite_master SET sql = ? WHERE type = 'table' AND name = ?").run(row.sql.replace(edit.from, edit.to), edit.table);
+    db.pragma(`schema_version = ${cookie + 1}`);
+  } finally {
+    db.pragma('writable_schema = OFF');
+    db.unsafeMode(false);
+  }
+}
+
 function migrate(db: Database.Database, path: string): void {
   const tables = new Set((db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name));
   if (!tables.has('schema_migrations')) {
@@ -71,6 +89,7 @@ function migrate(db: Database.Database, path: string): void {
       const done = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version);
       if (done) return;
       db.exec(m.sql);
+      if (m.schemaEdit) editSchema(db, m.schemaEdit);
       db.prepare('INSERT INTO schema_migrations (version, description, applied_at) VALUES (?, ?, ?)').run(
         m.version,
         m.description,

@@ -2,7 +2,8 @@
 import type Database from 'better-sqlite3';
 import { SampleMutationSchema, type Outcome, type SampleKey, type SampleRecord, type TranscriptMessage } from '../core/record.js';
 
-export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed';
+/** `budget_reached`: the run started no more samples once its budget (`--max-run-cost`) would have been passed. */
+export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed' | 'budget_reached';
 
 export interface RunInfo {
   id: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../core/errors.js';
-import { SCHEMA_VERSION } from './schema.js';
+import { MIGRATIONS, SCHEMA_VERSION } from './schema.js';
 import { openStore, sampleKeyString } from './store.js';
 import { makeRecord } from './testing/make-record.js';
 import { useTempStore } from './testing/temp-store.js';
@@ -112,6 +112,27 @@ describe('runs', () => {
     expect(given).toBe('my-run.2');
     expect(temp.store.listRuns().map((r) => r.id)).toEqual([id, 'my-run.2']);
     expect(temp.store.latestRun()?.id).toBe('my-run.2');
+  });
+
+  it('migrates a store from before a run could stop at its budget, keeping its runs and samples', () => {
+    const path = join(temp.dir, 'schema-6.sqlite');
+    const raw = new Database(path);
+    raw.pragma('foreign_keys = ON');
+    raw.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    for (const m of MIGRATIONS.filter((m) => m.version <= 6)) {
+      raw.exec(m.sql);
+      raw.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(m.version, m.description, 'then');
+    }
+    raw.prepare("INSERT INTO runs (id, config, package_version, started_at, status) VALUES ('r1', '{}', '0', 'then', 'running')").run();
+    raw.close();
+    const old = openStore(path);
+    old.saveSample('r1', makeRecord({}));
+    old.finishRun('r1', 'budget_reached');
+    expect(old.findRun('r1')?.status).toBe('budget_reached');
+    expect([...old.iterateSamples('r1', { withTranscript: false })]).toHaveLength(1);
+    expect(() => old.database.prepare("UPDATE runs SET status = 'paused'").run()).toThrow(/CHECK constraint/);
+    expect(old.schemaVersion()).toBe(SCHEMA_VERSION);
+    old.close();
   });
 
   it('names an unknown run, a duplicate id and a malformed id in one line', () => {

@@ -174,6 +174,12 @@ export class ResultStore {
     return this.getRun(id);
   }
 
+  /** Replaces a run's recorded config: a resume that changes a setting outside the matrix (its budget) records it. */
+  setRunConfig(id: string, config: unknown): void {
+    this.getRun(id);
+    this.db.prepare('UPDATE runs SET config = ? WHERE id = ?').run(JSON.stringify(config ?? null), id);
+  }
+
   finishRun(id: string, status: Exclude<RunStatus, 'running'> = 'finished', endedAt = new Date().toISOString()): void {
     this.getRun(id);
     this.db.prepare('UPDATE runs SET status = ?, ended_at = ? WHERE id = ?').run(status, endedAt, id);

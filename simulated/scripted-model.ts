@@ -27,7 +27,8 @@ declare module '../models/factory.js' {
 
 /**
  * `scripted/POLICY`: a real OpenAI (Chat Completions or Responses) or Anthropic SDK client talking to the local model
- * server, in a session of its own (so create one per sample and close it after). It costs nothing.
+ * server, in a session of its own (so create one per sample and close it after). It costs nothing, unless the price
+ * table gives the policy a price.
  */
 export const scriptedModel: ModelProvider = (spec, { base, sdkCommon, promptCache }, options) => {
   const policy = options.policy ?? getPolicy(spec.name);
@@ -38,7 +39,6 @@ export const scriptedModel: ModelProvider = (spec, { base, sdkCommon, promptCach
   const token = server.openSession(policy, context, options.session);
   const scripted = {
     ...base,
-    cost: () => 0,
     limiter: providerLimiter('scripted', options.concurrency),
     onClose: () => server.closeSession(token),
   };

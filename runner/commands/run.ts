@@ -19,6 +19,9 @@ import {
 import { storeField, switchField, textField } from '../settings/shared-options.js';
 import { FaultConfigSchema, type FaultConfig } from '../../simulated/server/index.js';
 
+/** The exit status of a run that stopped at its budget with samples left. */
+export const EXIT_BUDGET = 4;
+
 /** `--scripted-faults` JSON, checked against the local model server's fault schema. */
 function faultConfig(value: string): FaultConfig {
   let data: unknown;
@@ -71,7 +74,8 @@ const DESCRIPTION =
   'both; a list a flag gives replaces the list of the file or preset. Repeatable flags (--model, --split, ...) each add one value to that axis of the matrix.\n\n' +
   'Ctrl-C stops cleanly (a second Ctrl-C quits at once); resume with the same --run-id.\n\n' +
   'Exit status: 0 when the run ended, 130 when it was interrupted, 3 when it ended without some tasks (their images ' +
-  'are missing, or their reference runs do not resolve them here: environment-broken), 1 on an error.';
+  'are missing, or their reference runs do not resolve them here: environment-broken), 4 when it stopped at its budget ' +
+  '(--max-run-cost: samples are left; resume with a larger budget), 1 on an error.';
 
 const EXAMPLES = [
   'Examples:',
@@ -124,6 +128,7 @@ async function runAction(given: Record<string, unknown>, schema: SettingsSchema,
     });
     printRunEnd(result);
     if (result.summary.status === 'interrupted') process.exitCode = 130;
+    else if (result.summary.status === 'budget_reached') process.exitCode = EXIT_BUDGET;
     else if (result.missingImages.length > 0 || result.environmentBroken.length > 0) process.exitCode = 3;
   } finally {
     interrupts.dispose();

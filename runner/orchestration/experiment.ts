@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ResultStore } from '../../results/store.js';
 import type { SandboxSlot } from '../../docker/types.js';
 import { RunBreaker } from './breaker.js';
+import { RunBudget } from './budget.js';
 import type { Experiment } from '../settings/config.js';
 import type { DatasetTasks, PlannedSample } from './matrix.js';
 import { createProgress, type ProgressDisplay, type ProgressOptions } from '../output/progress.js';
@@ -72,6 +73,8 @@ interface Running {
   progress: ProgressDisplay;
   lostEngines: Set<string>;
   ranHere: number;
+  /** The whole run's budget, when `maxRunCost` sets one. */
+  budget?: RunBudget;
 }
 
 /** Stores one try of a sample, counts it, and says whether it goes back to the queue. */
@@ -96,6 +99,8 @@ async function settle(run: Running, sample: PlannedSample, end: SampleEnd): Prom
   const retry = retryStored(stored, { permanent, maxErrors, interrupted: signal.aborted, store, runId, log, sampleId: sample.id });
   const tripped = run.breaker.count(stored.outcome, stored.error, permanent);
   if (tripped) run.progress.note(tripped);
+  run.budget?.spend({ model: sample.key.model, outcome: stored.outcome, costUsd: stored.costUsd, final: !retry });
+  run.budget?.release(sample);
   run.plan.tally.add(stored.outcome, stored.costUsd, !retry);
   if (!retry) run.ranHere++;
   run.progress.update();
@@ -103,9 +108,33 @@ async function settle(run: Running, sample: PlannedSample, end: SampleEnd): Prom
   return retry ? 'again' : 'done';
 }
 
-/** Runs the samples left under the concurrency limit until they are done, the run is interrupted or the breaker trips. */
-async function runSamples(run: Running): Promise<unknown> {
-  const { opts } = run;
+/**
+ * Whether the budget lets `sample` start; on the first no, the slot picked for it is given back and the progress line
+ * says why no more samples start.
+ */
+function budgetAdmits(run: Running, budget: RunBudget, sample: PlannedSample, slots: ReturnType<typeof slotPicker>): boolean {
+  if (budget.admit(sample, sample.key.model)) return true;
+  slots.take(sample)?.release();
+  const why =
+    budget.stoppedBy === 'unknown_cost'
+      ? 'a sample of unknown cost (no price for its model) leaves the budget unknowable'
+      : `$${budget.spentUsd.toFixed(4)} spent of $${budget.limitUsd} and the samples in flight would pass it`;
+  // When it stopped: every sample that ends after this was in flight then.
+  run.opts.store.addEvent(run.opts.runId, 'budget_stop', {
+    reason: budget.stoppedBy,
+    spentUsd: budget.spentUsd,
+    inFlightUsd: budget.expectedInFlight(),
+  });
+  run.progress.note(`budget: ${why}; no new samples, the running ones finish`);
+  return false;
+}
+
+/**
+ * Runs the samples left under the concurrency limit until they are done, the run is interrupted, the breaker trips
+ * or the budget starts no more; returns what the schedule threw, and whether the budget refused a sample.
+ */
+async function runSamples(run: Running): Promise<{ failed?: unknown; refused: boolean }> {
+  const { opts, budget } = run;
   const slots = slotPicker(opts.services);
   const ctx = {
     runId: opts.runId,
@@ -118,26 +147,45 @@ async function runSamples(run: Running): Promise<unknown> {
   const onAbort = () => run.progress.note('interrupt: no new samples; cancelling the running ones (Ctrl-C again to quit at once)');
   opts.signal.addEventListener('abort', onAbort, { once: true });
   try {
-    await schedule(
+    const summary = await schedule(
       run.plan.todo,
       async (sample: PlannedSample) => {
-        const slot = slots.take(sample);
-        const end = await executeSample(sample, ctx, slot).finally(() => slot?.release());
-        return settle(run, sample, end);
+        try {
+          const slot = slots.take(sample);
+          const end = await executeSample(sample, ctx, slot).finally(() => slot?.release());
+          return await settle(run, sample, end);
+        } finally {
+          budget?.release(sample);
+        }
       },
       {
         concurrency: opts.experiment.concurrency,
         signal: AbortSignal.any([opts.signal, run.breaker.signal]),
         ...(slots.pick ? { pick: slots.pick } : {}),
+        ...(budget ? { admit: (sample: PlannedSample) => budgetAdmits(run, budget, sample, slots) } : {}),
       },
     );
-    return undefined;
+    return { refused: summary.refused };
   } catch (err) {
-    return err;
+    return { failed: err, refused: budget?.stoppedBy !== undefined };
   } finally {
     opts.signal.removeEventListener('abort', onAbort);
     run.progress.stop();
   }
+}
+
+/** The run's budget, with what earlier sittings spent, when the experiment sets one; recorded in the run's events. */
+function runBudget(opts: ExperimentRun, plan: RunPlan): RunBudget | undefined {
+  const { maxRunCost, limits } = opts.experiment;
+  if (maxRunCost === undefined) return undefined;
+  const budget = new RunBudget({
+    limitUsd: maxRunCost,
+    prior: plan.prior,
+    ...(limits.maxCostUsd !== undefined ? { maxCostUsd: limits.maxCostUsd } : {}),
+  });
+  opts.store.addEvent(opts.runId, 'budget', { budgetUsd: maxRunCost, spentUsd: budget.spentUsd });
+  opts.log.info({ budgetUsd: maxRunCost, spentUsd: budget.spentUsd }, 'run budget');
+  return budget;
 }
 
 /**
@@ -152,6 +200,7 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
   const startedAt = Date.now();
   const plan = planRun(opts.experiment, opts.tasks, opts.store, opts.runId, opts.log);
   opts.services.samplesPlanned?.(plan.todo.map((s) => s.task));
+  const budget = runBudget(opts, plan);
   const run: Running = {
     opts,
     plan,
@@ -159,8 +208,15 @@ export async function runExperiment(opts: ExperimentRun): Promise<RunSummary> {
     progress: createProgress(plan.tally, opts.progress),
     lostEngines: new Set(),
     ranHere: 0,
+    ...(budget ? { budget } : {}),
   };
-  const failed = await runSamples(run);
-  const end = { interrupted: opts.signal.aborted, breaker: run.breaker, ranHere: run.ranHere, startedAt };
+  const { failed, refused } = await runSamples(run);
+  const end = {
+    interrupted: opts.signal.aborted,
+    breaker: run.breaker,
+    ranHere: run.ranHere,
+    startedAt,
+    ...(budget ? { budget: { budget, refused } } : {}),
+  };
   return endRun(opts.store, opts.runId, plan, failed === undefined ? end : { ...end, failed }, opts.log);
 }

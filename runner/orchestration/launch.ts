@@ -59,7 +59,12 @@ function openRun(held: Held, storePath: string, experiment: Experiment, resume: 
   const id = resume ? runId! : store.createRun(experiment, runId ? { id: runId } : {});
   if (missing.length > 0) store.addEvent(id, 'images_missing', { images: missing });
   held.unlock ??= lockRun(storePath, id);
-  if (resume) store.resumeRun(id);
+  if (resume) {
+    const run = store.resumeRun(id);
+    // The budget a resume gives is the run's from now on: a later resume without flags keeps it.
+    const recorded = run.config as Record<string, unknown>;
+    if (recorded.maxRunCost !== experiment.maxRunCost) store.setRunConfig(id, { ...recorded, maxRunCost: experiment.maxRunCost });
+  }
   return { store, runId: id };
 }
 

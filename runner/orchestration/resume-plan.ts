@@ -4,6 +4,7 @@ import { sampleKeyString, type ResultStore } from '../../results/store.js';
 import type { Experiment } from '../settings/config.js';
 import { expandMatrix, type DatasetTasks, type PlannedSample } from './matrix.js';
 import { Tally } from '../output/progress.js';
+import type { SpentSample } from './budget.js';
 
 /** The run's matrix and what of it is left to run. */
 export interface RunPlan {
@@ -13,6 +14,8 @@ export interface RunPlan {
   tally: Tally;
   /** Samples finished before this process started. */
   resumed: number;
+  /** Every sample the store holds for the run, with its cost: what earlier sittings spent. */
+  prior: SpentSample[];
 }
 
 /**
@@ -27,9 +30,12 @@ export function planRun(experiment: Experiment, tasks: Map<string, DatasetTasks>
   const planned = expandMatrix(experiment, tasks);
   const plannedKeys = new Set(planned.map((s) => sampleKeyString(s.key)));
   const held: { outcome: Outcome; cost: number | null }[] = [];
+  const prior: SpentSample[] = [];
   for (const stored of store.iterateSamples(runId, { withTranscript: false })) {
+    const final = stored.outcome !== 'error' || stored.errorCount >= maxErrors;
+    prior.push({ model: stored.key.model, outcome: stored.outcome, costUsd: stored.costUsd, final });
     if (!plannedKeys.has(stored.keyString)) continue;
-    if (stored.outcome !== 'error' || stored.errorCount >= maxErrors) held.push({ outcome: stored.outcome, cost: stored.costUsd });
+    if (final) held.push({ outcome: stored.outcome, cost: stored.costUsd });
   }
   const errorCounts = store.errorCounts(runId);
   const finished = store.finishedKeys(runId);
@@ -42,5 +48,5 @@ export function planRun(experiment: Experiment, tasks: Map<string, DatasetTasks>
   for (const t of held) tally.restore(t.outcome, t.cost);
   store.addEvent(runId, resumed > 0 || finished.size > 0 ? 'resume' : 'start', { total: planned.length, todo: todo.length, resumed });
   log.info({ total: planned.length, todo: todo.length, resumed }, 'run starting');
-  return { planned, todo, tally, resumed };
+  return { planned, todo, tally, resumed, prior };
 }

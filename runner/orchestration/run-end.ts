@@ -3,11 +3,12 @@ import type { Outcome } from '../../core/record.js';
 import { UserError } from '../../core/errors.js';
 import type { ResultStore } from '../../results/store.js';
 import type { RunBreaker } from './breaker.js';
+import type { BudgetStop, RunBudget } from './budget.js';
 import type { RunPlan } from './resume-plan.js';
 
 export interface RunSummary {
   runId: string;
-  status: 'finished' | 'interrupted';
+  status: 'finished' | 'interrupted' | 'budget_reached';
   /** Samples in the matrix. */
   total: number;
   /** Finished before this process started. */
@@ -20,6 +21,8 @@ export interface RunSummary {
   costUsd: number;
   unknownCost: number;
   wallMs: number;
+  /** The run's budget, when it has one: what the whole run spent (every sitting), and why it stopped, if it did. */
+  budget?: { limitUsd: number; spentUsd: number; stoppedBy?: BudgetStop };
 }
 
 /** How the samples' schedule ended. */
@@ -30,10 +33,13 @@ export interface ScheduleEnd {
   failed?: unknown;
   ranHere: number;
   startedAt: number;
+  /** The run's budget, and whether it refused a sample (so samples were left). */
+  budget?: { budget: RunBudget; refused: boolean };
 }
 
 /**
- * Marks the run as it ended and returns its summary: finished, or interrupted by the user; a run the breaker stopped
+ * Marks the run as it ended and returns its summary: finished, interrupted by the user, or stopped at its budget
+ * (`budget_reached`: samples left that a resume with a larger budget runs); a run the breaker stopped
  * (no sandbox anywhere, errors in a row) is marked interrupted and throws what to do before resuming it.
  */
 export function endRun(store: ResultStore, runId: string, plan: RunPlan, end: ScheduleEnd, log: Logger): RunSummary {
@@ -61,10 +67,17 @@ export function endRun(store: ResultStore, runId: string, plan: RunPlan, end: Sc
     log.error({ err: failed }, 'run failed');
     throw failed;
   }
-  const status = interrupted ? 'interrupted' : 'finished';
   const { tally } = plan;
+  const budget = end.budget?.budget;
+  const atBudget = !interrupted && end.budget?.refused === true;
+  const status = interrupted ? 'interrupted' : atBudget ? 'budget_reached' : 'finished';
   store.finishRun(runId, status);
   store.addEvent(runId, status, { ranHere: end.ranHere, counts: tally.counts });
+  if (atBudget && budget) {
+    const stop = { reason: budget.stoppedBy, budgetUsd: budget.limitUsd, spentUsd: budget.spentUsd, left: plan.planned.length - tally.done };
+    store.addEvent(runId, 'stopped_at_budget', stop);
+    log.warn(stop, 'run stopped at its budget');
+  }
   log.info({ status, ranHere: end.ranHere, counts: tally.counts }, 'run ended');
   return {
     runId,
@@ -77,5 +90,8 @@ export function endRun(store: ResultStore, runId: string, plan: RunPlan, end: Sc
     costUsd: tally.costUsd,
     unknownCost: tally.unknownCost,
     wallMs: Date.now() - end.startedAt,
+    ...(budget
+      ? { budget: { limitUsd: budget.limitUsd, spentUsd: budget.spentUsd, ...(atBudget && budget.stoppedBy ? { stoppedBy: budget.stoppedBy } : {}) } }
+      : {}),
   };
 }

@@ -21,7 +21,7 @@ describe('scheduler', () => {
     );
     expect(peak).toBe(3);
     expect(seen.sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i));
-    expect(summary).toEqual({ calls: 12, notStarted: 0 });
+    expect(summary).toEqual({ calls: 12, notStarted: 0, refused: false });
   });
 
   it('puts an item asking for another try at the back of the queue', async () => {

@@ -8,13 +8,20 @@ export interface ScheduleOptions<T = unknown> {
   signal?: AbortSignal;
   /** Which queued item starts next: the index of one at or after `from` (default `from`, the queue's order). */
   pick?: (queue: readonly T[], from: number) => number;
+  /**
+   * Whether the item about to start may start. A no stops new work for good, as an abort does: the refused item and
+   * those after it are left not started, the units in flight finish.
+   */
+  admit?: (item: T) => boolean;
 }
 
 export interface ScheduleSummary {
   /** Calls of the work function that returned (retries counted once each). */
   calls: number;
-  /** Items never started, or put back but not run again, because the signal was aborted. */
+  /** Items never started, or put back but not run again, because the signal was aborted or `admit` said no. */
   notStarted: number;
+  /** `admit` said no to an item. */
+  refused: boolean;
 }
 
 /**
@@ -31,13 +38,18 @@ export async function schedule<T>(items: Iterable<T>, work: (item: T) => Promise
   let next = 0;
   let calls = 0;
   let failure: { error: unknown } | undefined;
-  const stopped = () => failure !== undefined || options.signal?.aborted === true;
+  let refused = false;
+  const stopped = () => refused || failure !== undefined || options.signal?.aborted === true;
 
   const worker = async (): Promise<void> => {
     while (!stopped() && next < queue.length) {
       const at = options.pick?.(queue, next) ?? next;
       // Brought forward; the items it passes keep their order.
       if (at > next && at < queue.length) queue.splice(next, 0, ...queue.splice(at, 1));
+      if (options.admit && !options.admit(queue[next]!)) {
+        refused = true;
+        break;
+      }
       const item = queue[next++]!;
       try {
         const result = await work(item);
@@ -51,5 +63,5 @@ export async function schedule<T>(items: Iterable<T>, work: (item: T) => Promise
   const workers = Array.from({ length: Math.min(options.concurrency, Math.max(queue.length, 1)) }, worker);
   await Promise.all(workers);
   if (failure) throw failure.error;
-  return { calls, notStarted: queue.length - next };
+  return { calls, notStarted: queue.length - next, refused };
 }

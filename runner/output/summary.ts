@@ -10,6 +10,16 @@ export function displayPath(path: string): string {
   return rel && !rel.startsWith('..') ? rel : path;
 }
 
+/** What the run spent against its budget (all sittings), and why it stopped when it did. */
+function budgetLine(budget: NonNullable<LaunchResult['summary']['budget']>, left: number): string {
+  const spent = `budget: $${budget.spentUsd.toFixed(4)} spent of $${budget.limitUsd}`;
+  if (budget.stoppedBy === 'budget') return `${spent}; stopped before passing it with ${left} sample${left === 1 ? '' : 's'} left`;
+  if (budget.stoppedBy === 'unknown_cost') {
+    return `${spent}; stopped with ${left} sample${left === 1 ? '' : 's'} left: a sample's cost is unknown (give its model's price with --prices)`;
+  }
+  return spent;
+}
+
 /** What the user sees when a run ends: outcome, where it is stored, and what to do next. */
 export function runEndLines(result: LaunchResult, table: string | undefined = result.table, options: { reportHint?: boolean } = {}): string[] {
   const s = result.summary;
@@ -25,6 +35,7 @@ export function runEndLines(result: LaunchResult, table: string | undefined = re
       `${s.ranHere} run now in ${formatDuration(s.wallMs / 1000)}, cost ${formatCost(tally)}`,
   );
   lines.push(`store: ${displayPath(result.storePath)}   log: ${displayPath(result.logPath)}`);
+  if (s.budget) lines.push(budgetLine(s.budget, s.unfinished));
   const left = result.missingImages.reduce((n, m) => n + m.taskIds.length, 0);
   if (left > 0) {
     lines.push(
@@ -43,8 +54,9 @@ export function runEndLines(result: LaunchResult, table: string | undefined = re
     );
   }
   if (s.unfinished > 0) {
+    const larger = s.budget?.stoppedBy ? ' --max-run-cost USD (a larger budget)' : '';
     lines.push(
-      `${s.unfinished} sample${s.unfinished === 1 ? '' : 's'} unfinished; resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}`,
+      `${s.unfinished} sample${s.unfinished === 1 ? '' : 's'} unfinished; resume with: impossiblebench run --store ${store} --run-id ${shellArg(s.runId)}${larger}`,
     );
   }
   if (options.reportHint !== false) lines.push(`report: impossiblebench report ${shellArg(s.runId)} --store ${store} --html report.html`);

@@ -228,6 +228,17 @@ export const ExperimentSchema = z.strictObject({
     flag: '--no-prompt-cache',
     help: 'send no prompt-cache hints: no Anthropic cache_control breakpoints, no OpenAI prompt_cache_key (OpenAI still caches by itself)',
   }),
+  /**
+   * What the whole run may spend, US dollars: no sample starts once the spend so far (earlier sittings included) and
+   * what the samples in flight are expected to cost would pass it. Not part of the matrix: a resume may raise it.
+   */
+  maxRunCost: setting(z.number().positive().optional(), {
+    flag: '--max-run-cost <usd>',
+    help:
+      'budget of the whole run in US dollars (resumed sittings included): no new sample starts once the spend so far plus the ' +
+      'expected cost of the samples in flight and the next one would pass it; those in flight finish, then the run stops (exit 4); resume with a larger budget to run the rest',
+    parse: positiveNumber,
+  }),
   /** How many more times an `error` sample is tried before it is stored as an error. */
   retries: setting(z.number().int().nonnegative().default(2), {
     flag: '--retries <n>',

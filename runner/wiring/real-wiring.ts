@@ -128,6 +128,8 @@ async function createModel(
     wire: cliSpec ? scriptedWireFor(cliSpec) : wireFor(sample),
     session: { key: sample.id },
     defaults: run.experiment.generation,
+    // A price file may price a scripted policy, to rehearse a run's cost and budget.
+    ...(run.prices ? { prices: run.prices } : {}),
   });
 }
 
