@@ -174,6 +174,7 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
       '--max-messages',
       '--max-tokens',
       '--max-cost',
+      '--max-run-cost',
       '--time-limit',
       '--allow-flag',
       '--sandbox',
