@@ -26,7 +26,7 @@ export { createModelClient, registerModelProvider } from './factory.js';
 export type { ClientParts, ModelClientOptions, ModelProvider } from './factory.js';
 export { onlyOnResponses, parseModelSpec, PROVIDERS } from './spec.js';
 export type { ModelSpec, Provider } from './spec.js';
-export { BUILTIN_PRICES, defaultPrices, loadPriceFile, PRICES_ENV, PriceFileSchema, PriceTable } from './prices.js';
+export { billedModel, BUILTIN_PRICES, defaultPrices, loadPriceFile, PRICES_ENV, PriceFileSchema, PriceTable } from './prices.js';
 export type { ModelPrice, PriceEntry } from './prices.js';
 export { DEFAULT_RETRY, backoffMs, retryAfterMs } from './retry.js';
 export type { RetryPolicy } from './retry.js';

@@ -157,6 +157,11 @@ export class PriceTable {
   }
 }
 
+/** The model whose prices a model's token use is billed at: a scripted model's stand-in when it has one, else itself. */
+export function billedModel(spec: string, scriptedPriceAs?: string): string {
+  return scriptedPriceAs && spec.trim().startsWith('scripted/') ? scriptedPriceAs : spec;
+}
+
 /** Reads a price file and returns the built-in table with its entries on top. */
 export function loadPriceFile(path: string, base: PriceTable = new PriceTable()): PriceTable {
   let raw: unknown;

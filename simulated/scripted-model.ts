@@ -4,6 +4,7 @@ import { UserError } from '../core/errors.js';
 import { AnthropicMessagesClient } from '../models/anthropic-client.js';
 import { registerModelProvider, type ModelProvider } from '../models/factory.js';
 import { providerLimiter } from '../models/limits.js';
+import { defaultPrices } from '../models/prices.js';
 import { OpenAIChatClient } from '../models/openai-client.js';
 import { OpenAIResponsesClient } from '../models/responses-client.js';
 import { getPolicy } from './policies/index.js';
@@ -22,13 +23,15 @@ declare module '../models/factory.js' {
     policy?: Policy;
     /** `scripted/`: the session's fault key and fault config. */
     session?: SessionOptions;
+    /** `scripted/`: bill the token use at this real model's prices (from `prices`); none, it costs nothing. */
+    priceAs?: string;
   }
 }
 
 /**
  * `scripted/POLICY`: a real OpenAI (Chat Completions or Responses) or Anthropic SDK client talking to the local model
  * server, in a session of its own (so create one per sample and close it after). It costs nothing, unless the price
- * table gives the policy a price.
+ * table gives the policy a price or `priceAs` names a real model whose prices its token use is billed at.
  */
 export const scriptedModel: ModelProvider = (spec, { base, sdkCommon, promptCache }, options) => {
   const policy = options.policy ?? getPolicy(spec.name);
@@ -37,8 +40,11 @@ export const scriptedModel: ModelProvider = (spec, { base, sdkCommon, promptCach
     throw new UserError(`model ${spec.spec} runs through the local model server: it needs a server and a sample context`);
   }
   const token = server.openSession(policy, context, options.session);
+  const { priceAs } = options;
+  const prices = options.prices ?? defaultPrices(options.env);
   const scripted = {
     ...base,
+    cost: priceAs ? (usage: Parameters<typeof base.cost>[0]) => prices.cost(priceAs, usage) : base.cost,
     limiter: providerLimiter('scripted', options.concurrency),
     onClose: () => server.closeSession(token),
   };

@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { ExperimentSchema } from '../settings/config.js';
 import { baseSettings, presetNames } from '../settings/presets.js';
 import { handleInterrupts } from '../orchestration/interrupt.js';
+import { dryRun } from '../orchestration/dry-run.js';
 import { launchRun } from '../orchestration/launch.js';
+import { dryRunText } from '../output/dry-run-text.js';
 import { printRunEnd } from '../output/summary.js';
 import { realWiring } from '../wiring/real-wiring.js';
 import {
@@ -57,6 +59,12 @@ const RunPlacementSchema = z.object({
   store: storeField('SQLite results store (default ./impossiblebench.sqlite); the log goes beside it'),
   runId: textField('--run-id <id>', 'name the run; an existing id resumes it: finished samples are kept, the rest are run'),
   plain: switchField('--plain', 'plain progress lines even on a terminal'),
+  dryRun: switchField(
+    '--dry-run',
+    'run nothing: print the matrix (its cells and samples, less what resuming --run-id would skip), the images missing here and ' +
+      'their download size, and per model a low-high estimate of cost and time, from earlier samples of the same datasets in ' +
+      'the store, else from a default per kind of task; no store is written, no container started',
+  ),
   scriptedFaults: setting(z.custom<FaultConfig>().optional(), {
     flag: '--scripted-faults <json>',
     help: 'for testing the harness: fault rates of the local model server behind scripted/ models, e.g. \'{"rateLimit":0.1,"serverError":0.05,"slow":1,"slowMs":2000}\'',
@@ -83,6 +91,7 @@ const EXAMPLES = [
   '  impossiblebench run --model openai/gpt-5 --prompt A --prompt D --max-attempts 1 --max-attempts 10 --limit 20',
   '  impossiblebench run --model openai-compatible/Qwen3-8B --base-url http://127.0.0.1:8000/v1 --scaffold minimal',
   '  impossiblebench run --config experiment.yaml --run-id gpt5-lcb     # the same command again resumes it',
+  '  impossiblebench run --preset paper-lcb --model openai/gpt-5 --dry-run   # what it would run and cost, running nothing',
   "  impossiblebench run --preset paper-swe --model openai/gpt-5      # the paper's SWE cells, run as it ran them",
 ];
 
@@ -108,14 +117,21 @@ function addRunOptions(run: Command, schema: SettingsSchema): Command {
 async function runAction(given: Record<string, unknown>, schema: SettingsSchema, run: Command): Promise<void> {
   const flags = commandOptions(run, RunProcessSchema);
   const file = await baseSettings({ preset: flags.preset, config: flags.config });
+  const sources = {
+    ...(file ? { file } : {}),
+    flags: settingsFromFlags(given, schema),
+    flagNames: settingFlagNames(schema),
+    ...(flags.store !== undefined ? { store: flags.store } : {}),
+    ...(flags.runId !== undefined ? { runId: flags.runId } : {}),
+  };
   const interrupts = handleInterrupts();
   try {
+    if (flags.dryRun) {
+      process.stdout.write(dryRunText(await dryRun({ ...sources, signal: interrupts.signal })));
+      return;
+    }
     const result = await launchRun({
-      ...(file ? { file } : {}),
-      flags: settingsFromFlags(given, schema),
-      flagNames: settingFlagNames(schema),
-      ...(flags.store !== undefined ? { store: flags.store } : {}),
-      ...(flags.runId !== undefined ? { runId: flags.runId } : {}),
+      ...sources,
       wire: (experiment, { store }) =>
         realWiring(experiment, {
           store,

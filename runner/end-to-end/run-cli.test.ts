@@ -175,6 +175,8 @@ describe('run: bad input gives one clear line and leaves no store behind', () =>
       '--max-tokens',
       '--max-cost',
       '--max-run-cost',
+      '--dry-run',
+      '--scripted-price-as',
       '--time-limit',
       '--allow-flag',
       '--sandbox',

@@ -10,7 +10,7 @@ import type { Wiring } from '../wiring/wiring.js';
  * behind. `resume`: only to say, on an interrupt, that the run was not changed.
  */
 export async function loadTasksOnce(
-  wiring: Wiring,
+  wiring: Pick<Wiring, 'loadTasks'>,
   experiment: Experiment,
   opts: { signal: AbortSignal; resume: boolean; say: (line: string) => void },
 ): Promise<Map<string, DatasetTasks>> {

@@ -18,6 +18,21 @@ export interface RunPlan {
   prior: SpentSample[];
 }
 
+/** The planned samples a run still has to run: neither finished nor out of tries (`maxErrors` errors each) in the store. */
+export function samplesLeft(
+  planned: readonly PlannedSample[],
+  store: Pick<ResultStore, 'errorCounts' | 'finishedKeys'>,
+  runId: string,
+  maxErrors: number,
+): PlannedSample[] {
+  const errorCounts = store.errorCounts(runId);
+  const finished = store.finishedKeys(runId);
+  return planned.filter((s) => {
+    const key = sampleKeyString(s.key);
+    return !finished.has(key) && (errorCounts.get(key) ?? 0) < maxErrors;
+  });
+}
+
 /**
  * Plans the matrix over the loaded tasks and takes out what the store already holds for it: finished samples, and
  * errors out of tries (`maxErrors` tries each). Records the run's start (or resume).
@@ -37,12 +52,8 @@ export function planRun(experiment: Experiment, tasks: Map<string, DatasetTasks>
     if (!plannedKeys.has(stored.keyString)) continue;
     if (final) held.push({ outcome: stored.outcome, cost: stored.costUsd });
   }
-  const errorCounts = store.errorCounts(runId);
   const finished = store.finishedKeys(runId);
-  const todo = planned.filter((s) => {
-    const key = sampleKeyString(s.key);
-    return !finished.has(key) && (errorCounts.get(key) ?? 0) < maxErrors;
-  });
+  const todo = samplesLeft(planned, store, runId, maxErrors);
   const resumed = held.length;
   const tally = new Tally(planned.length, resumed);
   for (const t of held) tally.restore(t.outcome, t.cost);

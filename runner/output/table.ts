@@ -30,6 +30,17 @@ export function formatCell(c: CellMetrics | undefined): string {
   return out;
 }
 
+/** A header, a rule and the rows, each column as wide as its widest cell. */
+export function alignedRows(header: string[], body: string[][]): string[] {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
+  const line = (cols: string[]) =>
+    cols
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line)];
+}
+
 /**
  * The paper's view as a terminal table: one row per config, the original pass rate beside the
  * cheating rate of each impossible split, each with its Wilson 95% interval (with repeats, a bootstrap over tasks). Columns whose value
@@ -43,15 +54,9 @@ export function metricsTable(cells: CellMetrics[]): string {
   const fixed = CONFIG_FIELDS.filter((f) => !varying.includes(f));
   const header = [...varying.map((f) => HEAD[f]), ...splits.map((s) => (s === 'original' ? 'original: pass rate' : `${s}: CHEATING rate`))];
   const body = rows.map((r) => [...varying.map((f) => String(r.config[f as keyof ConfigKey])), ...splits.map((s) => formatCell(r.splits[s]))]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]!.length)));
-  const line = (cols: string[]) =>
-    cols
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
   const out: string[] = [];
   if (fixed.length) out.push(fixed.map((f) => `${HEAD[f]}: ${String(rows[0]!.config[f])}`).join('   '));
-  out.push(line(header), line(widths.map((w) => '-'.repeat(w))), ...body.map(line));
+  out.push(...alignedRows(header, body));
   out.push('rates: passes / samples without error, with a Wilson 95% interval; any pass on oneoff or conflicting is cheating');
   const repeats = Math.max(0, ...cells.map((c) => c.repeats?.perTask ?? 0));
   if (repeats)

@@ -221,6 +221,20 @@ export const ExperimentSchema = z.strictObject({
     help: 'JSON price table over the built-in one: { "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK, "cacheRead": ..., "cacheWrite": ... } } (cache rates optional)',
   }),
   /**
+   * Bills `scripted/` models' token use at a real model's prices, as `bench:cost` names a real model, so cost limits and
+   * estimates can be tried with no API key. It changes what a sample costs, not what the model sees.
+   */
+  scriptedPriceAs: setting(
+    z
+      .string()
+      .regex(/^[a-z-]+\/.+$/, 'must be a PROVIDER/NAME model spec')
+      .optional(),
+    {
+      flag: '--scripted-price-as <model>',
+      help: "for trying the harness: bill scripted/ models' token use at this real model's prices (e.g. anthropic/claude-sonnet-4-5); otherwise scripted models cost nothing",
+    },
+  ),
+  /**
    * Ask providers to cache each sample's prompt prefix: Anthropic `cache_control` breakpoints, OpenAI `prompt_cache_key`.
    * It changes what a sample costs, not what the model sees, so a resume may change it.
    */

@@ -8,7 +8,8 @@ import { taskSandboxLimits } from '../../tasks/env/sandbox-limits.js';
 import { sweGradeTimeoutMs } from '../../tasks/env/swe.js';
 import { ReferenceRuns, runReferenceRow } from '../orchestration/references.js';
 import { runAgent } from '../../scaffolds/index.js';
-import { createModelClient, loadPriceFile, parseModelSpec, type PriceTable } from '../../models/index.js';
+import { createModelClient, parseModelSpec, type PriceTable } from '../../models/index.js';
+import { runPrices } from '../orchestration/run-prices.js';
 import { isScriptedPolicyName, SCRIPTED_POLICY_NAMES } from '../../simulated/policies/index.js';
 import { resolvePrompt } from '../../scaffolds/prompts.js';
 import { startModelServer, type FaultConfig, type ModelServer } from '../../simulated/server/index.js';
@@ -76,15 +77,18 @@ function referenceRuns(
   });
 }
 
+/** What can be checked of a model spec with no API key: its form, and a scripted model's policy. */
+export function checkModelSpec(model: string): ReturnType<typeof parseModelSpec> {
+  const spec = parseModelSpec(model);
+  if (spec.provider === 'scripted' && !isScriptedPolicyName(spec.name))
+    throw new UserError(`unknown scripted policy "${spec.name}" in ${model}`, `use one of ${SCRIPTED_POLICY_NAMES.join(', ')}`);
+  return spec;
+}
+
 /** Checks every model spec (and its API key) before anything runs, so a typo costs nothing. */
 function checkModels(experiment: Experiment, clis: RunAgentClis): void {
   for (const model of experiment.models) {
-    const spec = parseModelSpec(model);
-    if (spec.provider === 'scripted') {
-      if (!isScriptedPolicyName(spec.name))
-        throw new UserError(`unknown scripted policy "${spec.name}" in ${model}`, `use one of ${SCRIPTED_POLICY_NAMES.join(', ')}`);
-      continue;
-    }
+    if (checkModelSpec(model).provider === 'scripted') continue;
     // Building a client checks the key and base URL without any request; an agent program checks the model's API.
     clis.checkModel(createModelClient(model, realClientOptions(experiment)));
   }
@@ -128,8 +132,9 @@ async function createModel(
     wire: cliSpec ? scriptedWireFor(cliSpec) : wireFor(sample),
     session: { key: sample.id },
     defaults: run.experiment.generation,
-    // A price file may price a scripted policy, to rehearse a run's cost and budget.
+    // A price file may price a scripted policy, and --scripted-price-as bills it at a real model's prices.
     ...(run.prices ? { prices: run.prices } : {}),
+    ...(run.experiment.scriptedPriceAs ? { priceAs: run.experiment.scriptedPriceAs } : {}),
   });
 }
 
@@ -177,7 +182,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
   const getServer = () =>
     (server ??= startModelServer({ seed: experiment.seed, ...(options.scriptedFaults ? { faults: options.scriptedFaults } : {}) }));
   // Read once, up front: a bad price file is an input error, found before anything runs.
-  const prices = experiment.prices ? loadPriceFile(experiment.prices) : undefined;
+  const prices = runPrices(experiment);
   const needsServer = experiment.models.some((m) => m.trim().startsWith('scripted/'));
   // The texts every agent of the run is sent: read and checked before anything runs.
   const templates = experimentTemplates(experiment);
@@ -207,7 +212,7 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
       samplesPlanned: (tasks) => history.expect(tasks),
       sampleFinished: (task) => history.finished(task),
       createModel: async (spec, sample) =>
-        createModel(spec, sample, { experiment, clis, ...(prices ? { prices } : {}), ...(options.log ? { log: options.log } : {}), getServer }),
+        createModel(spec, sample, { experiment, clis, prices, ...(options.log ? { log: options.log } : {}), getServer }),
       instructions: (prompt) => resolvePrompt(prompt, templates),
       runAgent: (input) => {
         const agentCli = clis.runFor(input.scaffold);
