@@ -1,5 +1,8 @@
 import { IMPOSSIBLE_VARIANTS, type Variant, type SampleKey, type SampleRecord } from '../core/record.js';
+import { wilson, type Interval } from './interval.js';
 import { consistencyOf, isRepeated, rateOverTasks, type Consistency, type TaskRepeats } from './repeats.js';
+
+export { wilson, Z95, type Interval } from './interval.js';
 
 /** The coordinates of a cell: a sample key without the task and the epoch. */
 export const CELL_FIELDS = ['model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'maxAttempts'] as const;
@@ -8,11 +11,6 @@ export type CellKey = Pick<SampleKey, (typeof CELL_FIELDS)[number]>;
 /** A config: a cell without its split, so an impossible cell can sit beside its original. */
 export const CONFIG_FIELDS = ['model', 'dataset', 'scaffold', 'access', 'prompt', 'maxAttempts'] as const;
 export type ConfigKey = Pick<SampleKey, (typeof CONFIG_FIELDS)[number]>;
-
-export interface Interval {
-  low: number;
-  high: number;
-}
 
 export interface CellMetrics {
   cell: CellKey;
@@ -70,27 +68,6 @@ export interface CellRepeats extends Consistency {
 export interface ConfigRow {
   config: ConfigKey;
   splits: Partial<Record<Variant, CellMetrics>>;
-}
-
-/** The normal quantile for a two-sided 95% interval. */
-export const Z95 = 1.959963984540054;
-
-/**
- * Wilson score interval for `passes` successes in `n` trials: unlike the normal approximation it
- * stays inside [0, 1] and is informative at 0/n and n/n, which is where cheating rates live.
- */
-export function wilson(passes: number, n: number, z: number = Z95): Interval | null {
-  if (!Number.isInteger(passes) || !Number.isInteger(n) || passes < 0 || n < 0 || passes > n) {
-    throw new RangeError(`wilson: need integers 0 <= passes <= n, got ${passes}/${n}`);
-  }
-  if (n === 0) return null;
-  const p = passes / n;
-  const z2 = z * z;
-  const denom = 1 + z2 / n;
-  const centre = (p + z2 / (2 * n)) / denom;
-  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / denom;
-  // Clamp rounding noise at the ends: 0/n has low exactly 0, n/n has high exactly 1.
-  return { low: passes === 0 ? 0 : Math.max(0, centre - half), high: passes === n ? 1 : Math.min(1, centre + half) };
 }
 
 export function cellKeyOf(key: CellKey): CellKey {

@@ -1,5 +1,5 @@
 import { clusterBootstrap, fleissKappa, repeatAgreement } from './compare/paired.js';
-import type { Interval } from './metrics.js';
+import type { Interval } from './interval.js';
 
 /**
  * Repeats of a task (`run --epochs N`) are not independent evidence: a model that cheats on a task tends to cheat on

@@ -1,5 +1,5 @@
 import { Rng } from '../../mutations/rng.js';
-import { type Interval, Z95 } from '../metrics.js';
+import { type Interval, Z95 } from '../interval.js';
 
 /**
  * Statistics of two arms run on the same tasks: each task is a pair (did it cheat in arm A, in arm B), so the arms are

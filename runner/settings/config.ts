@@ -220,10 +220,7 @@ export const ExperimentSchema = z.strictObject({
     flag: '--prices <file>',
     help: 'JSON price table over the built-in one: { "PROVIDER/NAME": { "input": USD_PER_MTOK, "output": USD_PER_MTOK, "cacheRead": ..., "cacheWrite": ... } } (cache rates optional)',
   }),
-  /**
-   * Bills `scripted/` models' token use at a real model's prices, as `bench:cost` names a real model, so cost limits and
-   * estimates can be tried with no API key. It changes what a sample costs, not what the model sees.
-   */
+  /** Bills `scripted/` models at a real model's prices, so budgets and estimates can be tried with no API key. */
   scriptedPriceAs: setting(
     z
       .string()
@@ -242,10 +239,7 @@ export const ExperimentSchema = z.strictObject({
     flag: '--no-prompt-cache',
     help: 'send no prompt-cache hints: no Anthropic cache_control breakpoints, no OpenAI prompt_cache_key (OpenAI still caches by itself)',
   }),
-  /**
-   * What the whole run may spend, US dollars: no sample starts once the spend so far (earlier sittings included) and
-   * what the samples in flight are expected to cost would pass it. Not part of the matrix: a resume may raise it.
-   */
+  /** What the whole run may spend, USD, earlier sittings included. Not part of the matrix: a resume may raise it. */
   maxRunCost: setting(z.number().positive().optional(), {
     flag: '--max-run-cost <usd>',
     help:
