@@ -75,7 +75,11 @@ export async function monitorRun(store: ResultStore, runId: string, options: Mon
         store,
         run.id,
         todo,
-        { ...batch, job: `monitor ${options.model} ${prompt.sha256}`, ...(options.signal ? { signal: options.signal } : {}) },
+        {
+          ...batch,
+          job: `monitor ${options.model} ${prompt.sha256}${options.all ? ' all' : ''}`,
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
         (sample) => monitorRequest(sample, prompt),
         (sample, g) => keep(monitorVerdict(batch.client.name, g, prompt, true), sample),
       )

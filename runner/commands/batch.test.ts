@@ -170,6 +170,33 @@ describe('classify --batch and monitor --batch', () => {
     }
   });
 
+  it('a scripted judge answers a batch through the local server; a model without a batch API is refused in one line; the help names the flags', async () => {
+    const file = sampleStore();
+    const cli = (...args: string[]) => execa(process.execPath, [BIN, ...args], { cwd: dir, reject: false, env: { IMPOSSIBLEBENCH_DEBUG: '' } });
+    const r = await cli('classify', 'sample-run', '--model', 'scripted/judge', '--batch', '--batch-poll', '0.1', '--store', file);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout.split('\n')[0]).toBe('judged 21 of 21 cheating or evaded samples with scripted/judge: modify-tests 10, other 11');
+    expect(stored(file, JUDGE_EVENT, JudgeVerdictSchema).size).toBe(21);
+    const compatible = await cli(
+      'monitor',
+      'sample-run',
+      '--model',
+      'openai-compatible/m',
+      '--base-url',
+      'http://127.0.0.1:9/v1',
+      '--batch',
+      '--store',
+      file,
+    );
+    expect(compatible.exitCode).toBe(1);
+    expect(compatible.stderr.split('\n')[0]).toBe('impossiblebench: openai-compatible/m has no batch API here');
+    for (const command of ['classify', 'monitor']) {
+      const help = await cli(command, '--help');
+      expect(help.stdout).toContain('--batch ');
+      expect(help.stdout).toContain('--batch-poll <seconds>');
+    }
+  });
+
   it('a batch that expires half done has the rest sent again in a new batch, and every verdict arrives', async () => {
     for (const provider of ['openai', 'anthropic'] as const) {
       const file = sampleStore();
