@@ -1,5 +1,4 @@
 import { toFile } from 'openai';
-import type { ChatCompletion, ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions';
 import { z } from 'zod';
 import type { BatchAnswer, BatchRequest, BatchState, ChatMessage, Generation, GenerateOptions, ModelBatches, ToolSpec } from '../core/model.js';
 import { failureText, readBatchLines } from './batch-lines.js';
@@ -7,10 +6,12 @@ import { callModel, mergeOptions, type ClientSettings } from './call.js';
 import type OpenAI from 'openai';
 import type { Billing } from './prices.js';
 
-/** What the batches need of the Chat Completions client: its request bodies and its reading of answers. */
-interface ChatParts {
-  requestBody(messages: ChatMessage[], tools: ToolSpec[], o: GenerateOptions): ChatCompletionCreateParamsNonStreaming;
-  generation(result: ChatCompletion, latencyMs: number, billing?: Billing): Generation;
+/** What the batches need of an OpenAI client: the endpoint its requests go to, their bodies, and its reading of answers. */
+export interface OpenAIBatchApi {
+  endpoint: '/v1/chat/completions' | '/v1/responses';
+  requestBody(messages: ChatMessage[], tools: ToolSpec[], o: GenerateOptions): object;
+  /** One answer's body as a generation at the batch price; throws when the body is not an answer. */
+  readBody(body: unknown, billing: Billing): Generation;
 }
 
 /** The states after which an OpenAI batch changes no more. */
@@ -23,14 +24,11 @@ const OutputLine = z.looseObject({
   error: z.looseObject({ code: z.string().nullish(), message: z.string().nullish() }).nullish(),
 });
 
-/** A completion body, checked only as far as it is read: the client reads the rest as it reads a plain answer. */
-const CompletionBody = z.looseObject({ id: z.string(), choices: z.array(z.looseObject({ message: z.looseObject({}) })).min(1) });
-
-/** OpenAI's Batch API over Chat Completions: a JSONL file uploaded with purpose `batch`, then a batch made of it. */
+/** OpenAI's Batch API (over Chat Completions or Responses): a JSONL file uploaded with purpose `batch`, then a batch made of it. */
 export class OpenAIBatches implements ModelBatches {
   constructor(
     private readonly settings: ClientSettings & { sdk: OpenAI },
-    private readonly chat: ChatParts,
+    private readonly api: OpenAIBatchApi,
   ) {}
 
   private call<T>(attempt: () => Promise<T>): Promise<T> {
@@ -42,15 +40,15 @@ export class OpenAIBatches implements ModelBatches {
       JSON.stringify({
         custom_id: r.id,
         method: 'POST',
-        url: '/v1/chat/completions',
-        body: this.chat.requestBody(r.messages, [], mergeOptions(this.settings.defaults, r.options)),
+        url: this.api.endpoint,
+        body: this.api.requestBody(r.messages, [], mergeOptions(this.settings.defaults, r.options)),
       }),
     );
     const sdk = this.settings.sdk;
     const file = await this.call(async () =>
       sdk.files.create({ file: await toFile(Buffer.from(`${lines.join('\n')}\n`), 'batch.jsonl'), purpose: 'batch' }),
     );
-    const batch = await this.call(() => sdk.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' }));
+    const batch = await this.call(() => sdk.batches.create({ input_file_id: file.id, endpoint: this.api.endpoint, completion_window: '24h' }));
     return batch.id;
   }
 
@@ -89,11 +87,10 @@ export class OpenAIBatches implements ModelBatches {
       const error = line.error ? failureText(line.error) : `status ${response?.status_code ?? 'none'}: ${failureText(response?.body)}`;
       return { id, failed: expired ? 'expired' : 'errored', error };
     }
-    const body = CompletionBody.safeParse(response.body);
-    if (!body.success) {
-      const issue = body.error.issues[0];
-      return { id, failed: 'errored', error: `batch ${batchId}, request ${id}: response.body.${issue?.path.join('.')}: ${issue?.message}` };
+    try {
+      return { id, generation: this.api.readBody(response.body, { batch: true }) };
+    } catch (err) {
+      return { id, failed: 'errored', error: `batch ${batchId}, request ${id}: ${err instanceof Error ? err.message : String(err)}` };
     }
-    return { id, generation: this.chat.generation(body.data as unknown as ChatCompletion, 0, { batch: true }) };
   }
 }

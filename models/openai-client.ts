@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type OpenAI from 'openai';
 import type {
   ChatCompletion,
@@ -91,6 +92,9 @@ export interface OpenAIClientSettings extends ClientSettings {
   promptCacheKey: boolean;
 }
 
+/** A completion in a batch's output, checked as far as it is read: the rest is read as a plain answer is. */
+const CompletionBody = z.looseObject({ id: z.string(), choices: z.array(z.looseObject({ message: z.looseObject({}) })).min(1) });
+
 /** OpenAI refuses a `prompt_cache_key` over 64 characters. */
 const MAX_CACHE_KEY = 64;
 
@@ -106,7 +110,13 @@ export class OpenAIChatClient implements ModelClient {
 
   constructor(private readonly settings: OpenAIClientSettings) {
     this.name = settings.name;
-    this.batches = settings.noBatchApi ? undefined : new OpenAIBatches(settings, this);
+    this.batches = settings.noBatchApi
+      ? undefined
+      : new OpenAIBatches(settings, {
+          endpoint: '/v1/chat/completions',
+          requestBody: (messages, tools, o) => this.requestBody(messages, tools, o),
+          readBody: (body, billing) => this.generation(CompletionBody.parse(body) as unknown as ChatCompletion, 0, billing),
+        });
   }
 
   endpoint(api: ModelApi): ModelEndpoint | undefined {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { BatchAnswer, BatchRequest, BatchState, Generation, ModelClient } from '../core/model.js';
+import type { BatchAnswer, BatchRequest, BatchState, Generation, ModelBatches, ModelClient } from '../core/model.js';
 import { UserError } from '../core/errors.js';
 import type { ResultStore, StoredBatch, StoredSample } from './store.js';
 
@@ -33,6 +33,21 @@ function failedCounts(failed: { failed: string }[]): string {
   return [...counts].map(([kind, n]) => `${n} ${kind}`).join(', ');
 }
 
+/** Polls a batch until it ends or proves unknown to the provider (404: a local server since restarted); 'stopped' by the signal. */
+async function waitForBatch(batches: ModelBatches, id: string, options: AskBatchOptions): Promise<'ended' | 'gone' | 'stopped'> {
+  for (;;) {
+    if (options.signal?.aborted) return 'stopped';
+    const state = await batches.check(id).catch((err: unknown) => {
+      if ((err as { status?: number }).status === 404) return 'gone' as const;
+      throw err;
+    });
+    if (state === 'gone') return state;
+    if (state.ended) return 'ended';
+    options.onCheck?.(id, state);
+    await sleep(options.pollSeconds * 1000, undefined, options.signal ? { signal: options.signal } : {}).catch(() => {});
+  }
+}
+
 /**
  * Asks a model about each sample through its provider's batch API, as `classify --batch` and `monitor --batch` do.
  * Every batch is kept in the store as soon as it is submitted, so a command killed while it waits finds its batches
@@ -49,7 +64,8 @@ export async function askBatch(
   answer: (sample: StoredSample, generation: Generation) => void,
 ): Promise<{ taskId: string; error: string }[]> {
   const batches = options.client.batches;
-  if (!batches) throw new UserError(`${options.client.name} has no batch API`, 'drop --batch, or use an openai/ or anthropic/ model');
+  if (!batches)
+    throw new UserError(`${options.client.name} has no batch API`, 'drop --batch, or use an openai/, openai-responses/ or anthropic/ model');
   const say = options.say ?? (() => {});
   const todo = new Map(samples.map((s) => [s.keyString, s]));
   const found = store.openBatches(runId, options.job);
@@ -72,28 +88,13 @@ export async function askBatch(
     return { ...batch, closedAt: null };
   };
 
-  /** Polls a batch until it ends or proves unknown to the provider (404: a local server since restarted); 'stopped' by the signal. */
-  const waitFor = async (batch: StoredBatch): Promise<'ended' | 'gone' | 'stopped'> => {
-    for (;;) {
-      if (options.signal?.aborted) return 'stopped';
-      const state = await batches.check(batch.id).catch((err: unknown) => {
-        if ((err as { status?: number }).status === 404) return 'gone' as const;
-        throw err;
-      });
-      if (state === 'gone') return state;
-      if (state.ended) return 'ended';
-      options.onCheck?.(batch.id, state);
-      await sleep(options.pollSeconds * 1000, undefined, options.signal ? { signal: options.signal } : {}).catch(() => {});
-    }
-  };
-
   const fresh = [...todo.values()].filter((s) => !held.has(s.keyString));
   let pending = [...found, ...(fresh.length ? [await submit(fresh)] : [])];
   const failures: { taskId: string; error: string }[] = [];
   for (let round = 1; pending.length; round++) {
     const again: { sample: StoredSample; failure: Extract<BatchAnswer, { failed: unknown }> }[] = [];
     for (const batch of pending) {
-      const ended = await waitFor(batch);
+      const ended = await waitForBatch(batches, batch.id, options);
       if (ended === 'stopped') return failures;
       const ids = Object.keys(batch.requests);
       if (ended === 'gone') say(`the provider no longer knows batch ${batch.id}; its requests count as expired`);

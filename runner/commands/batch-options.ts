@@ -13,7 +13,7 @@ export function batchOptions(noun: string) {
   return {
     batch: switchField(
       '--batch',
-      `send the requests through the provider's batch API (openai/ and anthropic/ models): half the price, ${noun} within 24 hours; a killed command picks its batches up again when rerun`,
+      `send the requests through the provider's batch API (openai/, openai-responses/ and anthropic/ models): half the price, ${noun} within 24 hours; a killed command picks its batches up again when rerun`,
     ),
     batchPoll: setting(z.number().positive().default(DEFAULT_BATCH_POLL_SECONDS), {
       flag: '--batch-poll <seconds>',
@@ -33,7 +33,7 @@ export const BATCH_HELP =
 /** The client's batch API, or a one-line error naming the models that have one. */
 export function batchClient(client: ModelClient): ModelClient {
   if (!client.batches) {
-    throw new UserError(`${client.name} has no batch API here`, 'drop --batch, or use an openai/ or anthropic/ model (not a codex or -pro one)');
+    throw new UserError(`${client.name} has no batch API here`, 'drop --batch, or use an openai/, openai-responses/ or anthropic/ model');
   }
   return client;
 }

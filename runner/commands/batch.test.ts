@@ -30,13 +30,17 @@ function sampleStore(): string {
   return file;
 }
 
-type Provider = 'openai' | 'anthropic';
-const MODEL: Record<Provider, string> = { openai: 'openai/gpt-5', anthropic: 'anthropic/claude-sonnet-4-5' };
+type Provider = 'openai' | 'openai-responses' | 'anthropic';
+const MODEL: Record<Provider, string> = {
+  openai: 'openai/gpt-5',
+  'openai-responses': 'openai-responses/gpt-5',
+  anthropic: 'anthropic/claude-sonnet-4-5',
+};
 
 /** The CLI with `model`'s provider played by a session of the server that `policy` answers in. */
 function withProvider(provider: Provider, policy: typeof SCRIPTED_JUDGE, faults?: FaultConfig) {
   const token = server.openSession(policy, BATCH_CONTEXT, faults ? { faults } : {});
-  const baseUrl = provider === 'openai' ? server.openaiBaseUrl : server.anthropicBaseUrl;
+  const baseUrl = provider === 'anthropic' ? server.anthropicBaseUrl : server.openaiBaseUrl;
   const run = (...args: string[]) =>
     execa(process.execPath, [BIN, ...args, '--model', MODEL[provider], '--base-url', baseUrl], {
       cwd: dir,
@@ -198,7 +202,8 @@ describe('classify --batch and monitor --batch', () => {
   });
 
   it('a batch that expires half done has the rest sent again in a new batch, and every verdict arrives', async () => {
-    for (const provider of ['openai', 'anthropic'] as const) {
+    // OpenAI's Batch API over Chat Completions and over Responses, and Anthropic's Message Batches.
+    for (const provider of ['openai', 'openai-responses', 'anthropic'] as const) {
       const file = sampleStore();
       const { token, run } = withProvider(provider, SCRIPTED_JUDGE, { batchExpire: 1 });
       const r = await run('classify', 'sample-run', '--store', file, '--batch', '--batch-poll', '0.1');
