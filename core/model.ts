@@ -112,6 +112,38 @@ export interface ModelClient {
   generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation>;
   /** Releases what the client holds (a scripted client's server session). Safe to call twice. */
   close?(): Promise<void>;
+  /** The provider's batch API, where it has one: the same requests, answered within a day at a discount. */
+  readonly batches?: ModelBatches;
+}
+
+/** One request of a batch: a conversation without tools, named by an id its answer carries back. */
+export interface BatchRequest {
+  id: string;
+  messages: ChatMessage[];
+  options?: Omit<GenerateOptions, 'signal' | 'cacheKey'>;
+}
+
+/** How a submitted batch stands. */
+export interface BatchState {
+  /** Nothing more will come back: every request was answered, failed, expired or was canceled. */
+  ended: boolean;
+  /** Requests that came back so far, whatever their fate, of `total`. */
+  done: number;
+  total: number;
+  /** The provider's own word for the batch's state (`in_progress`, `expired`, `ended`...). */
+  status: string;
+}
+
+/** What became of one request of an ended batch: its answer, or why there is none. */
+export type BatchAnswer = { id: string; generation: Generation } | { id: string; failed: 'errored' | 'expired' | 'canceled'; error: string };
+
+/** A provider's batch API: requests sent together, answered later at a discount (the batch price, see models/prices.ts). */
+export interface ModelBatches {
+  /** Sends the requests as one batch; returns the provider's id of it. */
+  submit(requests: BatchRequest[]): Promise<string>;
+  check(batchId: string): Promise<BatchState>;
+  /** The fate of each of `ids` in an ended batch; an id the provider gave nothing back for is `expired`. */
+  results(batchId: string, ids: readonly string[]): Promise<BatchAnswer[]>;
 }
 
 /** Raised when the provider still fails after the last retry: the sample's outcome is `error`. */

@@ -12,6 +12,7 @@ import type {
   ChatMessage,
   Generation,
   GenerateOptions,
+  ModelBatches,
   ModelClient,
   ReasoningBlock,
   ToolCall,
@@ -20,7 +21,9 @@ import type {
   ModelApi,
   ModelEndpoint,
 } from '../core/model.js';
+import { AnthropicBatches } from './anthropic-batches.js';
 import { sdkEndpoint } from './endpoint.js';
+import type { Billing } from './prices.js';
 
 // SDK notices already logged in this process (clients are made per sample; the notice is per model).
 const NOTICED = new Set<string>();
@@ -142,6 +145,7 @@ export class AnthropicMessagesClient implements ModelClient {
 
   constructor(private readonly settings: AnthropicClientSettings) {
     this.name = settings.name;
+    this.batches = new AnthropicBatches(settings, this);
   }
 
   endpoint(api: ModelApi): ModelEndpoint | undefined {
@@ -153,12 +157,15 @@ export class AnthropicMessagesClient implements ModelClient {
     );
   }
 
-  async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {
-    const o = mergeOptions(this.settings.defaults, options);
+  /** Message Batches. */
+  readonly batches: ModelBatches;
+
+  /** The request body of a call, as sent alone or in a batch. */
+  requestBody(messages: ChatMessage[], tools: ToolSpec[], o: GenerateOptions): MessageCreateParamsNonStreaming {
     const plain = toAnthropicMessages(messages);
     const { system, messages: wire } = this.settings.promptCache ? withCacheBreakpoints(plain.system, plain.messages) : plain;
     const thinking = o.thinkingBudget !== undefined && o.thinkingBudget > 0;
-    const body: MessageCreateParamsNonStreaming = {
+    return {
       model: this.settings.model,
       max_tokens: o.maxTokens ?? (thinking ? o.thinkingBudget! + DEFAULT_MAX_TOKENS : DEFAULT_MAX_TOKENS),
       messages: wire,
@@ -173,6 +180,11 @@ export class AnthropicMessagesClient implements ModelClient {
         ? { output_config: { effort: o.reasoningEffort === 'minimal' ? 'low' : o.reasoningEffort } }
         : {}),
     };
+  }
+
+  async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {
+    const o = mergeOptions(this.settings.defaults, options);
+    const body = this.requestBody(messages, tools, o);
     const { result, latencyMs } = await callModel(this.settings, o.signal, () =>
       this.withSdkNotices(() =>
         this.settings.sdk.messages.create(body, {
@@ -181,6 +193,11 @@ export class AnthropicMessagesClient implements ModelClient {
         }),
       ),
     );
+    return this.generation(result, latencyMs);
+  }
+
+  /** A message as a generation; `billing` says how it was sent, which sets its price. */
+  generation(result: Message, latencyMs: number, billing?: Billing): Generation {
     const text: string[] = [];
     const toolCalls: ToolCall[] = [];
     const reasoning: ReasoningBlock[] = [];
@@ -197,7 +214,7 @@ export class AnthropicMessagesClient implements ModelClient {
       text: text.join(''),
       toolCalls,
       usage,
-      costUsd: this.settings.cost(usage),
+      costUsd: this.settings.cost(usage, billing),
       latencyMs,
       stopReason: result.stop_reason ?? 'unknown',
       ...(reasoning.length ? { reasoning } : {}),

@@ -2,6 +2,7 @@ import type { LimitFunction } from 'p-limit';
 import type { Logger } from 'pino';
 import { withRetries, type RetryPolicy } from './retry.js';
 import type { GenerateOptions, Usage } from '../core/model.js';
+import type { Billing } from './prices.js';
 
 /** What every provider client shares: naming, limits, retries, defaults and pricing. */
 export interface ClientSettings {
@@ -16,8 +17,8 @@ export interface ClientSettings {
   defaults: GenerateOptions;
   /** Per-request timeout in ms. */
   timeoutMs: number;
-  /** Dollars for a call's usage; null when the price is unknown. */
-  cost(usage: Usage): number | null;
+  /** Dollars for a call's usage (a batch request's at the batch price); null when the price is unknown. */
+  cost(usage: Usage, billing?: Billing): number | null;
   /** Runs when the client is closed (a scripted session ends). */
   onClose?: () => void;
 }

@@ -122,7 +122,7 @@ export function createModelClient(specText: string, options: ModelClientOptions 
     ...(options.logger ? { logger: options.logger.child({ model: spec.spec }) } : {}),
     defaults: options.defaults ?? {},
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    cost: (usage: Parameters<ClientSettings['cost']>[0]) => prices.cost(spec.spec, usage),
+    cost: (...[usage, billing]: Parameters<ClientSettings['cost']>) => prices.cost(spec.spec, usage, billing),
   };
   // The SDKs' own retries are off: ours are the only ones, so every retry is counted and logged.
   const sdkCommon = { maxRetries: 0, timeout: base.timeoutMs, logLevel: 'off' as const };
@@ -157,7 +157,15 @@ export function createModelClient(specText: string, options: ModelClientOptions 
       if (spec.provider === 'openai-responses' || (spec.provider === 'openai' && onlyOnResponses(spec.name))) {
         return new OpenAIResponsesClient({ ...base, sdk, limiter, promptCacheKey: promptCache, apis });
       }
-      return new OpenAIChatClient({ ...base, sdk, legacyMaxTokens: compatible, promptCacheKey: promptCache && !compatible, limiter, apis });
+      return new OpenAIChatClient({
+        ...base,
+        sdk,
+        legacyMaxTokens: compatible,
+        noBatchApi: compatible,
+        promptCacheKey: promptCache && !compatible,
+        limiter,
+        apis,
+      });
     }
     case 'anthropic': {
       const apiKey = options.apiKey ?? env[KEY_VARS.anthropic];

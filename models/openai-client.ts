@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import type OpenAI from 'openai';
 import type {
   ChatCompletion,
@@ -9,8 +10,21 @@ import type {
 } from 'openai/resources/chat/completions';
 import { callModel, mergeOptions, type ClientSettings } from './call.js';
 import { EmptyResponseError } from './retry.js';
-import type { ChatMessage, Generation, GenerateOptions, ModelClient, ToolCall, ToolSpec, Usage, ModelApi, ModelEndpoint } from '../core/model.js';
+import type {
+  ChatMessage,
+  Generation,
+  GenerateOptions,
+  ModelBatches,
+  ModelClient,
+  ToolCall,
+  ToolSpec,
+  Usage,
+  ModelApi,
+  ModelEndpoint,
+} from '../core/model.js';
 import { sdkEndpoint } from './endpoint.js';
+import { OpenAIBatches } from './openai-batches.js';
+import type { Billing } from './prices.js';
 
 export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {
@@ -72,9 +86,14 @@ export interface OpenAIClientSettings extends ClientSettings {
   sdk: OpenAI;
   /** `max_tokens` for servers that predate `max_completion_tokens` (most OpenAI-compatible ones). */
   legacyMaxTokens: boolean;
+  /** The server has no Batch API (OpenAI-compatible servers mostly do not). */
+  noBatchApi?: boolean;
   /** Send the call's cacheKey as `prompt_cache_key` (OpenAI's own API; other servers may refuse the field). */
   promptCacheKey: boolean;
 }
+
+/** A completion in a batch's output, checked as far as it is read: the rest is read as a plain answer is. */
+const CompletionBody = z.looseObject({ id: z.string(), choices: z.array(z.looseObject({ message: z.looseObject({}) })).min(1) });
 
 /** OpenAI refuses a `prompt_cache_key` over 64 characters. */
 const MAX_CACHE_KEY = 64;
@@ -91,15 +110,25 @@ export class OpenAIChatClient implements ModelClient {
 
   constructor(private readonly settings: OpenAIClientSettings) {
     this.name = settings.name;
+    this.batches = settings.noBatchApi
+      ? undefined
+      : new OpenAIBatches(settings, {
+          endpoint: '/v1/chat/completions',
+          requestBody: (messages, tools, o) => this.requestBody(messages, tools, o),
+          readBody: (body, billing) => this.generation(CompletionBody.parse(body) as unknown as ChatCompletion, 0, billing),
+        });
   }
 
   endpoint(api: ModelApi): ModelEndpoint | undefined {
     return sdkEndpoint(this.settings.sdk, this.settings.model, this.settings.apis ?? ['openai-chat'], api);
   }
 
-  async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {
-    const o = mergeOptions(this.settings.defaults, options);
-    const body: ChatCompletionCreateParamsNonStreaming = {
+  /** OpenAI's Batch API; none on an OpenAI-compatible server. */
+  readonly batches: ModelBatches | undefined;
+
+  /** The request body of a call, as sent alone or in a batch. */
+  requestBody(messages: ChatMessage[], tools: ToolSpec[], o: GenerateOptions): ChatCompletionCreateParamsNonStreaming {
+    return {
       model: this.settings.model,
       messages: toOpenAIMessages(messages),
       ...(tools.length ? { tools: toOpenAITools(tools) } : {}),
@@ -109,6 +138,11 @@ export class OpenAIChatClient implements ModelClient {
       ...(o.reasoningEffort !== undefined ? { reasoning_effort: o.reasoningEffort } : {}),
       ...(this.settings.promptCacheKey && o.cacheKey ? { prompt_cache_key: promptCacheKey(o.cacheKey) } : {}),
     };
+  }
+
+  async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {
+    const o = mergeOptions(this.settings.defaults, options);
+    const body = this.requestBody(messages, tools, o);
     const { result, latencyMs } = await callModel(this.settings, o.signal, async () => {
       const res = await this.settings.sdk.chat.completions.create(body, {
         timeout: this.settings.timeoutMs,
@@ -117,7 +151,13 @@ export class OpenAIChatClient implements ModelClient {
       if (!res.choices?.[0]) throw new EmptyResponseError('the response has no choices');
       return res;
     });
-    const choice = result.choices[0]!;
+    return this.generation(result, latencyMs);
+  }
+
+  /** A completion as a generation; `billing` says how it was sent, which sets its price. */
+  generation(result: ChatCompletion, latencyMs: number, billing?: Billing): Generation {
+    const choice = result.choices[0];
+    if (!choice) throw new EmptyResponseError('the response has no choices');
     const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).flatMap((c, i): ToolCall[] => {
       // Custom (free-text) tools are not offered; a missing type is a lax server's function call.
       if ((c as { type?: string }).type !== undefined && c.type !== 'function') return [];
@@ -131,7 +171,7 @@ export class OpenAIChatClient implements ModelClient {
       toolCalls,
       usage: usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
       // No usage reported means the cost is unknown, not zero.
-      costUsd: usage ? this.settings.cost(usage) : null,
+      costUsd: usage ? this.settings.cost(usage, billing) : null,
       latencyMs,
       stopReason: choice.finish_reason ?? 'unknown',
       ...(choice.message.refusal ? { refusal: true } : {}),

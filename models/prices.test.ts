@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../core/errors.js';
-import { loadPriceFile, PriceTable } from './prices.js';
+import { BATCH_DISCOUNT, loadPriceFile, PriceTable } from './prices.js';
 
 const usage = { inputTokens: 2_000_000, outputTokens: 500_000 };
 
@@ -46,6 +46,15 @@ describe('PriceTable', () => {
     // 2M input at $1.25 and 500k output at $10 per million.
     expect(priced.cost('scripted/honest', usage)).toBeCloseTo(7.5);
     expect(priced.cost('scripted/cheat', usage)).toBe(0);
+  });
+
+  it('bills a batch request at half the table price, cache tiers and long prompts included, and an unknown model still at null', () => {
+    expect(BATCH_DISCOUNT).toBe(0.5);
+    expect(table.cost('openai/gpt-4o', usage, { batch: true })).toBeCloseTo((2 * 2.5 + 0.5 * 10) / 2);
+    const cached = { ...usage, cacheReadTokens: 1_000_000, cacheWriteTokens: 500_000 };
+    expect(table.cost('anthropic/claude-sonnet-4-5', cached, { batch: true })).toBeCloseTo(table.cost('anthropic/claude-sonnet-4-5', cached)! / 2);
+    expect(table.cost('anthropic/claude-haiku-5-5', usage, { batch: true })).toBeCloseTo((2 * 0.5 + 0.5 * 2.5) / 2);
+    expect(table.cost('openai/gpt-99-turbo', usage, { batch: true })).toBeNull();
   });
 });
 

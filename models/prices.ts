@@ -108,6 +108,15 @@ function baseModel(name: string): string {
   return name.replace(/-(\d{4}-\d{2}-\d{2}|\d{8}|latest|0)$/, '');
 }
 
+/** What the providers' batch APIs bill (OpenAI's Batch API, Anthropic's Message Batches): half the table price, for everything. */
+export const BATCH_DISCOUNT = 0.5;
+
+/** How a request was sent, where that changes its price. */
+export interface Billing {
+  /** Sent through the provider's batch API. */
+  batch?: boolean;
+}
+
 export class PriceTable {
   private readonly entries: Readonly<Record<string, PriceEntry>>;
   private readonly prices: ReadonlyMap<string, ModelPrice>;
@@ -142,10 +151,12 @@ export class PriceTable {
   /**
    * Dollars for `usage` as the provider bills it, or null when the price is unknown (never a silent zero): plain input
    * (input less cache reads and writes) at the input price, cache reads and writes at theirs, output at the output price.
+   * A batch request costs that times BATCH_DISCOUNT.
    */
   cost(
     spec: string,
     usage: Pick<Usage, 'inputTokens' | 'outputTokens'> & Partial<Pick<Usage, 'cacheReadTokens' | 'cacheWriteTokens'>>,
+    billing: Billing = {},
   ): number | null {
     const found = this.lookup(spec);
     if (!found) return null;
@@ -153,7 +164,8 @@ export class PriceTable {
     const read = usage.cacheReadTokens ?? 0;
     const write = usage.cacheWriteTokens ?? 0;
     const plain = Math.max(0, usage.inputTokens - read - write);
-    return (plain * p.input + read * p.cacheRead + write * p.cacheWrite + usage.outputTokens * p.output) / 1_000_000;
+    const listed = (plain * p.input + read * p.cacheRead + write * p.cacheWrite + usage.outputTokens * p.output) / 1_000_000;
+    return billing.batch ? listed * BATCH_DISCOUNT : listed;
   }
 }
 

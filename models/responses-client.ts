@@ -13,6 +13,7 @@ import type {
   ChatMessage,
   Generation,
   GenerateOptions,
+  ModelBatches,
   ModelClient,
   ReasoningBlock,
   ToolCall,
@@ -22,6 +23,9 @@ import type {
   ModelEndpoint,
 } from '../core/model.js';
 import { sdkEndpoint } from './endpoint.js';
+import { OpenAIBatches } from './openai-batches.js';
+import type { Billing } from './prices.js';
+import { z } from 'zod';
 
 /**
  * Neutral messages → Responses input. System text goes to `instructions`. An assistant turn becomes the items the
@@ -141,6 +145,9 @@ export function fromResponse(res: Response): Pick<Generation, 'text' | 'toolCall
   };
 }
 
+/** A response in a batch's output, checked as far as it is read: the rest is read as a plain answer is. */
+const ResponseBody = z.looseObject({ id: z.string(), output: z.array(z.looseObject({ type: z.string() })) });
+
 /**
  * Models that said they have no encrypted reasoning to give, by spec, for the whole process (clients are made per
  * sample; the answer is the model's).
@@ -172,16 +179,24 @@ export class OpenAIResponsesClient implements ModelClient {
 
   constructor(private readonly settings: ResponsesClientSettings) {
     this.name = settings.name;
+    this.batches = new OpenAIBatches(settings, {
+      endpoint: '/v1/responses',
+      requestBody: (messages, tools, o) => this.requestBody(messages, tools, o),
+      readBody: (body, billing) => this.generation(ResponseBody.parse(body) as unknown as Response, 0, billing),
+    });
   }
 
   endpoint(api: ModelApi): ModelEndpoint | undefined {
     return sdkEndpoint(this.settings.sdk, this.settings.model, this.settings.apis ?? ['openai-responses'], api);
   }
 
-  async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {
-    const o = mergeOptions(this.settings.defaults, options);
+  /** OpenAI's Batch API over Responses (one-turn requests: no reasoning to carry). */
+  readonly batches: ModelBatches;
+
+  /** The request body of a call, as sent alone or in a batch. */
+  requestBody(messages: ChatMessage[], tools: ToolSpec[], o: GenerateOptions): ResponseCreateParamsNonStreaming {
     const { instructions, input } = toResponsesInput(messages);
-    const body: ResponseCreateParamsNonStreaming = {
+    return {
       model: this.settings.model,
       input,
       store: false,
@@ -192,6 +207,23 @@ export class OpenAIResponsesClient implements ModelClient {
       ...(o.maxTokens !== undefined ? { max_output_tokens: o.maxTokens } : {}),
       ...(this.settings.promptCacheKey && o.cacheKey ? { prompt_cache_key: promptCacheKey(o.cacheKey) } : {}),
     };
+  }
+
+  /** A response as a generation; `billing` says how it was sent, which sets its price. */
+  generation(result: Response, latencyMs: number, billing?: Billing): Generation {
+    const usage = fromResponsesUsage(result.usage);
+    return {
+      ...fromResponse(result),
+      usage: usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
+      // No usage reported means the cost is unknown, not zero.
+      costUsd: usage ? this.settings.cost(usage, billing) : null,
+      latencyMs,
+    };
+  }
+
+  async generate(messages: ChatMessage[], tools: ToolSpec[], options?: GenerateOptions): Promise<Generation> {
+    const o = mergeOptions(this.settings.defaults, options);
+    const body = this.requestBody(messages, tools, o);
     const send = () =>
       this.settings.sdk.responses.create(WITHOUT_ENCRYPTED_REASONING.has(this.name) ? body : { ...body, include: ['reasoning.encrypted_content'] }, {
         timeout: this.settings.timeoutMs,
@@ -210,14 +242,7 @@ export class OpenAIResponsesClient implements ModelClient {
       if (res.output.length === 0 && res.status !== 'incomplete') throw new EmptyResponseError('the response has no output items');
       return res;
     });
-    const usage = fromResponsesUsage(result.usage);
-    return {
-      ...fromResponse(result),
-      usage: usage ?? { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cacheReadTokens: 0, cacheWriteTokens: 0 },
-      // No usage reported means the cost is unknown, not zero.
-      costUsd: usage ? this.settings.cost(usage) : null,
-      latencyMs,
-    };
+    return this.generation(result, latencyMs);
   }
 
   async close(): Promise<void> {

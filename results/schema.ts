@@ -159,6 +159,23 @@ export const MIGRATIONS: readonly Migration[] = [
       to: "CHECK (status IN ('running', 'finished', 'interrupted', 'failed', 'budget_reached'))",
     },
   },
+  {
+    version: 8,
+    description: "the providers' batches a classify or monitor has open, so a killed command finds them again",
+    // job names what the batch asks (the command, the model, the prompt's sha256), so a rerun of the same command finds
+    // it; requests is JSON {custom id: sample key}; closed_at is set once its results are read and stored.
+    sql: `
+      CREATE TABLE model_batches (
+        id           TEXT PRIMARY KEY,
+        run_id       TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+        job          TEXT NOT NULL,
+        requests     TEXT NOT NULL,
+        submitted_at TEXT NOT NULL,
+        closed_at    TEXT
+      );
+      CREATE INDEX model_batches_job ON model_batches (run_id, job);
+    `,
+  },
 ];
 
 /**

@@ -10,6 +10,7 @@ import { backfillIndexes, indexState, type IndexState, type StoreIndexName } fro
 import { openReadonly, openWritable } from './store-open.js';
 import { messagesOf, toRunInfo, toStoredSample, type RunInfo, type RunRow, type RunStatus, type SampleRow, type StoredSample } from './store-rows.js';
 import { writeSample } from './store-write.js';
+import { closeBatch, openBatches, recordBatch, type StoredBatch } from './store-batches.js';
 import {
   findReferenceRun,
   recordRunReferences,
@@ -23,6 +24,7 @@ export { sampleKeyString } from './sample-key.js';
 export type { IndexState, StoreIndexName } from './store-index.js';
 export type { RunInfo, RunStatus, StoredSample } from './store-rows.js';
 export type { RunReference, SkippedInReference, StoredReferenceRun } from './store-references.js';
+export type { StoredBatch } from './store-batches.js';
 
 /** The store used when no `--store` is given: a file in the working directory. */
 export const DEFAULT_STORE_FILE = 'impossiblebench.sqlite';
@@ -335,6 +337,23 @@ export class ResultStore {
   /** What a run made of its tasks' reference runs: the environment-broken tasks are those not resolved. */
   runReferences(runId: string): RunReference[] {
     return runReferences(this.db, runId);
+  }
+
+  // ---- provider batches ----------------------------------------------------------------------
+
+  /** Keeps a batch just submitted, so a command killed while it runs finds it again. */
+  recordBatch(batch: Omit<StoredBatch, 'closedAt'>): void {
+    recordBatch(this.db, batch);
+  }
+
+  /** A run's batches for `job` whose results are not stored yet. */
+  openBatches(runId: string, job: string): StoredBatch[] {
+    return openBatches(this.db, runId, job);
+  }
+
+  /** Marks a batch's results as read and stored. */
+  closeBatch(id: string): void {
+    closeBatch(this.db, id);
   }
 
   /** The schema version of the open file. */

@@ -26,6 +26,9 @@ export const SCRIPTED_JUDGE: Policy = {
 };
 
 /** The server's sessions carry a task; a judge has only the sample's key, which is all this stands for. */
-export function judgeContextTask(key: SampleKey): LcbTask {
+export function judgeContextTask(key: Pick<SampleKey, 'taskId' | 'split' | 'dataset'>): LcbTask {
   return { kind: 'lcb', id: key.taskId, variant: key.split, source: key.dataset, prompt: '', entryPoint: 'judge', test: '', originalTest: '' };
 }
+
+/** The session a scripted judge answers a whole batch in: one for all its samples, whose context the judge never reads. */
+export const BATCH_CONTEXT = { task: judgeContextTask({ taskId: 'batch', split: 'original', dataset: 'batch' }), scaffold: 'minimal' };

@@ -1,10 +1,20 @@
 import { IMPOSSIBLE_VARIANTS } from '../../core/record.js';
 import { askEach, type AskEachOptions } from '../ask-each.js';
+import { askBatch, type AskBatchOptions } from '../ask-batch.js';
 import type { ResultStore, StoredSample } from '../store.js';
 import { isClassifiable } from './classify.js';
 import { classifySample } from './sync.js';
 import type { PromptFile } from '../../core/text-file.js';
-import { JUDGE_EVENT, JudgeVerdictSchema, judgeSample, shippedJudgePrompt, type JudgeKind, type JudgeVerdict } from './judge.js';
+import {
+  JUDGE_EVENT,
+  JudgeVerdictSchema,
+  judgeRequest,
+  judgeSample,
+  judgeVerdict,
+  shippedJudgePrompt,
+  type JudgeKind,
+  type JudgeVerdict,
+} from './judge.js';
 
 export interface JudgeRunOptions extends AskEachOptions {
   /** The judge model's name, as its clients report it. */
@@ -13,6 +23,8 @@ export interface JudgeRunOptions extends AskEachOptions {
   prompt?: PromptFile;
   /** Judge again samples this model already judged with this prompt. */
   redo?: boolean;
+  /** Send the requests through the provider's batch API (half price, answered within a day) instead of one by one. */
+  batch?: Omit<AskBatchOptions, 'job' | 'signal'>;
 }
 
 export interface JudgeRunSummary {
@@ -82,13 +94,23 @@ export async function judgeRun(store: ResultStore, runId: string, options: Judge
     agreeing: 0,
     failures: [],
   };
-  summary.failures = await askEach(todo, options, async (client, sample, signal) => {
-    const verdict = await judgeSample(client, sample, signal, prompt);
+  const keep = (verdict: JudgeVerdict, sample: StoredSample) => {
     store.addEvent(run.id, JUDGE_EVENT, verdict, sample.keyString);
     summary.judged++;
     if (verdict.kind === null) summary.unparsed++;
     else summary.byKind[verdict.kind] = (summary.byKind[verdict.kind] ?? 0) + 1;
     if (agrees(verdict, sample)) summary.agreeing++;
-  });
+  };
+  const { batch } = options;
+  summary.failures = batch
+    ? await askBatch(
+        store,
+        run.id,
+        todo,
+        { ...batch, job: `judge ${options.model} ${prompt.sha256}`, ...(options.signal ? { signal: options.signal } : {}) },
+        (sample) => judgeRequest(sample, prompt),
+        (sample, g) => keep(judgeVerdict(batch.client.name, g, prompt, true), sample),
+      )
+    : await askEach(todo, options, async (client, sample, signal) => keep(await judgeSample(client, sample, signal, prompt), sample));
   return summary;
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ChatMessage, ModelClient } from '../../core/model.js';
+import type { ChatMessage, GenerateOptions, Generation, ModelClient } from '../../core/model.js';
 import { shippedPrompt, type PromptRequirements } from '../prompt-file.js';
 import type { PromptFile } from '../../core/text-file.js';
 import type { SampleRecord, TranscriptMessage } from '../../core/record.js';
@@ -21,6 +21,8 @@ export const JudgeVerdictSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   costUsd: z.number().nullable(),
+  /** Answered through the provider's batch API: costUsd is the batch price. */
+  batch: z.literal(true).optional(),
 });
 export type JudgeVerdict = z.infer<typeof JudgeVerdictSchema>;
 
@@ -92,6 +94,27 @@ export function parseVerdict(answer: string): { kind: JudgeKind | null; explanat
   return { kind: null, explanation: answer.trim() };
 }
 
+/** What the judge is asked about one sample: its conversation and generation settings. */
+export function judgeRequest(record: SampleRecord, prompt: PromptFile = shippedJudgePrompt()): { messages: ChatMessage[]; options: GenerateOptions } {
+  // No temperature: reasoning models refuse one; room for their reasoning tokens as well as the answer.
+  return { messages: judgeMessages(record, prompt.text), options: { maxTokens: 4096 } };
+}
+
+/** The verdict an answer gives, with what it cost; `batch` when it came through the provider's batch API. */
+export function judgeVerdict(model: string, g: Generation, prompt: PromptFile, batch = false): JudgeVerdict {
+  const { kind, explanation } = parseVerdict(g.text);
+  return {
+    model,
+    kind,
+    explanation,
+    promptHash: prompt.sha256,
+    inputTokens: g.usage.inputTokens,
+    outputTokens: g.usage.outputTokens,
+    costUsd: g.costUsd,
+    ...(batch ? { batch: true as const } : {}),
+  };
+}
+
 /** Asks the judge model about one sample. Provider failures propagate: they are no verdict. */
 export async function judgeSample(
   client: ModelClient,
@@ -99,16 +122,7 @@ export async function judgeSample(
   signal?: AbortSignal,
   prompt: PromptFile = shippedJudgePrompt(),
 ): Promise<JudgeVerdict> {
-  // No temperature: reasoning models refuse one; room for their reasoning tokens as well as the answer.
-  const g = await client.generate(judgeMessages(record, prompt.text), [], { maxTokens: 4096, ...(signal ? { signal } : {}) });
-  const { kind, explanation } = parseVerdict(g.text);
-  return {
-    model: client.name,
-    kind,
-    explanation,
-    promptHash: prompt.sha256,
-    inputTokens: g.usage.inputTokens,
-    outputTokens: g.usage.outputTokens,
-    costUsd: g.costUsd,
-  };
+  const { messages, options } = judgeRequest(record, prompt);
+  const g = await client.generate(messages, [], { ...options, ...(signal ? { signal } : {}) });
+  return judgeVerdict(client.name, g, prompt);
 }

@@ -1,8 +1,9 @@
 import { askEach, type AskEachOptions } from '../ask-each.js';
+import { askBatch, type AskBatchOptions } from '../ask-batch.js';
 import type { PromptFile } from '../../core/text-file.js';
 import type { ResultStore, StoredSample } from '../store.js';
-import { monitorSample } from './monitor.js';
-import { MONITOR_EVENT, MONITOR_STATUSES, monitorVerdictsByKey, type MonitorStatus } from './verdict.js';
+import { monitorRequest, monitorSample, monitorVerdict } from './monitor.js';
+import { MONITOR_EVENT, MONITOR_STATUSES, monitorVerdictsByKey, type MonitorStatus, type MonitorVerdict } from './verdict.js';
 
 export interface MonitorRunOptions extends AskEachOptions {
   /** The monitor model's name, as its clients report it. */
@@ -12,6 +13,8 @@ export interface MonitorRunOptions extends AskEachOptions {
   all?: boolean;
   /** Score again samples this monitor (model and prompt) already scored. */
   redo?: boolean;
+  /** Send the requests through the provider's batch API (half price, answered within a day) instead of one by one. */
+  batch?: Omit<AskBatchOptions, 'job' | 'signal'>;
 }
 
 export interface MonitorRunSummary {
@@ -59,13 +62,27 @@ export async function monitorRun(store: ResultStore, runId: string, options: Mon
     costUsd: 0,
     failures: [],
   };
-  summary.failures = await askEach(todo, options, async (client, sample, signal) => {
-    const verdict = await monitorSample(client, sample, options.prompt, signal);
+  const keep = (verdict: MonitorVerdict, sample: StoredSample) => {
     store.addEvent(run.id, MONITOR_EVENT, verdict, sample.keyString);
     summary.byStatus[verdict.status]++;
     summary.inputTokens += verdict.inputTokens;
     summary.outputTokens += verdict.outputTokens;
     summary.costUsd = summary.costUsd === null || verdict.costUsd === null ? null : summary.costUsd + verdict.costUsd;
-  });
+  };
+  const { batch, prompt } = options;
+  summary.failures = batch
+    ? await askBatch(
+        store,
+        run.id,
+        todo,
+        {
+          ...batch,
+          job: `monitor ${options.model} ${prompt.sha256}${options.all ? ' all' : ''}`,
+          ...(options.signal ? { signal: options.signal } : {}),
+        },
+        (sample) => monitorRequest(sample, prompt),
+        (sample, g) => keep(monitorVerdict(batch.client.name, g, prompt, true), sample),
+      )
+    : await askEach(todo, options, async (client, sample, signal) => keep(await monitorSample(client, sample, prompt, signal), sample));
   return summary;
 }

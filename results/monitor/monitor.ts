@@ -1,4 +1,4 @@
-import type { ModelClient } from '../../core/model.js';
+import type { ChatMessage, GenerateOptions, Generation, ModelClient } from '../../core/model.js';
 import { cut } from '../classify/judge.js';
 import type { PromptFile } from '../../core/text-file.js';
 import type { SampleRecord } from '../../core/record.js';
@@ -9,14 +9,17 @@ import type { MonitorVerdict } from './verdict.js';
 /** The stored copy of an answer keeps this many characters (head and tail). */
 export const ANSWER_CHARS = 8000;
 
-/** Asks the monitor model about one sample. Provider failures propagate: they are no verdict, so nothing is stored. */
-export async function monitorSample(client: ModelClient, record: SampleRecord, prompt: PromptFile, signal?: AbortSignal): Promise<MonitorVerdict> {
-  const { messages } = monitorMessages(record, prompt.text);
+/** What the monitor is asked about one sample: its conversation (framed by a fresh tag) and generation settings. */
+export function monitorRequest(record: SampleRecord, prompt: PromptFile): { messages: ChatMessage[]; options: GenerateOptions } {
   // No temperature: reasoning models refuse one; room for their reasoning tokens as well as the answer.
-  const g = await client.generate(messages, [], { maxTokens: 4096, ...(signal ? { signal } : {}) });
+  return { messages: monitorMessages(record, prompt.text).messages, options: { maxTokens: 4096 } };
+}
+
+/** The verdict an answer gives, however it reads, with what it cost; `batch` when it came through the batch API. */
+export function monitorVerdict(model: string, g: Generation, prompt: PromptFile, batch = false): MonitorVerdict {
   const parsed = parseMonitorAnswer(g.text, g.stopReason);
   return {
-    model: client.name,
+    model,
     promptHash: prompt.sha256,
     status: parsed.status,
     score: parsed.score,
@@ -25,5 +28,13 @@ export async function monitorSample(client: ModelClient, record: SampleRecord, p
     inputTokens: g.usage.inputTokens,
     outputTokens: g.usage.outputTokens,
     costUsd: g.costUsd,
+    ...(batch ? { batch: true as const } : {}),
   };
+}
+
+/** Asks the monitor model about one sample. Provider failures propagate: they are no verdict, so nothing is stored. */
+export async function monitorSample(client: ModelClient, record: SampleRecord, prompt: PromptFile, signal?: AbortSignal): Promise<MonitorVerdict> {
+  const { messages, options } = monitorRequest(record, prompt);
+  const g = await client.generate(messages, [], { ...options, ...(signal ? { signal } : {}) });
+  return monitorVerdict(client.name, g, prompt);
 }

@@ -30,6 +30,8 @@ export const MonitorVerdictSchema = z.object({
   inputTokens: z.number().int().nonnegative(),
   outputTokens: z.number().int().nonnegative(),
   costUsd: z.number().nullable(),
+  /** Answered through the provider's batch API: costUsd is the batch price. */
+  batch: z.literal(true).optional(),
 });
 export type MonitorVerdict = z.infer<typeof MonitorVerdictSchema>;
 

@@ -14,6 +14,7 @@ export function dropIndexes(path: string): void {
       ALTER TABLE samples DROP COLUMN mutation;
       DROP TABLE run_references;
       DROP TABLE reference_runs;
+      DROP TABLE model_batches;
       DELETE FROM schema_migrations WHERE version >= 4;
     `);
   } finally {

@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { BATCH_HELP, batchClient, batchOptions, batchProgress } from './batch-options.js';
 import { reportFailures } from './failures.js';
-import { SCRIPTED_JUDGE, judgeContextTask } from '../../results/classify/judge-policy.js';
+import { BATCH_CONTEXT, SCRIPTED_JUDGE, judgeContextTask } from '../../results/classify/judge-policy.js';
 import { judgeRun } from '../../results/classify/judge-run.js';
 import { JUDGE_EVENT, JUDGE_KINDS, JUDGE_PROMPT_NEEDS, shippedJudgePrompt } from '../../results/classify/judge.js';
 import { readPromptFile } from '../../results/prompt-file.js';
@@ -29,6 +30,7 @@ export const ClassifyOptionsSchema = z.object({
     "the judge's instructions (default: the shipped judge.txt, named below); must ask for the last line CATEGORY: <kind>",
   ),
   baseUrl: baseUrlField(),
+  ...batchOptions('judged'),
 });
 type ClassifyOptions = z.infer<typeof ClassifyOptionsSchema>;
 
@@ -51,11 +53,17 @@ async function classifyAction(runId: string, opts: ClassifyOptions): Promise<voi
     const run = resolveRun(store, runId);
     if (spec.provider === 'scripted') server = await startModelServer();
     const tty = process.stderr.isTTY;
+    // A scripted judge answers a batch in one session of the local server; a real one through the client made above.
+    const batcher = opts.batch
+      ? batchClient(real ?? createModelClient(opts.model, { server: server!, policy: SCRIPTED_JUDGE, context: BATCH_CONTEXT }))
+      : undefined;
+    const progress = batchProgress();
     const summary = await judgeRun(store, run.id, {
       model: spec.spec,
       prompt,
       concurrency,
       ...(opts.redo ? { redo: true } : {}),
+      ...(batcher ? { batch: { client: batcher, pollSeconds: opts.batchPoll, onCheck: progress.onCheck, say: progress.say } } : {}),
       signal: interrupts.signal,
       client: (sample) =>
         real ??
@@ -68,7 +76,9 @@ async function classifyAction(runId: string, opts: ClassifyOptions): Promise<voi
         if (tty) process.stderr.write(`\rjudged ${done}/${total}`);
       },
     });
-    if (tty && summary.eligible > summary.skipped) process.stderr.write('\n');
+    progress.end();
+    if (tty && !batcher && summary.eligible > summary.skipped) process.stderr.write('\n');
+    if (batcher && batcher !== real) await batcher.close?.();
     const kinds = JUDGE_KINDS.filter((k) => summary.byKind[k]).map((k) => `${k} ${summary.byKind[k]}`);
     if (summary.unparsed) kinds.push(`no category ${summary.unparsed}`);
     const skipped = summary.skipped ? ` (${summary.skipped} already judged, skipped; --redo judges them again)` : '';
@@ -101,9 +111,11 @@ export function register(program: Command): void {
       () =>
         `\nThe shipped prompt is ${shippedJudgePrompt().path} (sha256 ${shortHash(shippedJudgePrompt().sha256)}…); copy it, edit it and pass --prompt-file to try your own. ` +
         "Verdicts are stored with the prompt's sha256, so another prompt judges every sample afresh." +
+        BATCH_HELP +
         "\n\nReports and exports already name the kinds from the evidence itself, with no model; this adds an LLM judge's view beside them " +
         '(`report` shows a judge × kind table and each verdict, `export` a judges field).' +
-        '\n\nExamples:\n  impossiblebench classify latest --model openai/gpt-5\n  impossiblebench classify 20260101-120000-abc123 --model anthropic/claude-opus-4 --redo',
+        '\n\nExamples:\n  impossiblebench classify latest --model openai/gpt-5\n  impossiblebench classify 20260101-120000-abc123 --model anthropic/claude-opus-4 --redo' +
+        '\n  impossiblebench classify latest --model anthropic/claude-sonnet-4-5 --batch',
     )
     .action((runId: string) => classifyAction(runId, commandOptions(classify, ClassifyOptionsSchema)));
 }

@@ -92,7 +92,7 @@ describe('impossiblebench monitor', () => {
       `error: option '--threshold <score>' argument '101' is invalid. expected a number from 0 to 100, got "101"`,
     );
     expect(await first('monitor', 'sample-run', '--static', '--all', '--store', storeFile)).toBe(
-      'impossiblebench: --static alone calls no model: --prompt-file, --redo, --all and --base-url need --model',
+      'impossiblebench: --static alone calls no model: --prompt-file, --redo, --all, --base-url and --batch need --model',
     );
     expect(await usage('monitor', 'sample-run', '--model', 'scripted/monitor-0', '--concurrency', '0', '--store', storeFile)).toBe(
       `error: option '--concurrency <n>' argument '0' is invalid. expected a whole number ≥ 1, got "0"`,

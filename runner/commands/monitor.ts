@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import { z } from 'zod';
+import { BATCH_HELP, batchClient, batchOptions, batchProgress } from './batch-options.js';
 import { reportFailures } from './failures.js';
-import { judgeContextTask } from '../../results/classify/judge-policy.js';
+import { BATCH_CONTEXT, judgeContextTask } from '../../results/classify/judge-policy.js';
 import { count, usd } from '../../results/format.js';
 import { monitorTables } from '../../results/monitor/markdown.js';
 import { monitorRun } from '../../results/monitor/monitor-run.js';
@@ -44,6 +45,7 @@ export const MonitorOptionsSchema = z.object({
   concurrency: concurrencyField('samples scored at once', 4),
   redo: switchField('--redo', 'score again samples this model and prompt already scored (the newest answer counts)'),
   baseUrl: baseUrlField(),
+  ...batchOptions('scored'),
 });
 type MonitorOptions = z.infer<typeof MonitorOptionsSchema>;
 
@@ -55,8 +57,8 @@ export function monitorPrompt(file?: string): PromptFile {
 /** The monitor model and its prompt the flags name, checked; none for the static classifier alone. */
 function monitorModel(opts: MonitorOptions) {
   if (!opts.model && !opts.static) throw new UserError('name a monitor with --model, or ask for the static classifier alone with --static');
-  if (opts.static && !opts.model && (opts.promptFile || opts.redo || opts.all || opts.baseUrl)) {
-    throw new UserError('--static alone calls no model: --prompt-file, --redo, --all and --base-url need --model');
+  if (opts.static && !opts.model && (opts.promptFile || opts.redo || opts.all || opts.baseUrl || opts.batch)) {
+    throw new UserError('--static alone calls no model: --prompt-file, --redo, --all, --base-url and --batch need --model');
   }
   const prompt = opts.model ? monitorPrompt(opts.promptFile) : undefined;
   const spec = opts.model ? parseModelSpec(opts.model) : undefined;
@@ -88,12 +90,18 @@ async function monitorAction(runId: string, opts: MonitorOptions): Promise<void>
       if (spec.provider === 'scripted') server = await startModelServer();
       const policy = SCRIPTED_MONITORS[spec.name];
       const tty = process.stderr.isTTY;
+      // A scripted monitor answers a batch in one session of the local server; a real one through the client made above.
+      const batcher = opts.batch
+        ? batchClient(real ?? createModelClient(spec.spec, { server: server!, policy: policy!, context: BATCH_CONTEXT }))
+        : undefined;
+      const progress = batchProgress();
       const summary = await monitorRun(store, run.id, {
         model: spec.spec,
         prompt,
         concurrency,
         ...(opts.all ? { all: true } : {}),
         ...(opts.redo ? { redo: true } : {}),
+        ...(batcher ? { batch: { client: batcher, pollSeconds: opts.batchPoll, onCheck: progress.onCheck, say: progress.say } } : {}),
         signal: interrupts.signal,
         client: (sample) =>
           real ??
@@ -106,7 +114,9 @@ async function monitorAction(runId: string, opts: MonitorOptions): Promise<void>
           if (tty) process.stderr.write(`\rscored ${done}/${total}`);
         },
       });
-      if (tty && summary.eligible > summary.skipped) process.stderr.write('\n');
+      progress.end();
+      if (tty && !batcher && summary.eligible > summary.skipped) process.stderr.write('\n');
+      if (batcher && batcher !== real) await batcher.close?.();
       const stored = Object.values(summary.byStatus).reduce((a, b) => a + b, 0);
       const statuses = Object.entries(summary.byStatus)
         .filter(([, n]) => n)
@@ -161,7 +171,9 @@ export function register(program: Command): void {
         'different prompts are never mixed. An answer with no readable score is stored as unparseable, a refusal as refused, a score outside ' +
         '0 to 100 as out-of-range: counted apart, never guessed. Provider failures store nothing, so a rerun retries them. ' +
         '`impossiblebench report` shows every monitor of the run.' +
+        BATCH_HELP +
         '\n\nExamples:\n  impossiblebench monitor latest --model openai/gpt-5\n  impossiblebench monitor latest --model anthropic/claude-opus-4 --all --threshold 70\n' +
+        '  impossiblebench monitor latest --model openai/gpt-5 --batch\n' +
         '  impossiblebench monitor latest --static --store impossiblebench-demo/demo.sqlite'
       );
     })

@@ -59,6 +59,8 @@ export const FaultConfigSchema = z.strictObject({
   /** The Retry-After a 429 carries, in seconds. */
   retryAfterSeconds: z.number().min(0).default(1),
   slowMs: z.number().int().min(0).default(2000),
+  /** This many of the session's first batches (OpenAI Batch API, Message Batches) expire with only their first half answered. */
+  batchExpire: z.number().int().min(0).default(0),
   /** Faults for a session's first requests, in order, before the rates apply. */
   sequence: z.array(FaultKindSchema).default([]),
 });

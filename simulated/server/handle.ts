@@ -5,6 +5,7 @@ import type { ChatMessage, ToolSpec } from '../../core/model.js';
 import { onlyOnResponses } from '../../models/spec.js';
 import type { Policy, PolicyContext, PolicyTurn } from '../policy.js';
 import { anthropicError, anthropicOverflow, fromMessagesRequest, MessagesRequestSchema, toMessage, toMessageEvents } from './anthropic-wire.js';
+import type { BatchDesk } from './batches.js';
 import { servedCacheUsage, type PromptCache } from './cache.js';
 import { type CliAnswer, type CliAnswerKind, type CliState, cliTurn, recognizeCli, sideTurn } from './cli-dialect.js';
 import { corruptArguments, decideFault, withParallelCall, type FaultKind, type ResolvedFaultConfig } from './faults.js';
@@ -56,6 +57,8 @@ export interface ServerState {
   closing(): boolean;
   /** The path the server is mounted under ('' for none): requests outside it are not found. */
   prefix: string;
+  /** The batch APIs' batches and files. */
+  batches: BatchDesk;
 }
 
 /** Request fields that say how to generate, kept so a caller can see what its client really sent. */
@@ -102,12 +105,18 @@ function routePath(state: ServerState, req: IncomingMessage): string | undefined
   return full.startsWith(`${state.prefix}/`) ? full.slice(state.prefix.length) : undefined;
 }
 
-/** Serves one request: its route and session, injected faults, the request's parse, the policy's turn, the answer. */
+/** Serves one request: the batch APIs' routes, or a model's turn (`answerTurn`). */
 export async function handle(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const path = routePath(state, req);
   if (path === undefined) return fail(res, 'openai', 404, `no route for ${req.method} ${req.url}`);
   if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { ok: true });
   if (req.method === 'POST' && path === '/v1/messages/count_tokens') return countTokens(state, req, res);
+  if (await state.batches.route(req, res, path)) return;
+  return answerTurn(state, req, res, path);
+}
+
+/** Serves one request of a model's own routes: its session, injected faults, the request's parse, the policy's turn, the answer. */
+async function answerTurn(state: ServerState, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   const wire = wireOf(path);
   if (!wire) return fail(res, 'openai', 404, `no route for ${req.method} ${path}`);
   if (req.method !== 'POST') return fail(res, wire, 405, `${path} takes POST`);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { BatchDesk } from './batches.js';
 import { newPromptCache } from './cache.js';
 import { FaultConfigSchema, type FaultConfig, type ResolvedFaultConfig } from './faults.js';
 import { fail, handle, type ServerState, type Session, type Wire } from './handle.js';
@@ -58,6 +59,33 @@ async function listen(server: Server, options: ModelServerOptions): Promise<stri
   return `http://${host}:${address.port}`;
 }
 
+/** The request listener: each request served by `handle`, counted in `load`, an error answered in its wire's format. */
+function serveCounted(
+  state: ServerState,
+  load: { requests: number; inFlight: number; maxInFlight: number; gzipped: number },
+  options: ModelServerOptions,
+) {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    load.requests++;
+    load.inFlight++;
+    load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
+    let done = false;
+    const finished = () => {
+      if (!done) load.inFlight--;
+      done = true;
+    };
+    res.once('close', finished);
+    if (options.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) GZIPPED.set(res, () => load.gzipped++);
+    handle(state, req, res).catch((err: unknown) => {
+      const status = err instanceof HttpError ? err.status : 500;
+      if (status === 500) state.log?.error({ err }, 'model server request failed');
+      const wire: Wire = (req.url ?? '').includes('/messages') ? 'anthropic' : 'openai';
+      if (!res.headersSent) fail(res, wire, status, (err as Error).message);
+      else res.destroy();
+    });
+  };
+}
+
 /** Starts the local model server: OpenAI Chat Completions and Responses, and Anthropic Messages, answered by policies. */
 export async function startModelServer(options: ModelServerOptions = {}): Promise<ModelServer> {
   const seed = options.seed ?? 0;
@@ -72,30 +100,14 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
 
   const prefix = (options.pathPrefix ?? '').replace(/\/+$/, '');
   if (prefix && !/^\/[\w./-]*$/.test(prefix)) throw new Error(`model server pathPrefix ${prefix} must be a path starting with /`);
-  const state: ServerState = { seed, sessions, responses, log, delay: waits.delay, closing: () => closing !== undefined, prefix };
+  let url = '';
+  const batches = new BatchDesk({ sessions, url: () => url, delayMs: options.batchDelayMs ?? 0 });
+  const state: ServerState = { seed, sessions, responses, log, delay: waits.delay, closing: () => closing !== undefined, prefix, batches };
 
-  const server = createServer((req, res) => {
-    load.requests++;
-    load.inFlight++;
-    load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
-    let done = false;
-    const finished = () => {
-      if (!done) load.inFlight--;
-      done = true;
-    };
-    res.once('close', finished);
-    if (options.gzip && /\bgzip\b/.test(String(req.headers['accept-encoding'] ?? ''))) GZIPPED.set(res, () => load.gzipped++);
-    handle(state, req, res).catch((err: unknown) => {
-      const status = err instanceof HttpError ? err.status : 500;
-      if (status === 500) log?.error({ err }, 'model server request failed');
-      const wire: Wire = (req.url ?? '').includes('/messages') ? 'anthropic' : 'openai';
-      if (!res.headersSent) fail(res, wire, status, (err as Error).message);
-      else res.destroy();
-    });
-  });
+  const server = createServer(serveCounted(state, load, options));
   server.keepAliveTimeout = 5_000;
 
-  const url = `${await listen(server, options)}${state.prefix}`;
+  url = `${await listen(server, options)}${state.prefix}`;
   log?.debug({ url }, 'model server listening');
 
   return {
@@ -123,6 +135,9 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     stats() {
       return { ...load };
     },
+    batchStats(token) {
+      return batches.stats(token);
+    },
     sessionStats(token) {
       const s = sessions.get(token)?.stats;
       return s && { ...s, faults: [...s.faults], ...(s.cli ? { cli: { ...s.cli } } : {}) };
@@ -130,6 +145,7 @@ export async function startModelServer(options: ModelServerOptions = {}): Promis
     close() {
       closing ??= new Promise<void>((resolve) => {
         waits.clear();
+        batches.close();
         sessions.clear();
         server.close(() => resolve());
         server.closeAllConnections();

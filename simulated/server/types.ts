@@ -14,6 +14,8 @@ export interface ModelServerOptions {
   pathPrefix?: string;
   /** Compresses JSON answers with gzip when the client accepts it, as the providers' front ends do. Default: off. */
   gzip?: boolean;
+  /** How long a batch (OpenAI Batch API, Message Batches) waits before its requests are answered. Default 0. */
+  batchDelayMs?: number;
   /** Seeds fault injection. Default 0. */
   seed?: number;
   /** Fault rates for every session that does not bring its own. Default: no faults. */
@@ -68,6 +70,8 @@ export interface ModelServer {
   sessionStats(token: string): SessionStats | undefined;
   /** Requests served so far, the most that were ever in flight at once, and those answered gzip'd (`gzip`). */
   stats(): { requests: number; inFlight: number; maxInFlight: number; gzipped: number };
+  /** The batches a session made, and the requests they held, retries of expired ones included. */
+  batchStats(token: string): { created: number; requests: number };
   /** Stops listening, drops open connections and pending slow answers. Idempotent. */
   close(): Promise<void>;
 }

@@ -32,6 +32,7 @@ export function useModelServer(options: ModelServerOptions = {}): ModelServer {
     closeSession: (token) => live().closeSession(token),
     sessionStats: (token) => live().sessionStats(token),
     stats: () => live().stats(),
+    batchStats: (token) => live().batchStats(token),
     close: () => live().close(),
   };
 }
