@@ -1,4 +1,3 @@
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { strFromU8, unzipSync } from 'fflate';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -11,6 +10,7 @@ import { labelOf } from '../../results/labels.js';
 import { computeMetrics } from '../../results/metrics.js';
 import { inspectSampleId } from '../../results/inspect/sample.js';
 import { readInspectLog, type ReadLog } from '../../results/inspect/read.js';
+import { inspectSchema } from '../../results/testing/inspect-schema.js';
 import { MONITOR_EVENT, type MonitorVerdict } from '../../results/monitor/verdict.js';
 import { openStore, type StoredSample } from '../../results/store.js';
 import { assertBuilt, cli } from '../testing/cli.js';
@@ -86,17 +86,6 @@ async function exportLogs(format: 'inspect' | 'inspect-json'): Promise<{ files: 
   expect(r.stderr).toMatch(/wrote 2 Inspect logs \(8 samples\)/);
   const files = readdirSync(out).sort();
   return { files: files.map((f) => join(out, f)), logs: files.map((f) => readInspectLog(join(out, f))) };
-}
-
-/** Inspect's published schema, its EvalLog and EvalSample types. */
-function inspectSchema(openapi: string): { log: ValidateFunction; sample: ValidateFunction } {
-  const api = JSON.parse(readFileSync(openapi, 'utf8')) as { components: object };
-  const ajv = new Ajv2020({ strict: false, logger: false });
-  // OpenAPI's discriminator only names which anyOf branch applies; the branches themselves are checked.
-  ajv.addKeyword('discriminator');
-  for (const format of ['date-time', 'duration']) ajv.addFormat(format, true);
-  ajv.addSchema({ $id: 'inspect', components: api.components });
-  return { log: ajv.getSchema('inspect#/components/schemas/EvalLog')!, sample: ajv.getSchema('inspect#/components/schemas/EvalSample')! };
 }
 
 describe('export --format inspect', () => {
