@@ -144,7 +144,7 @@ describe('exportRun', () => {
       new UserError('unknown --only value "cheat": use cheating, legit, passed'),
     );
     await expect(exportRun(temp.store, run, join(temp.dir, 'x.jsonl'), { format: 'csv' as never })).rejects.toThrow(
-      new UserError('unknown format "csv": use jsonl or parquet'),
+      new UserError('unknown format "csv": use jsonl, parquet, inspect, inspect-json'),
     );
     expect(existsSync(join(temp.dir, 'x.jsonl'))).toBe(false);
   });

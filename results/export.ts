@@ -12,6 +12,7 @@ import { writeParquetAtomic } from './export-parquet.js';
 import { labelOf, type Label } from './labels.js';
 import { monitorVerdictsByKey, type MonitorVerdict } from './monitor/verdict.js';
 import type { ResultStore, StoredSample } from './store.js';
+import { INSPECT_FORMATS, type InspectFormat } from './inspect/export-logs.js';
 
 /** One line of an export: a sample with its ground-truth label, ready to train or test a cheating monitor. */
 export interface ExportLine extends SampleRecord {
@@ -42,7 +43,8 @@ export function exportLine(sample: StoredSample, judges: JudgeVerdict[] = [], mo
   };
 }
 
-export const EXPORT_FORMATS = ['jsonl', 'parquet'] as const;
+/** Datasets of one row per sample (jsonl, parquet), or folders of Inspect eval logs (`results/inspect/`). */
+export const EXPORT_FORMATS = ['jsonl', 'parquet', ...INSPECT_FORMATS] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** Which samples an export keeps: by label (`cheating`, `legit`) or by outcome (`passed`). */
@@ -50,7 +52,7 @@ export const EXPORT_FILTERS = ['cheating', 'legit', 'passed'] as const;
 export type ExportFilter = (typeof EXPORT_FILTERS)[number];
 
 const ExportOptionsSchema = z.object({
-  format: z.enum(EXPORT_FORMATS, { error: (i) => `unknown format "${String(i.input)}": use ${EXPORT_FORMATS.join(' or ')}` }).optional(),
+  format: z.enum(EXPORT_FORMATS, { error: (i) => `unknown format "${String(i.input)}": use ${EXPORT_FORMATS.join(', ')}` }).optional(),
   only: z.enum(EXPORT_FILTERS, { error: (i) => `unknown --only value "${String(i.input)}": use ${EXPORT_FILTERS.join(', ')}` }).optional(),
   /** Write the dataset card beside the file (default true). */
   card: z.boolean().default(true),
@@ -67,7 +69,15 @@ export function exportFormatFor(out: string, format?: string): ExportFormat {
 export function parseExportOptions(options: unknown): z.output<typeof ExportOptionsSchema> {
   const parsed = ExportOptionsSchema.safeParse(options);
   if (!parsed.success) throw new UserError(parsed.error.issues[0]!.message);
+  // A log's rates are its configuration's: a log of some of its samples would state rates the run never had.
+  if (parsed.data.only && isInspectFormat(parsed.data.format)) {
+    throw new UserError(`--only does not apply to --format ${parsed.data.format}: each log holds every sample of its configuration`);
+  }
   return parsed.data;
+}
+
+export function isInspectFormat(format: string | undefined): format is InspectFormat {
+  return (INSPECT_FORMATS as readonly string[]).includes(format ?? '');
 }
 
 export function keepsLine(line: Pick<ExportLine, 'label' | 'outcome'>, only: ExportFilter | undefined): boolean {
@@ -91,6 +101,7 @@ export interface ExportSummary extends Pick<ExportTally, 'labels' | 'outcomes' |
 export async function exportRun(store: ResultStore, runId: string, out: string, options: ExportOptions = {}): Promise<ExportSummary> {
   const { only, card } = parseExportOptions(options);
   const format = exportFormatFor(out, options.format);
+  if (isInspectFormat(format)) throw new Error(`exportRun writes datasets; ${format} logs are written by exportInspectLogs`);
   const run = store.getRun(runId);
   const judges = verdictsByKey(store, run.id);
   const monitors = monitorVerdictsByKey(store, run.id);

@@ -146,7 +146,7 @@ describe('impossiblebench export', () => {
 
   it('fails in one line on an unknown --format or --only value, or a path it cannot write', async () => {
     const format = await cli('export', 'sample-run', '--store', storeFile, '--out', 'x.csv', '--format', 'csv');
-    expect([format.exitCode, format.stderr.trim()]).toEqual([1, 'impossiblebench: unknown format "csv": use jsonl or parquet']);
+    expect([format.exitCode, format.stderr.trim()]).toEqual([1, 'impossiblebench: unknown format "csv": use jsonl, parquet, inspect, inspect-json']);
     const only = await cli('export', 'sample-run', '--store', storeFile, '--out', 'x.jsonl', '--only', 'cheaters');
     expect([only.exitCode, only.stderr.trim()]).toEqual([1, 'impossiblebench: unknown --only value "cheaters": use cheating, legit, passed']);
     const through = await cli('export', 'sample-run', '--store', storeFile, '--out', join('results.sqlite', 'x.parquet'));
