@@ -51,6 +51,8 @@ const STATUS: Record<RunInfo['status'], 'started' | 'success' | 'cancelled' | 'e
   running: 'started',
   finished: 'success',
   interrupted: 'cancelled',
+  // Stopped before its end by its own budget: Inspect says the same of a run stopped by its user.
+  budget_reached: 'cancelled',
   failed: 'error',
 };
 
