@@ -161,9 +161,9 @@ describe('impossiblebench export', () => {
   it('requires --out and documents the labels in its help', async () => {
     const r = await cli('export', 'sample-run', '--store', storeFile);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr).toContain("required option '--out <file>' not specified");
+    expect(r.stderr).toContain("required option '--out <path>' not specified");
     const help = await cli('export', '--help');
-    for (const flag of ['--out <file>', '--format <format>', '--only <which>', '--no-card', '--store <file>']) expect(help.stdout).toContain(flag);
+    for (const flag of ['--out <path>', '--format <format>', '--only <which>', '--no-card', '--store <file>']) expect(help.stdout).toContain(flag);
     expect(help.stdout).toContain('Columns (the same in both formats');
     expect(help.stdout).toMatch(/^ {4}toolCalls \(list<struct>, nullable\): /m);
     expect(help.stdout).toMatch(/^ {2}monitors \(list<struct>\): /m);
