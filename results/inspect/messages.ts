@@ -7,7 +7,7 @@ import type { TranscriptMessage } from '../../core/record.js';
  */
 
 /** What the transcript writes for reasoning a provider gave back only encrypted. */
-const REDACTED_REASONING = '[redacted thinking]';
+export const REDACTED_REASONING = '[redacted thinking]';
 
 export type InspectContent = { type: 'text'; text: string } | { type: 'reasoning'; reasoning: string; redacted: boolean };
 
@@ -41,6 +41,9 @@ export type InspectMessage =
       metadata?: Record<string, unknown>;
     };
 
+/** The prefix of `parse_error` under which the argument text that was no JSON object is kept. */
+export const NOT_AN_OBJECT = 'arguments are not a JSON object: ';
+
 /** A call's arguments as Inspect keeps them: a JSON object, else none, with the text as it came in `parse_error`. */
 export function toolCallOf(call: NonNullable<TranscriptMessage['toolCalls']>[number]): InspectToolCall {
   let parsed: unknown;
@@ -55,8 +58,19 @@ export function toolCallOf(call: NonNullable<TranscriptMessage['toolCalls']>[num
     function: call.name,
     arguments: isObject ? (parsed as Record<string, unknown>) : {},
     type: 'function',
-    ...(isObject ? {} : { parse_error: `arguments are not a JSON object: ${call.arguments}` }),
+    ...(isObject ? {} : { parse_error: `${NOT_AN_OBJECT}${call.arguments}` }),
   };
+}
+
+/**
+ * Argument texts that are JSON objects but not as `JSON.stringify` would write them (spacing, key order), by call id:
+ * Inspect keeps arguments as objects, so the text is kept beside them for the transcript to read back the same.
+ */
+function rawArguments(calls: NonNullable<TranscriptMessage['toolCalls']>, mapped: InspectToolCall[]): Record<string, string> | undefined {
+  const raw = Object.fromEntries(
+    calls.filter((c, i) => !mapped[i]!.parse_error && JSON.stringify(mapped[i]!.arguments) !== c.arguments).map((c) => [c.id, c.arguments]),
+  );
+  return Object.keys(raw).length ? raw : undefined;
 }
 
 function reasoningOf(m: TranscriptMessage): InspectContent {
@@ -90,24 +104,31 @@ export function toInspectMessages(transcript: readonly TranscriptMessage[], mode
       const content: InspectMessage['content'] = reasoning.length ? [...reasoning, { type: 'text', text: m.content }] : m.content;
       reasoning = [];
       for (const c of m.toolCalls ?? []) callNames.set(c.id, c.name);
+      const calls = (m.toolCalls ?? []).map(toolCallOf);
+      const raw = rawArguments(m.toolCalls ?? [], calls);
+      const metadata = { ...(m.name !== undefined ? { name: m.name } : {}), ...(raw ? { raw_arguments: raw } : {}) };
       out.push({
         id,
         role: 'assistant',
         content,
         source: 'generate',
         model,
-        ...(m.toolCalls?.length ? { tool_calls: m.toolCalls.map(toolCallOf) } : {}),
-        ...named,
+        ...(calls.length ? { tool_calls: calls } : {}),
+        ...(Object.keys(metadata).length ? { metadata } : {}),
       });
     } else if (m.role === 'tool') {
       const isError = m.name === 'error';
+      const fn = callNames.get(m.toolCallId ?? '') ?? (isError ? '' : (m.name ?? ''));
+      // A name the reading back would not restore from the function and the error is kept, so transcripts round-trip.
+      const keptName = m.name !== (isError ? 'error' : fn || undefined) ? { metadata: { name: m.name ?? null } } : {};
       out.push({
         id,
         role: 'tool',
         content: m.content,
         tool_call_id: m.toolCallId ?? '',
-        function: callNames.get(m.toolCallId ?? '') ?? (isError ? '' : (m.name ?? '')),
+        function: fn,
         ...(isError ? { error: { type: 'unknown', message: m.content } } : {}),
+        ...keptName,
       });
     } else if (m.role === 'user') {
       out.push({ id, role: 'user', content: m.content, ...(seenUser ? {} : { source: 'input' as const }), ...named });

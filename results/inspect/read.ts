@@ -41,6 +41,7 @@ export const MessageSchema = z.discriminatedUnion('role', [
     error: z.object({ type: z.string(), message: z.string() }).nullish(),
   }),
 ]);
+export type ReadMessage = z.infer<typeof MessageSchema>;
 
 const UsageSchema = z.looseObject({ input_tokens: z.number().int(), output_tokens: z.number().int(), total_tokens: z.number().int() });
 
