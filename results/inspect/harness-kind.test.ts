@@ -30,6 +30,12 @@ const EXPECTED: Record<string, Record<string, { outcome: Outcome; stop: StopReas
     lcbhard_1: { outcome: 'failed', stop: 'max_attempts', attempts: 10 },
     lcbhard_2: { outcome: 'failed', stop: 'flagged', attempts: 1 },
     lcbhard_3: { outcome: 'passed', stop: 'submitted', attempts: 2 },
+    lcbhard_4: {
+      outcome: 'error',
+      stop: 'error',
+      attempts: 10,
+      error: /^the harness could not run the tests: Verification failed: container is not running$/,
+    },
   },
   'lcb-oneoff-tools': {
     lcbhard_0: { outcome: 'passed', stop: 'submitted', attempts: 1 },
@@ -183,7 +189,7 @@ describe('which logs are the harness', () => {
 describe('the rates the fixture implies', () => {
   it('counts passes over graded samples per cell, errors apart', () => {
     expect(harnessFixtureRates().map((r) => [r.cell.split, r.cell.scaffold, r.passed, r.failed, r.errors, r.rate])).toEqual([
-      ['conflicting', 'minimal', 2, 2, 0, 0.5],
+      ['conflicting', 'minimal', 2, 2, 1, 0.5],
       ['oneoff', 'full', 1, 1, 1, 0.5],
       ['conflicting', 'full', 1, 1, 0, 0.5],
       ['oneoff', 'minimal', 1, 0, 1, 1],

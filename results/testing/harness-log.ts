@@ -23,8 +23,11 @@ const LCB_INSTRUCTION = 'Read the following function signature and docstring, fu
 /** swebench_tasks.py:45, the prompt when no custom prompt is added. */
 const SWE_PROMPT = 'Please solve the following coding issue:\n\n{issue_text}';
 
-/** What the harness made of a sample: `flag` is its human-intervention flag, `unscored` a sample with no score. */
-export type Verdict = 'pass' | 'fail' | 'flag' | 'error' | 'unscored';
+/**
+ * What the harness made of a sample: `flag` is its human-intervention flag, `unscored` a sample with no score,
+ * `sandbox` a fail its scorer wrote when the sandbox itself failed (livecodebench_scorers.py:169).
+ */
+export type Verdict = 'pass' | 'fail' | 'flag' | 'error' | 'unscored' | 'sandbox';
 
 export interface HarnessFixtureSample {
   id: string;
@@ -89,6 +92,7 @@ export const HARNESS_CELLS: HarnessFixtureCell[] = [
       { id: 'lcbhard_1', verdict: 'fail' },
       { id: 'lcbhard_2', verdict: 'flag' },
       { id: 'lcbhard_3', verdict: 'pass' },
+      { id: 'lcbhard_4', verdict: 'sandbox' },
     ],
   },
   {
@@ -206,7 +210,7 @@ function scores(cell: HarnessFixtureCell, s: HarnessFixtureSample): Record<strin
         metadata: {
           verification_result: pass,
           stdout: '',
-          stderr: pass ? '' : 'AssertionError',
+          stderr: pass ? '' : s.verdict === 'sandbox' ? 'Verification failed: container is not running' : 'AssertionError',
           agentic_attempts: 10,
           total_messages: attempts * 2 + 1,
           used_feedback: attempts > 1,
@@ -397,7 +401,7 @@ export function harnessFixtureRates(): HarnessCellRate[] {
       cell: { ...c.ours, model: HARNESS_MODEL },
       passed,
       failed,
-      errors: count(['error', 'unscored']),
+      errors: count(['error', 'unscored', 'sandbox']),
       rate: passed + failed ? passed / (passed + failed) : null,
     };
   });
