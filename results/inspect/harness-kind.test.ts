@@ -155,6 +155,17 @@ describe('which logs are the harness', () => {
     expect(harnessLogKind.matches(byFile)).toBe(true);
   });
 
+  it('says so when the log does not time its samples', () => {
+    const {
+      started_at: _s,
+      completed_at: _c,
+      ...untimed
+    } = log.samples[0]! as (typeof log.samples)[0] & { started_at?: string; completed_at?: string };
+    const { record, lacks } = harnessLogKind.sample(log.header, untimed);
+    expect([record.startedAt, record.wallMs, record.endedAt]).toEqual([log.header.stats.started_at, 30_000, '2025-09-01T10:00:30.000Z']);
+    expect(lacks.at(-1)).toBe("startedAt: the log does not time its samples; the eval's start stands in");
+  });
+
   it('fails in one line naming the field of a bad sample or header', () => {
     const sample = log.samples[0]!;
     const cases: [() => unknown, string][] = [

@@ -199,6 +199,8 @@ function sample(header: ReadHeader, s: ReadSample): ImportedSample {
   const patch = meta.model_patch;
   const diffs = patch !== undefined && !UNREAD_PATCH.test(patch) ? splitPatch(patch, fields.metadata.test_patch ?? '') : undefined;
   if (!diffs) lacks.push('diffs: the classifier saw only the transcript');
+  // Inspect before sample times were logged: the eval's start stands in.
+  if (!fields.started_at) lacks.push("startedAt: the log does not time its samples; the eval's start stands in");
   const record: SampleRecord = {
     key: {
       model: header.eval.model,
