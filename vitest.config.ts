@@ -46,6 +46,7 @@ const UNIT = [
   'results/export.test.ts',
   'results/inspect/messages.test.ts',
   'results/inspect/transcript-of.test.ts',
+  'results/inspect/harness-kind.test.ts',
   'results/html/client-bundle.test.ts',
   'results/html/comparisons.test.ts',
   'results/html/page.test.ts',
