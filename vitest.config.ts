@@ -61,6 +61,7 @@ const UNIT = [
   'runner/settings/config.test.ts',
   'runner/output/known-answers.test.ts',
   'runner/orchestration/matrix.test.ts',
+  'runner/orchestration/task-filter.test.ts',
   'runner/orchestration/estimate.test.ts',
   'runner/settings/presets.test.ts',
   'runner/output/progress.test.ts',

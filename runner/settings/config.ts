@@ -21,12 +21,8 @@ import {
   TEMPLATE_FLAG,
   wholeNumber,
 } from './shared-flags.js';
-import { mergedByKey, type SettingsSchema, setting } from './setting-flags.js';
-
-/** A list field that also accepts one bare value, so `model: openai/gpt-5` works in a config file. */
-function list<T extends z.ZodType>(item: T) {
-  return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).min(1, 'must not be empty'));
-}
+import { list, mergedByKey, type SettingsSchema, setting } from './setting-flags.js';
+import { TASK_CHOICE_SETTINGS } from './task-choice.js';
 
 const positiveInt = z.number().int().positive();
 
@@ -187,6 +183,7 @@ export const ExperimentSchema = z.strictObject({
     help: 'at most n tasks per dataset, the same tasks in every split',
     parse: wholeNumber(1),
   }),
+  ...TASK_CHOICE_SETTINGS,
   shuffle: setting(z.boolean().default(false), { flag: '--shuffle', help: 'shuffle the tasks (with --seed) before --limit' }),
   /** Seeds the shuffle and the generation of impossible variants. */
   seed: setting(z.number().int().nonnegative().default(0), {
