@@ -71,6 +71,7 @@ const UNIT = [
   'scaffolds/agent-cli/transcript.test.ts',
   'scaffolds/evidence.test.ts',
   'scaffolds/loop.test.ts',
+  'scaffolds/budget-warning.test.ts',
   'scaffolds/session.test.ts',
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',
