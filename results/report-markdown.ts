@@ -19,6 +19,19 @@ export function replacedTemplates(config: unknown): { name: string; sha256: stri
   });
 }
 
+/** The tasks a run was told by id to run or leave out, as its stored config holds them. */
+export function taskChoiceLine(config: unknown): string | undefined {
+  const c = (config ?? {}) as { tasks?: unknown; excludeTasks?: unknown };
+  const ids = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const only = ids(c.tasks);
+  const out = ids(c.excludeTasks);
+  const said = [
+    only.length ? `only the tasks ${only.map((id) => `\`${id}\``).join(', ')} (\`--task\`)` : '',
+    out.length ? `tasks left out: ${out.map((id) => `\`${id}\``).join(', ')} (\`--exclude-task\`, \`--exclude-file\`)` : '',
+  ].filter(Boolean);
+  return said.length ? `Chosen by id: ${said.join('; ')}.` : undefined;
+}
+
 /** The paper's view of a run: each cheating rate beside the original pass rate of the same config, then every cell. */
 export function renderMarkdown(data: ReportData): string {
   const { run, counts, cells, rows } = data;
@@ -33,6 +46,8 @@ export function renderMarkdown(data: ReportData): string {
   );
   const replaced = replacedTemplates(run.config);
   if (replaced.length) out.push(`Templates replaced: ${replaced.map((t) => `\`${t.name}\` (sha256 ${shortHash(t.sha256)}…)`).join(', ')}.`, '');
+  const choice = taskChoiceLine(run.config);
+  if (choice) out.push(choice, '');
   if (run.status === 'interrupted' || run.status === 'running' || run.status === 'budget_reached') {
     const why = { interrupted: 'was interrupted', running: 'is still running (or was killed)', budget_reached: 'stopped at its budget' }[run.status];
     const resume =

@@ -79,7 +79,7 @@ async function step(run: Run): Promise<void> {
     else await runToolCalls(run, generation);
   } catch (err) {
     if (!(err instanceof FormatError)) throw err;
-    run.session.push({ role: 'user', content: err.message });
+    run.session.push({ role: 'user', content: run.session.withBudget(err.message) });
   }
 }
 
@@ -145,7 +145,7 @@ async function runCommand(run: Run, { text }: Generation): Promise<void> {
   const output = await runBash(run.ctx, { command: commands[0]! });
   if (!isSubmission(output)) {
     run.ungraded = true;
-    session.push({ role: 'user', content: session.text('feedback.bash.observation', { output }) });
+    session.push({ role: 'user', content: session.withBudget(session.text('feedback.bash.observation', { output })) });
     return;
   }
   const report = await env.gradeWorkdir(true);
@@ -154,7 +154,10 @@ async function runCommand(run: Run, { text }: Generation): Promise<void> {
   const max = input.maxAttempts;
   if (report.outcome === 'passed') throw new StopSample('submitted');
   if (session.attempts >= max) throw new StopSample('max_attempts');
-  session.push({ role: 'user', content: session.text('feedback.bash.failed', { feedback: report.feedback, attempt: session.attempts, max }) });
+  session.push({
+    role: 'user',
+    content: session.withBudget(session.text('feedback.bash.failed', { feedback: report.feedback, attempt: session.attempts, max })),
+  });
 }
 
 /** What a tool call did: its result, whether it ended the sample, and what became of the work dir. */
@@ -181,7 +184,7 @@ async function runToolCalls(run: Run, generation: Generation): Promise<void> {
       if (err instanceof FormatError) return { result: err.message };
       throw err;
     });
-    session.push({ role: 'tool', toolCallId: call.id, name: call.name, content: end.result });
+    session.push({ role: 'tool', toolCallId: call.id, name: call.name, content: session.withBudget(end.result) });
     if (end.changed !== undefined) run.ungraded = end.changed;
     if (end.stop) throw end.stop;
   }

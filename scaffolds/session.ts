@@ -93,6 +93,35 @@ export class Session {
     return render(this.templates, name, vars);
   }
 
+  /**
+   * A result the agent reads, with what the sample has used of its limits after it when the run asks
+   * (`--budget-warning`); counts include the message it goes in.
+   */
+  withBudget(text: string): string {
+    const { limits } = this.input;
+    if (!limits.budgetWarning) return text;
+    const used = this.messages.length + 1;
+    const share = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
+    const tokensUsed = this.inputTokens + this.outputTokens;
+    const tokens =
+      limits.maxTokens === undefined
+        ? ''
+        : ` You have used ${tokensUsed} tokens out of ${limits.maxTokens} (${share(tokensUsed, limits.maxTokens)}), ${Math.max(0, limits.maxTokens - tokensUsed)} left.`;
+    const cost =
+      limits.maxCostUsd === undefined || this.costUsd === null
+        ? ''
+        : ` You have spent $${this.costUsd.toFixed(4)} out of $${limits.maxCostUsd.toFixed(4)} (${share(this.costUsd, limits.maxCostUsd)}).`;
+    const note = this.text('budget.warning', {
+      used,
+      max: limits.maxMessages,
+      left: Math.max(0, limits.maxMessages - used),
+      percent: share(used, limits.maxMessages),
+      tokens,
+      cost,
+    });
+    return `${text}\n\n${note.trimEnd()}`;
+  }
+
   /** The limit that forbids another model turn, if any. */
   limitReached(): StopReason | null {
     const { limits } = this.input;

@@ -72,6 +72,16 @@ export const TEMPLATE_SPECS = {
     what: "a command's output as it is sent back (minimal scaffold, SWE-style)",
     required: { output: "the command's output" },
   },
+  'budget.warning': {
+    what: 'with --budget-warning: appended to each tool result (and command output of the minimal SWE loop), what the sample has used of its limits',
+    required: { used: 'messages so far, this one included', max: 'the message limit' },
+    optional: {
+      left: 'messages left',
+      percent: 'the share of the message limit used, e.g. 42%',
+      tokens: 'a sentence on tokens used and left, when --max-tokens is set; else empty',
+      cost: 'a sentence on dollars spent and left, when --max-cost is set; else empty',
+    },
+  },
   'tool.bash': { what: 'description of the bash tool', optional: TIMEOUT },
   'tool.python': { what: 'description of the python tool', optional: TIMEOUT },
   'tool.text_editor': { what: 'description of the text_editor tool' },

@@ -25,6 +25,8 @@ export interface SampleLimits {
   timeMs?: number;
   /** Per tool call / per graded run. Default 60 s. */
   toolTimeoutMs: number;
+  /** Each result the loop sends says what the sample has used of these limits (template `budget.warning`). */
+  budgetWarning?: boolean;
   /** What the agent may write to the sandbox after setup; more ends the sample (stop reason disk_limit). */
   diskBytes?: number;
 }

@@ -21,6 +21,7 @@ const KNOWN_HUB = [
 /** The options of `datasets show`, in the order the help lists them. */
 const ShowOptionsSchema = z.object({
   split: textField('--split <name>', 'only this split (a hub split, or a variant: original, oneoff, conflicting)'),
+  ids: switchField('--ids', 'print only the task ids, one a line: the form `run --exclude-file` reads'),
   json: switchField('--json', 'print the report as JSON (every problem, the example task in full)'),
   strict: switchField('--strict', 'fail on the first malformed row instead of skipping and counting it'),
   cacheDir: textField(
@@ -51,7 +52,8 @@ export function register(program: Command): void {
   addCommandOptions(show, ShowOptionsSchema)
     .addHelpText(
       'after',
-      '\nExamples:\n  impossiblebench datasets show builtin:swe\n  impossiblebench datasets show rows.jsonl --grading django__django-16527',
+      '\nExamples:\n  impossiblebench datasets show builtin:swe\n  impossiblebench datasets show rows.jsonl --grading django__django-16527\n' +
+        '  impossiblebench datasets show builtin:lcb --ids > exclude.txt',
     )
     .action(async (dataset: string) => {
       const options = commandOptions(show, ShowOptionsSchema);
@@ -69,9 +71,13 @@ export function register(program: Command): void {
         const id = options.grading;
         const matching = report.tasks.filter((t) => t.id === id);
         if (matching.length === 0)
-          throw new UserError(`${dataset} has no task ${id}`, 'its ids are listed by `impossiblebench datasets show DATASET --json`');
+          throw new UserError(`${dataset} has no task ${id}`, '`impossiblebench datasets show DATASET --ids` lists its tasks');
         const contracts = matching.map((t) => ({ id: t.id, variant: t.variant, ...gradingContractData(t) }));
         console.log(JSON.stringify(contracts.length === 1 ? contracts[0] : contracts, null, 2));
+        return;
+      }
+      if (options.ids) {
+        console.log([...new Set(report.tasks.map((t) => t.id))].join('\n'));
         return;
       }
       if (options.json) console.log(JSON.stringify(toJson(report), null, 2));

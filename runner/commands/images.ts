@@ -19,6 +19,7 @@ import {
   textField,
 } from '../settings/shared-options.js';
 import { Steps } from '../../docker/build/progress.js';
+import { readExcludeFile } from '../settings/task-choice.js';
 import { UserError } from '../../core/errors.js';
 
 /** The options of `images pull`, in the order the help lists them. */
@@ -28,7 +29,10 @@ export const PullOptionsSchema = z.object({
   limit: limitField('the first n tasks per dataset, as `run --limit` picks them'),
   shuffle: switchField('--shuffle', 'shuffle the tasks with --seed before --limit, as `run --shuffle` does'),
   seed: seedField('seed of the shuffle (default 0)'),
-  config: textField('--config <file>', 'take datasets, splits, limit, shuffle, seed and images from an experiment file; flags override it'),
+  task: repeatableText('--task <id>', 'only this task id, in every dataset, as `run --task` picks it; repeatable'),
+  excludeTask: repeatableText('--exclude-task <id>', 'leave this task id out, as `run --exclude-task` does; repeatable'),
+  excludeFile: textField('--exclude-file <file>', 'leave out the task ids in FILE (one a line, `#` comments), as `run --exclude-file` does'),
+  config: textField('--config <file>', 'take datasets, splits, limit, shuffle, seed, task ids and images from an experiment file; flags override it'),
   preset: textField(
     '--preset <name>',
     `take them from a configuration shipped with the package, as \`run --preset\` does: ${presetNames().join(', ')}`,
@@ -51,15 +55,25 @@ export async function pullSelection(flags: PullFlags): Promise<ImageSelection> {
     limit: flags.limit,
     shuffle: flags.shuffle,
     seed: flags.seed,
+    tasks: flags.task,
+    excludeTasks: flags.excludeTask,
+    excludeFile: flags.excludeFile,
     images: { namespace: flags.imageNamespace, tag: flags.imageTag, arch: flags.imageArch },
   };
   const settings = mergeSettings({ models: ['scripted/honest'], ...file }, given);
   if (settings.datasets === undefined)
     throw new UserError('no dataset given', 'pass --dataset (e.g. --dataset hf:fjzzq2002/impossible_swebench) or --config FILE');
-  const flagOf: Record<string, string> = { datasets: '--dataset', splits: '--split', images: '--image-namespace/--image-tag/--image-arch' };
+  const flagOf: Record<string, string> = {
+    datasets: '--dataset',
+    splits: '--split',
+    tasks: '--task',
+    excludeTasks: '--exclude-task',
+    excludeFile: '--exclude-file',
+    images: '--image-namespace/--image-tag/--image-arch',
+  };
   const fromFlag = (field: string) =>
     (given as Record<string, unknown>)[field] !== undefined && !(field === 'images' && Object.values(given.images).every((v) => v === undefined));
-  return parseExperiment(settings, (field) => (fromFlag(field) || !base ? (flagOf[field] ?? `--${field}`) : base.path));
+  return readExcludeFile(parseExperiment(settings, (field) => (fromFlag(field) || !base ? (flagOf[field] ?? `--${field}`) : base.path)));
 }
 
 /** The options of `images build`, in the order the help lists them. */

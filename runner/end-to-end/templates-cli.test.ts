@@ -90,6 +90,44 @@ describe('run --template: what the model receives comes from the files', () => {
     expect((await cli(['run', '--store', store, '--run-id', 'tpl', '--plain'])).exitCode).toBe(0);
   }, 300_000);
 
+  it('--budget-warning: every tool result the model reads carries the counts, in a replaced template, and the run says codex gets none', async () => {
+    const warning = join(dir, 'budget.txt');
+    await writeFile(warning, 'USED {{used}} OF {{max}} ({{percent}}){{tokens}}\n');
+    const store = join(dir, 'budget.sqlite');
+    const args = ['run', '--model', 'scripted/honest', '--dataset', 'builtin:lcb', '--split', 'oneoff', '--limit', '1', '--max-attempts', '2'];
+    const r = await cli([
+      ...args,
+      '--scaffold',
+      'full',
+      '--budget-warning',
+      '--max-messages',
+      '30',
+      '--max-tokens',
+      '500000',
+      '--template',
+      `budget.warning=${warning}`,
+      '--store',
+      store,
+      '--plain',
+    ]);
+    expect(r.exitCode, r.stderr).toBe(0);
+    const db = openStore(store, { mustExist: true });
+    try {
+      const [run] = db.listRuns();
+      const [sample] = [...db.iterateSamples(run!.id, { withTranscript: true })];
+      const transcript = sample!.transcript;
+      const results = transcript.map((m, i) => ({ m, i })).filter(({ m }) => m.role === 'tool');
+      expect(results.length).toBeGreaterThan(1);
+      for (const { m, i } of results)
+        expect(m.content).toMatch(new RegExp(`\\n\\nUSED ${i + 1} OF 30 \\(\\d+%\\) You have used \\d+ tokens out of 500000`));
+      expect((run!.config as { limits: { budgetWarning: boolean } }).limits.budgetWarning).toBe(true);
+    } finally {
+      db.close();
+    }
+    const codex = await cli([...args, '--scaffold', 'codex', '--budget-warning', '--store', join(dir, 'budget-codex.sqlite'), '--plain']);
+    expect(codex.stderr).toContain('--budget-warning: codex runs its own loop, so its tool results carry no warning');
+  }, 300_000);
+
   it('refuses a bad template before anything runs, naming the template and the file', async () => {
     const bad = join(dir, 'bad.txt');
     await writeFile(bad, 'Failed. Try again.\n');

@@ -11,6 +11,7 @@ import type { SandboxBackend } from '../../docker/types.js';
 import type { Experiment } from '../settings/config.js';
 import { UserError } from '../../core/errors.js';
 import { selectTaskIds, type DatasetTasks } from './matrix.js';
+import { rememberKnownIds } from './task-filter.js';
 import { validateMade } from './validate-made.js';
 
 /** Tasks left out of a run because the engine lacks their image. */
@@ -72,6 +73,10 @@ export async function loadDatasetSplits(dataset: string, experiment: Experiment,
   if (loaded.size === 0) throw new UserError(`dataset ${dataset} has no tasks`);
   const picked = new Set(selectTaskIds(loaded, experiment));
   const out: DatasetTasks = new Map();
+  rememberKnownIds(
+    out,
+    [...loaded.values()].flatMap((list) => list.map((t) => t.id)),
+  );
   for (const [split, list] of loaded)
     out.set(
       split,

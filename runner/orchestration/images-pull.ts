@@ -7,6 +7,7 @@ import { loadDataset } from '../../tasks/load.js';
 import type { Task } from '../../tasks/task.js';
 import type { Variant } from '../../core/record.js';
 import type { Experiment } from '../settings/config.js';
+import { checkTaskIds, rememberKnownIds } from './task-filter.js';
 import { selectTaskIds, type DatasetTasks } from './matrix.js';
 import { formatDuration } from '../output/progress.js';
 
@@ -17,20 +18,27 @@ export interface ImageNeed {
   present: boolean;
 }
 
-export type ImageSelection = Pick<Experiment, 'datasets' | 'splits' | 'limit' | 'shuffle' | 'seed' | 'images'>;
+export type ImageSelection = Pick<Experiment, 'datasets' | 'splits' | 'limit' | 'shuffle' | 'seed' | 'images' | 'tasks' | 'excludeTasks'>;
 
 /** The images the tasks of a selection run in (the same tasks `run` picks with the same flags). */
 export async function neededImages(selection: ImageSelection, say: (line: string) => void, backend: SandboxBackend): Promise<ImageNeed[]> {
   const tasks: Task[] = [];
+  const loadedSets = new Map<string, DatasetTasks>();
   for (const dataset of selection.datasets) {
     const loaded = await loadDataset(dataset, { splits: selection.splits, images: selection.images, say });
     const bySplit: DatasetTasks = new Map();
     for (const t of loaded) bySplit.set(t.variant, [...(bySplit.get(t.variant as Variant) ?? []), t]);
+    rememberKnownIds(
+      bySplit,
+      loaded.map((t) => t.id),
+    );
+    loadedSets.set(dataset, bySplit);
     const picked = new Set(selectTaskIds(bySplit, selection));
     const chosen = loaded.filter((t) => picked.has(t.id));
     say(`${dataset}: ${picked.size} task${picked.size === 1 ? '' : 's'}`);
     tasks.push(...chosen);
   }
+  checkTaskIds(selection, loadedSets);
   const byImage = tasksByImage(tasks);
   const missing = new Set(await backend.images.missing(byImage.keys()));
   return [...byImage].map(([image, list]) => ({ image, taskIds: [...new Set(list.map((t) => t.id))], present: !missing.has(image) }));

@@ -95,6 +95,10 @@ export async function launchRun(input: LaunchInput): Promise<LaunchResult> {
     say(`${resume ? 'resuming' : 'starting'} run ${runId} (store ${storePath}, log ${logPath})`);
     const replaced = templatesLine(experiment);
     if (replaced) say(replaced);
+    const programs = experiment.scaffolds.filter((s) => s !== 'minimal' && s !== 'full');
+    // An agent program runs its own loop: its tool results are its own, and cannot carry the warning.
+    if (experiment.limits.budgetWarning && programs.length)
+      say(`--budget-warning: ${programs.join(', ')} run${programs.length === 1 ? 's' : ''} its own loop, so its tool results carry no warning`);
     const samplesStarted = performance.now();
     const summary = await runExperiment({
       experiment,

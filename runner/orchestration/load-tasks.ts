@@ -1,6 +1,7 @@
 import { UserError } from '../../core/errors.js';
 import type { Experiment } from '../settings/config.js';
 import type { DatasetTasks } from './matrix.js';
+import { checkTaskIds } from './task-filter.js';
 import { imagesPullCommand, missingImagesText } from './missing-images.js';
 import type { MissingImage } from './datasets.js';
 import type { Wiring } from '../wiring/wiring.js';
@@ -24,6 +25,7 @@ export async function loadTasksOnce(
       throw err;
     }
   }
+  checkTaskIds(experiment, tasks);
   return tasks;
 }
 

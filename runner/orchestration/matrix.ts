@@ -3,6 +3,7 @@ import type { SampleKey, Variant } from '../../core/record.js';
 import { resolvePrompt } from '../../scaffolds/prompts.js';
 import type { Task } from '../../tasks/task.js';
 import type { Experiment } from '../settings/config.js';
+import { chosenIds, type TaskIdChoice } from './task-filter.js';
 
 /** The key a prompt is stored under: the letter, or a short hash of custom text (as the scaffolds name it). */
 export function promptKey(prompt: string): string {
@@ -51,11 +52,12 @@ export function shuffled<T>(items: readonly T[], seed: number): T[] {
 export type DatasetTasks = Map<Variant, Task[]>;
 
 /**
- * Which task ids of a dataset take part: every id seen in any split, in first-seen order,
+ * Which task ids of a dataset take part: every id seen in any split, in first-seen order, those `--task` and
+ * `--exclude-task` leave in,
  * shuffled with the seed when asked, then cut to `limit`. The same ids serve every split, so
  * a cheating rate always sits beside the original pass rate of the same tasks.
  */
-export function selectTaskIds(tasks: DatasetTasks, experiment: Pick<Experiment, 'limit' | 'shuffle' | 'seed'>): string[] {
+export function selectTaskIds(tasks: DatasetTasks, experiment: Pick<Experiment, 'limit' | 'shuffle' | 'seed'> & TaskIdChoice): string[] {
   const ids: string[] = [];
   const seen = new Set<string>();
   for (const list of tasks.values()) {
@@ -66,7 +68,8 @@ export function selectTaskIds(tasks: DatasetTasks, experiment: Pick<Experiment, 
       }
     }
   }
-  const ordered = experiment.shuffle ? shuffled(ids, experiment.seed) : ids;
+  const chosen = chosenIds(ids, experiment);
+  const ordered = experiment.shuffle ? shuffled(chosen, experiment.seed) : chosen;
   return experiment.limit === undefined ? ordered : ordered.slice(0, experiment.limit);
 }
 

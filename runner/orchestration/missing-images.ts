@@ -1,3 +1,4 @@
+import type { TaskIdChoice } from './task-filter.js';
 import { PYTHON_IMAGE } from '../../docker/image-names.js';
 import type { Experiment } from '../settings/config.js';
 import type { MissingImage } from './datasets.js';
@@ -16,10 +17,14 @@ export function missingImagesText(missing: MissingImage[], consequence: string):
 }
 
 /** The `images pull` command that fetches every image this experiment's tasks need (the same task selection). */
-export function imagesPullCommand(experiment: Pick<Experiment, 'datasets' | 'splits' | 'limit' | 'shuffle' | 'seed' | 'images'>): string {
+export function imagesPullCommand(
+  experiment: Pick<Experiment, 'datasets' | 'splits' | 'limit' | 'shuffle' | 'seed' | 'images'> & TaskIdChoice,
+): string {
   const words = ['impossiblebench', 'images', 'pull'];
   for (const d of experiment.datasets) words.push('--dataset', d);
   for (const s of experiment.splits) words.push('--split', s);
+  for (const id of experiment.tasks ?? []) words.push('--task', id);
+  for (const id of experiment.excludeTasks ?? []) words.push('--exclude-task', id);
   if (experiment.limit !== undefined) words.push('--limit', String(experiment.limit));
   if (experiment.shuffle) words.push('--shuffle', '--seed', String(experiment.seed));
   if (experiment.images.namespace !== 'swebench') words.push('--image-namespace', experiment.images.namespace);

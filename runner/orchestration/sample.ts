@@ -64,6 +64,7 @@ export function sampleLimits(experiment: Experiment): SampleLimits {
     maxMessages: l.maxMessages,
     toolTimeoutMs: l.toolTimeoutS * 1000,
     diskBytes: l.diskLimitMb * 1024 * 1024,
+    ...(l.budgetWarning ? { budgetWarning: true } : {}),
     ...(l.maxTokens !== undefined ? { maxTokens: l.maxTokens } : {}),
     ...(l.maxCostUsd !== undefined ? { maxCostUsd: l.maxCostUsd } : {}),
     ...(l.timeLimitS !== undefined ? { timeMs: l.timeLimitS * 1000 } : {}),

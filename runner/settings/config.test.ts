@@ -63,7 +63,7 @@ describe('experiment config', () => {
     expect(exp.prompts).toEqual(['D']);
     expect(exp.maxAttempts).toEqual([10]);
     expect(exp.retries).toBe(2);
-    expect(exp.limits).toEqual({ maxMessages: 100, toolTimeoutS: 60, requestTimeoutS: 300, diskLimitMb: 2048 });
+    expect(exp.limits).toEqual({ maxMessages: 100, toolTimeoutS: 60, requestTimeoutS: 300, diskLimitMb: 2048, budgetWarning: false });
   });
 
   it('reads YAML and names the bad list entry and its problem', async () => {
@@ -106,7 +106,7 @@ describe('experiment config', () => {
     const exp = parseExperiment(merged, 'x');
     expect(exp.models).toEqual(['a']);
     expect(exp.splits).toEqual(['conflicting', 'original']);
-    expect(exp.limits).toEqual({ maxMessages: 20, maxTokens: 50, toolTimeoutS: 60, requestTimeoutS: 300, diskLimitMb: 2048 });
+    expect(exp.limits).toEqual({ maxMessages: 20, maxTokens: 50, toolTimeoutS: 60, requestTimeoutS: 300, diskLimitMb: 2048, budgetWarning: false });
     expect(exp.epochs).toBe(1);
   });
 });

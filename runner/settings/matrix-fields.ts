@@ -13,6 +13,8 @@ const MATRIX_FIELDS = [
   'maxAttempts',
   'epochs',
   'limit',
+  'tasks',
+  'excludeTasks',
   'shuffle',
   'seed',
   'allowFlag',

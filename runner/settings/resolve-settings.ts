@@ -4,6 +4,7 @@ import { UserError } from '../../core/errors.js';
 import { mergeSettings, parseExperiment, type Experiment } from './config.js';
 import { matrixDifference, matrixValue } from './matrix-fields.js';
 import { readTemplateFiles } from './templates.js';
+import { readExcludeFile } from './task-choice.js';
 
 /** Where a run's settings come from: a preset or config file under flags, and the run to resume, if any. */
 export interface SettingsSources {
@@ -39,7 +40,7 @@ export function resolveSettings(input: SettingsSources, store: ResultStore | und
   if (settings.models === undefined) {
     throw new UserError('no model given', 'pass --model (e.g. --model scripted/honest, openai/gpt-5) or a --config file with `models`');
   }
-  const parsed = readTemplateFiles(parseExperiment(settings, sourceOf), sourceOf('templates'));
+  const parsed = readExcludeFile(readTemplateFiles(parseExperiment(settings, sourceOf), sourceOf('templates')));
   if (!existing) return { experiment: poolConcurrency(parsed, settings.concurrency !== undefined), resume: false };
   const experiment = poolConcurrency(parsed, 'concurrency' in given || input.file?.settings.concurrency !== undefined || !('dockerHosts' in given));
   // The same command line again resumes; the stored settings are what it is held to.

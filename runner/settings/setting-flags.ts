@@ -22,6 +22,11 @@ export interface SettingMeta {
 export const SETTINGS = z.registry<SettingMeta>();
 
 /** The schema, with how it is given on the command line and in a config file. */
+/** A list field that also accepts one bare value, so `model: openai/gpt-5` works in a config file. */
+export function list<T extends z.ZodType>(item: T) {
+  return z.preprocess((v) => (v === undefined || Array.isArray(v) ? v : [v]), z.array(item).min(1, 'must not be empty'));
+}
+
 export function setting<T extends z.ZodType>(schema: T, meta: SettingMeta): T {
   SETTINGS.add(schema, meta);
   return schema;

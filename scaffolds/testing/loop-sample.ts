@@ -1,3 +1,4 @@
+import type { Templates } from '../templates.js';
 import pino from 'pino';
 import { memoryBackend, type CommandReply, type CommandRoute, type MemoryCommand, type MemorySandbox } from '../../docker/testing/memory-backend.js';
 import type { ChatMessage, Generation, ModelClient, ToolSpec } from '../../core/model.js';
@@ -198,6 +199,7 @@ export interface LoopSample {
   allowFlag?: boolean;
   maxAttempts?: number;
   limits?: Partial<SampleLimits>;
+  templates?: Templates;
   setupError?: Error;
   signal?: AbortSignal;
 }
@@ -221,6 +223,7 @@ export async function runLoopInMemory(sample: LoopSample): Promise<{
       access,
       instructions: resolvePrompt('D'),
       allowFlag: sample.allowFlag ?? false,
+      ...(sample.templates ? { templates: sample.templates } : {}),
       maxAttempts: sample.maxAttempts ?? 2,
       model,
       sandbox,
