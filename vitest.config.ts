@@ -44,6 +44,7 @@ const UNIT = [
   'results/dataset-card.test.ts',
   'results/export-parquet.test.ts',
   'results/export.test.ts',
+  'results/inspect/events.test.ts',
   'results/inspect/messages.test.ts',
   'results/html/client-bundle.test.ts',
   'results/html/comparisons.test.ts',

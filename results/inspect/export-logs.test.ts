@@ -32,7 +32,25 @@ describe('exportInspectLogs', () => {
       expect(schema.log(header), JSON.stringify(schema.log.errors)).toBe(true);
       const log = readInspectLog(file);
       for (const name of log.entries.filter((n) => n.startsWith('samples/'))) {
-        expect(schema.sample(JSON.parse(strFromU8(zip[name]!))), `${name}: ${JSON.stringify(schema.sample.errors)}`).toBe(true);
+        const sample = JSON.parse(strFromU8(zip[name]!)) as { events: { event: string }[]; messages: { role: string }[] };
+        expect(schema.sample(sample), `${name}: ${JSON.stringify(schema.sample.errors)}`).toBe(true);
+        // Its events are checked too: a timeline of its turns, and an event missing a field fails.
+        expect(sample.events[0]!.event).toBe('sample_init');
+        const count = (xs: string[], x: string) => xs.filter((y) => y === x).length;
+        expect(
+          count(
+            sample.events.map((e) => e.event),
+            'model',
+          ),
+        ).toBe(
+          count(
+            sample.messages.map((m) => m.role),
+            'assistant',
+          ),
+        );
+        const [first, ...rest] = sample.events.filter((e) => e.event === 'model' || e.event === 'tool');
+        if (first)
+          expect(schema.sample({ ...sample, events: [{ ...first, event: first.event === 'model' ? 'tool' : 'model' }, ...rest] })).toBe(false);
       }
       const errorSamples = log.samples.filter((s) => s.scores!.outcome!.value === 'error');
       for (const s of errorSamples) expect(s.error?.message).toBeTruthy();
