@@ -27,7 +27,10 @@ describe('exportInspectLogs', () => {
     expect(lines).toHaveLength(logs.length);
     let errors = 0;
     for (const { file } of logs) {
-      const zip = unzipSync(readFileSync(file));
+      const bytes = readFileSync(file);
+      // Sizes in the local header and no data descriptor: Inspect's viewer reads an entry by its local header alone.
+      expect([bytes.readUInt16LE(6) & 0x8, bytes.readUInt32LE(18) > 0]).toEqual([0, true]);
+      const zip = unzipSync(bytes);
       const header = JSON.parse(strFromU8(zip['header.json']!)) as Record<string, unknown>;
       expect(schema.log(header), JSON.stringify(schema.log.errors)).toBe(true);
       const log = readInspectLog(file);
