@@ -44,6 +44,7 @@ const UNIT = [
   'results/dataset-card.test.ts',
   'results/export-parquet.test.ts',
   'results/export.test.ts',
+  'results/inspect/events.test.ts',
   'results/inspect/messages.test.ts',
   'results/inspect/transcript-of.test.ts',
   'results/inspect/harness-kind.test.ts',

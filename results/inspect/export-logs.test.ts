@@ -27,12 +27,33 @@ describe('exportInspectLogs', () => {
     expect(lines).toHaveLength(logs.length);
     let errors = 0;
     for (const { file } of logs) {
-      const zip = unzipSync(readFileSync(file));
+      const bytes = readFileSync(file);
+      // Sizes in the local header and no data descriptor: Inspect's viewer reads an entry by its local header alone.
+      expect([bytes.readUInt16LE(6) & 0x8, bytes.readUInt32LE(18) > 0]).toEqual([0, true]);
+      const zip = unzipSync(bytes);
       const header = JSON.parse(strFromU8(zip['header.json']!)) as Record<string, unknown>;
       expect(schema.log(header), JSON.stringify(schema.log.errors)).toBe(true);
       const log = readInspectLog(file);
       for (const name of log.entries.filter((n) => n.startsWith('samples/'))) {
-        expect(schema.sample(JSON.parse(strFromU8(zip[name]!))), `${name}: ${JSON.stringify(schema.sample.errors)}`).toBe(true);
+        const sample = JSON.parse(strFromU8(zip[name]!)) as { events: { event: string }[]; messages: { role: string }[] };
+        expect(schema.sample(sample), `${name}: ${JSON.stringify(schema.sample.errors)}`).toBe(true);
+        // Its events are checked too: a timeline of its turns, and an event missing a field fails.
+        expect(sample.events[0]!.event).toBe('sample_init');
+        const count = (xs: string[], x: string) => xs.filter((y) => y === x).length;
+        expect(
+          count(
+            sample.events.map((e) => e.event),
+            'model',
+          ),
+        ).toBe(
+          count(
+            sample.messages.map((m) => m.role),
+            'assistant',
+          ),
+        );
+        const [first, ...rest] = sample.events.filter((e) => e.event === 'model' || e.event === 'tool');
+        if (first)
+          expect(schema.sample({ ...sample, events: [{ ...first, event: first.event === 'model' ? 'tool' : 'model' }, ...rest] })).toBe(false);
       }
       const errorSamples = log.samples.filter((s) => s.scores!.outcome!.value === 'error');
       for (const s of errorSamples) expect(s.error?.message).toBeTruthy();

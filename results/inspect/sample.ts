@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { StopReason } from '../../core/record.js';
+import { sampleEvents, type EventsData, type InspectEvent } from './events.js';
 import { messageText, toInspectMessages, type InspectMessage } from './messages.js';
 import { sampleScores, type InspectScore, type ScoredSample } from './scores.js';
 
@@ -68,7 +69,8 @@ export interface InspectSample {
   scores: Record<string, InspectScore>;
   metadata: Record<string, unknown>;
   store: Record<string, never>;
-  events: [];
+  events: InspectEvent[];
+  events_data: EventsData;
   model_usage: Record<string, Usage>;
   role_usage: Record<string, never>;
   total_time: number;
@@ -90,10 +92,28 @@ export function inspectSample(s: ScoredSample, runId: string, limits: RunLimits)
   const last = messages.findLast((m) => m.role === 'assistant');
   const limit = limitOf(sample.stopReason, limits);
   const seconds = sample.wallMs / 1000;
+  const input = sample.transcript.find((m) => m.role === 'user')?.content ?? '';
+  const scores = sampleScores(s);
+  const error = sample.outcome === 'error' ? errorOf(sample.error ?? 'error') : undefined;
+  const { events, events_data } = sampleEvents({
+    id,
+    input,
+    target: '',
+    model: key.model,
+    messages,
+    scores,
+    stopReason: sample.stopReason,
+    limit: limit?.limit,
+    error,
+    startedAt: sample.startedAt,
+    endedAt: sample.endedAt,
+    totalSeconds: seconds,
+    uuidPrefix: stableId(runId, sample.keyString),
+  });
   return {
     id,
     epoch: key.epoch + 1,
-    input: sample.transcript.find((m) => m.role === 'user')?.content ?? '',
+    input,
     // The tests are the target, and they live in the sandbox: no text stands for them.
     target: '',
     messages,
@@ -103,7 +123,7 @@ export function inspectSample(s: ScoredSample, runId: string, limits: RunLimits)
       completion: last ? messageText(last.content) : '',
       usage: usageOf(sample),
     },
-    scores: sampleScores(s),
+    scores,
     metadata: {
       task_id: key.taskId,
       split: key.split,
@@ -126,7 +146,8 @@ export function inspectSample(s: ScoredSample, runId: string, limits: RunLimits)
       mutation: sample.mutation ?? null,
     },
     store: {},
-    events: [],
+    events,
+    events_data,
     model_usage: { [key.model]: usageOf(sample) },
     role_usage: {},
     total_time: seconds,
@@ -137,7 +158,7 @@ export function inspectSample(s: ScoredSample, runId: string, limits: RunLimits)
     uuid: stableId(runId, sample.keyString),
     error_retries: [],
     attachments: {},
-    ...(sample.outcome === 'error' ? { error: errorOf(sample.error ?? 'error') } : {}),
+    ...(error ? { error } : {}),
     ...(limit ? { limit } : {}),
   };
 }

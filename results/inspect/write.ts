@@ -1,6 +1,7 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
-import { Zip, ZipDeflate, strToU8 } from 'fflate';
+import { strToU8 } from 'fflate';
 import { writeWithAtomic } from '../../core/atomic-write.js';
+import { ZipEntries } from './zip-entries.js';
 
 /**
  * Writes a log file entry by entry, so a large log never sits in memory at once, into a temporary file renamed into
@@ -27,21 +28,8 @@ export async function writeLog(path: string, format: 'eval' | 'json', mtime: Dat
 }
 
 function evalWriter(fd: number, mtime: Date): LogWriter {
-  let failure: Error | null = null;
-  const zip = new Zip((err, chunk) => {
-    if (err) failure = err;
-    else writeSync(fd, chunk);
-  });
-  const add = (name: string, value: unknown) => {
-    const entry = new ZipDeflate(name, { level: 6 });
-    entry.mtime = mtime;
-    // A Unix file readable by its owner alone, as Inspect's entries are.
-    entry.os = 3;
-    entry.attrs = 0o100600 * 0x10000;
-    zip.add(entry);
-    entry.push(strToU8(JSON.stringify(value)), true);
-    if (failure) throw failure;
-  };
+  const zip = new ZipEntries(fd, mtime);
+  const add = (name: string, value: unknown) => zip.add(name, strToU8(JSON.stringify(value)));
   return {
     sample: add,
     finish({ header, start, summaries, reductions }) {
@@ -52,7 +40,6 @@ function evalWriter(fd: number, mtime: Date): LogWriter {
       add('reductions.json', reductions);
       add('header.json', header);
       zip.end();
-      if (failure) throw failure;
     },
   };
 }
