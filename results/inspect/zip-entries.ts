@@ -1,23 +1,11 @@
 import { writeSync } from 'node:fs';
-import { deflateRawSync } from 'node:zlib';
+import { crc32, deflateRawSync } from 'node:zlib';
 
 /**
  * A zip written entry by entry into an open file, each entry's sizes and checksum in its local header as Python's
  * zipfile writes them: Inspect's viewer reads an entry by its local header alone, so the data descriptors of a
  * streamed zip (sizes left zero up front) read as empty entries there.
  */
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(data: Uint8Array): number {
-  let c = 0xffffffff;
-  for (const byte of data) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
 
 /** The MS-DOS date and time a zip header holds, in local time as zip tools read it. */
 function dosTime(d: Date): number {
