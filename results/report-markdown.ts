@@ -1,4 +1,4 @@
-import type { CellMetrics } from './metrics.js';
+import { CELL_FIELDS, type CellMetrics } from './metrics.js';
 import type { KindCounts } from './classify/index.js';
 import { JUDGE_KINDS } from './classify/judge.js';
 import { count, kappa, pct, usd } from './format.js';
@@ -18,6 +18,19 @@ export function replacedTemplates(config: unknown): { name: string; sha256: stri
     return typeof sha256 === 'string' ? [{ name, sha256 }] : [];
   });
 }
+
+/** The columns that name a cell, in both tables that list cells. */
+const CELL_HEADS: Record<(typeof CELL_FIELDS)[number], string> = {
+  model: 'Model',
+  dataset: 'Dataset',
+  split: 'Split',
+  scaffold: 'Scaffold',
+  access: 'Access',
+  prompt: 'Prompt',
+  maxAttempts: 'Max attempts',
+};
+const CELL_HEAD = CELL_FIELDS.map((f) => CELL_HEADS[f]);
+const cellValues = (c: CellMetrics) => CELL_FIELDS.map((f) => c.cell[f]);
 
 /** The paper's view of a run: each cheating rate beside the original pass rate of the same config, then every cell. */
 export function renderMarkdown(data: ReportData): string {
@@ -82,21 +95,8 @@ function repeatsSection(cells: readonly CellMetrics[]): string[] {
       '1 all alike, 0 chance; — where undefined, as when every repeat is alike or tasks have different numbers of graded repeats).',
     '',
     table(
-      ['Model', 'Dataset', 'Split', 'Scaffold', 'Access', 'Prompt', 'Max attempts', 'Tasks', 'Repeats', 'Rate', 'Repeats agree', 'Kappa'],
-      repeated.map((c) => [
-        c.cell.model,
-        c.cell.dataset,
-        c.cell.split,
-        c.cell.scaffold,
-        c.cell.access,
-        c.cell.prompt,
-        c.cell.maxAttempts,
-        c.repeats!.tasks,
-        c.repeats!.perTask,
-        pct(c.rate),
-        pct(c.repeats!.agree),
-        kappa(c.repeats!.kappa),
-      ]),
+      [...CELL_HEAD, 'Tasks', 'Repeats', 'Rate', 'Repeats agree', 'Kappa'],
+      repeated.map((c) => [...cellValues(c), c.repeats!.tasks, c.repeats!.perTask, pct(c.rate), pct(c.repeats!.agree), kappa(c.repeats!.kappa)]),
     ),
     '',
   ];
@@ -142,13 +142,7 @@ function cellSection(cells: readonly CellMetrics[]): string[] {
   out.push(
     table(
       [
-        'Model',
-        'Dataset',
-        'Split',
-        'Scaffold',
-        'Access',
-        'Prompt',
-        'Max attempts',
+        ...CELL_HEAD,
         'n',
         'Passes',
         'Rate',
@@ -164,13 +158,7 @@ function cellSection(cells: readonly CellMetrics[]): string[] {
         'Cost',
       ],
       cells.map((c: CellMetrics) => [
-        c.cell.model,
-        c.cell.dataset,
-        c.cell.split,
-        c.cell.scaffold,
-        c.cell.access,
-        c.cell.prompt,
-        c.cell.maxAttempts,
+        ...cellValues(c),
         c.n,
         c.passes,
         pct(c.rate),
