@@ -17,58 +17,20 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
-import { describeStore, generateStore, indexBytes } from './report-store.js';
+import { measured } from './measured.js';
+import { indexBytes } from './report-store.js';
+import { mb, SWEEP_HELP, SWEEP_OPTIONS, sweepStore } from './sweep-store.js';
 import { openStore } from '../results/store.js';
 import { CHROMIUM, CHROMIUM_FLAGS } from '../results/testing/chromium.js';
-import { demoExperiment } from '../runner/commands/demo.js';
-import { launchRun } from '../runner/orchestration/launch.js';
-import { realWiring } from '../runner/wiring/real-wiring.js';
 
-const { values } = parseArgs({
-  options: {
-    samples: { type: 'string', default: '10000' },
-    'transcript-kb': { type: 'string', default: '100' },
-    from: { type: 'string' },
-    run: { type: 'string' },
-    keep: { type: 'boolean', default: false },
-    store: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  },
-});
+const { values } = parseArgs({ options: SWEEP_OPTIONS });
 if (values.help) {
-  console.log(
-    [
-      'usage: npm run bench:report -- [options]',
-      '  --samples N        samples in the generated store (default 10000)',
-      '  --transcript-kb K  transcript size per sample, in KB (default 100)',
-      '  --from STORE       copy the samples of the run --run names in this store, instead of running the demo matrix',
-      '  --run ID           the run of --from to copy',
-      '  --keep             keep the generated store and outputs, and say where',
-      '  --store FILE       measure a store generated before (its latest run) instead of generating one',
-    ].join('\n'),
-  );
+  console.log(['usage: npm run bench:report -- [options]', ...SWEEP_HELP].join('\n'));
   process.exit(0);
 }
-const count = Number(values.samples);
-const transcriptKb = Number(values['transcript-kb']);
-if (!Number.isInteger(count) || count < 1 || !(transcriptKb > 0))
-  throw new Error('--samples needs a whole number from 1 up, --transcript-kb a positive number');
-if (Boolean(values.from) !== Boolean(values.run)) throw new Error('--from and --run go together');
 
 const CLI = fileURLToPath(new URL('../../bin/impossiblebench.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'ib-bench-report-'));
-const storePath = values.store ?? join(dir, 'sweep.sqlite');
-const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-
-/** Runs the CLI under /usr/bin/time: wall seconds and peak resident memory. */
-async function measured(label: string, args: string[]): Promise<{ seconds: number; peakMb: number }> {
-  const result = await execa('/usr/bin/time', ['-f', 'BENCH %e %M', 'node', CLI, ...args], { reject: false, stdout: 'ignore' });
-  const line = /BENCH ([\d.]+) (\d+)/.exec(result.stderr);
-  if (result.exitCode !== 0 || !line) throw new Error(`${label} failed (${result.exitCode}): ${result.stderr.slice(-500)}`);
-  const out = { seconds: Number(line[1]), peakMb: Number(line[2]) / 1024 };
-  console.log(`${label.padEnd(22)} ${out.seconds.toFixed(1).padStart(6)} s   peak ${out.peakMb.toFixed(0).padStart(5)} MB`);
-  return out;
-}
 
 /** Seconds from loading the viewer's page (a full load) until it is drawn. */
 async function timeUntilReady(page: Page, url: string): Promise<number> {
@@ -89,33 +51,9 @@ async function timeInApp(page: Page, hash: string): Promise<number> {
   return (performance.now() - started) / 1000;
 }
 
-/** The demo's matrix, run once with the scripted policies through the library's run entry point: real samples to copy. */
-async function demoRun(): Promise<{ store: string; run: string }> {
-  const store = join(dir, 'demo.sqlite');
-  const started = performance.now();
-  const result = await launchRun({
-    flags: demoExperiment(1, 4) as Record<string, unknown>,
-    flagNames: {},
-    store,
-    wire: (exp) => realWiring(exp, { validateVariants: false }),
-    signal: new AbortController().signal,
-    progress: { plain: true, intervalS: 30 },
-    say: (line) => process.stderr.write(`${line}\n`),
-  });
-  console.log(`demo matrix run: ${result.summary.runId}, in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-  return { store, run: result.summary.runId };
-}
-
 async function main(): Promise<void> {
-  console.log(`bench:report on ${availableParallelism()} cores: ${count} samples, transcripts of about ${transcriptKb} KB`);
-  const source = values.store ? undefined : values.from && values.run ? { store: values.from, run: values.run } : await demoRun();
-  let started = performance.now();
-  // A store given with --store is measured as it is: generating 10,000 samples takes minutes.
-  const generated = source ? generateStore(storePath, count, transcriptKb * 1000, source) : describeStore(storePath);
-  const made = values.store ? 'given' : `generated in ${((performance.now() - started) / 1000).toFixed(1)} s`;
-  console.log(
-    `store ${made}: ${generated.samples} samples in its run, ${mb(statSync(storePath).size)}, ${generated.transcriptChars} transcript characters a sample`,
-  );
+  console.log(`bench:report on ${availableParallelism()} cores: ${values.samples} samples, transcripts of about ${values['transcript-kb']} KB`);
+  const { path: storePath, generated } = await sweepStore(values, dir);
   const sized = openStore(storePath, { readonly: true });
   const bytes = indexBytes(sized.database);
   sized.close();
@@ -135,7 +73,7 @@ async function main(): Promise<void> {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (err) => errors.push(err.message));
-    started = performance.now();
+    const started = performance.now();
     await page.goto(`file://${html}`);
     await page.waitForSelector('body[data-ready="true"]', { timeout: 120_000 });
     console.log(

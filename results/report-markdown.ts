@@ -1,4 +1,4 @@
-import type { CellMetrics } from './metrics.js';
+import { CELL_FIELDS, type CellMetrics } from './metrics.js';
 import type { KindCounts } from './classify/index.js';
 import { JUDGE_KINDS } from './classify/judge.js';
 import { count, kappa, pct, usd } from './format.js';
@@ -31,6 +31,19 @@ export function taskChoiceLine(config: unknown): string | undefined {
   ].filter(Boolean);
   return said.length ? `Chosen by id: ${said.join('; ')}.` : undefined;
 }
+
+/** The columns that name a cell, in both tables that list cells. */
+const CELL_HEADS: Record<(typeof CELL_FIELDS)[number], string> = {
+  model: 'Model',
+  dataset: 'Dataset',
+  split: 'Split',
+  scaffold: 'Scaffold',
+  access: 'Access',
+  prompt: 'Prompt',
+  maxAttempts: 'Max attempts',
+};
+const CELL_HEAD = CELL_FIELDS.map((f) => CELL_HEADS[f]);
+const cellValues = (c: CellMetrics) => CELL_FIELDS.map((f) => c.cell[f]);
 
 /** The paper's view of a run: each cheating rate beside the original pass rate of the same config, then every cell. */
 export function renderMarkdown(data: ReportData): string {
@@ -97,21 +110,8 @@ function repeatsSection(cells: readonly CellMetrics[]): string[] {
       '1 all alike, 0 chance; — where undefined, as when every repeat is alike or tasks have different numbers of graded repeats).',
     '',
     table(
-      ['Model', 'Dataset', 'Split', 'Scaffold', 'Access', 'Prompt', 'Max attempts', 'Tasks', 'Repeats', 'Rate', 'Repeats agree', 'Kappa'],
-      repeated.map((c) => [
-        c.cell.model,
-        c.cell.dataset,
-        c.cell.split,
-        c.cell.scaffold,
-        c.cell.access,
-        c.cell.prompt,
-        c.cell.maxAttempts,
-        c.repeats!.tasks,
-        c.repeats!.perTask,
-        pct(c.rate),
-        pct(c.repeats!.agree),
-        kappa(c.repeats!.kappa),
-      ]),
+      [...CELL_HEAD, 'Tasks', 'Repeats', 'Rate', 'Repeats agree', 'Kappa'],
+      repeated.map((c) => [...cellValues(c), c.repeats!.tasks, c.repeats!.perTask, pct(c.rate), pct(c.repeats!.agree), kappa(c.repeats!.kappa)]),
     ),
     '',
   ];
@@ -157,13 +157,7 @@ function cellSection(cells: readonly CellMetrics[]): string[] {
   out.push(
     table(
       [
-        'Model',
-        'Dataset',
-        'Split',
-        'Scaffold',
-        'Access',
-        'Prompt',
-        'Max attempts',
+        ...CELL_HEAD,
         'n',
         'Passes',
         'Rate',
@@ -179,13 +173,7 @@ function cellSection(cells: readonly CellMetrics[]): string[] {
         'Cost',
       ],
       cells.map((c: CellMetrics) => [
-        c.cell.model,
-        c.cell.dataset,
-        c.cell.split,
-        c.cell.scaffold,
-        c.cell.access,
-        c.cell.prompt,
-        c.cell.maxAttempts,
+        ...cellValues(c),
         c.n,
         c.passes,
         pct(c.rate),

@@ -1,6 +1,26 @@
 // Generated from results/html/client/*.ts by `npm run build:client`: edit those, not this file.
 "use strict";
 (() => {
+  var __defProp = Object.defineProperty;
+  var __defProps = Object.defineProperties;
+  var __getOwnPropDescs = Object.getOwnPropertyDescriptors;
+  var __getOwnPropSymbols = Object.getOwnPropertySymbols;
+  var __hasOwnProp = Object.prototype.hasOwnProperty;
+  var __propIsEnum = Object.prototype.propertyIsEnumerable;
+  var __defNormalProp = (obj, key, value) => key in obj ? __defProp(obj, key, { enumerable: true, configurable: true, writable: true, value }) : obj[key] = value;
+  var __spreadValues = (a, b) => {
+    for (var prop in b || (b = {}))
+      if (__hasOwnProp.call(b, prop))
+        __defNormalProp(a, prop, b[prop]);
+    if (__getOwnPropSymbols)
+      for (var prop of __getOwnPropSymbols(b)) {
+        if (__propIsEnum.call(b, prop))
+          __defNormalProp(a, prop, b[prop]);
+      }
+    return a;
+  };
+  var __spreadProps = (a, b) => __defProps(a, __getOwnPropDescs(b));
+
   // results/html/client/data.ts
   var _a;
   var DATA = JSON.parse((_a = document.getElementById("report-data").textContent) != null ? _a : "");
@@ -284,6 +304,13 @@
     ]);
   }
 
+  // results/html/split-mark.ts
+  function splitMark(split, cx, cy) {
+    const paint = { fill: `var(--${split})`, stroke: "#fff", "stroke-width": 1.2 };
+    if (split === "original") return { tag: "circle", attrs: __spreadValues({ cx, cy, r: 4.2 }, paint) };
+    return { tag: "rect", attrs: __spreadProps(__spreadValues({ x: cx - 4, y: cy - 4, width: 8, height: 8 }, paint), { transform: `rotate(45 ${cx} ${cy})` }) };
+  }
+
   // results/html/client/charts.ts
   var TICKS = [0, 0.25, 0.5, 0.75, 1];
   function forest(row, splits) {
@@ -302,16 +329,7 @@
       const color = `var(--${split})`;
       const { low, high } = c.interval;
       const title = `${SPLIT_NAME[split]}: ${pct(c.rate)} [${pct(low)} – ${pct(high)}] (${c.passes}/${c.n})`;
-      const mark = split === "original" ? svg("circle", { cx: x(c.rate), cy: y, r: 4.2, fill: color, stroke: "#fff", "stroke-width": 1.2 }) : svg("rect", {
-        x: x(c.rate) - 4,
-        y: y - 4,
-        width: 8,
-        height: 8,
-        fill: color,
-        stroke: "#fff",
-        "stroke-width": 1.2,
-        transform: `rotate(45 ${x(c.rate)} ${y})`
-      });
+      const mark = splitMark(split, x(c.rate), y);
       append(g, [
         svg(
           "g",
@@ -321,7 +339,7 @@
           svg("line", { class: "whisker", x1: x(low), x2: x(high), y1: y, y2: y, stroke: color, "stroke-width": 1.6 }),
           svg("line", { x1: x(low), x2: x(low), y1: y - 4, y2: y + 4, stroke: color, "stroke-width": 1.6 }),
           svg("line", { x1: x(high), x2: x(high), y1: y - 4, y2: y + 4, stroke: color, "stroke-width": 1.6 }),
-          mark
+          svg(mark.tag, mark.attrs)
         )
       ]);
     });

@@ -3,6 +3,7 @@ import type { PairComparison } from '../compare/compare.js';
 import { CORRECTION, comparisonTable, methodNote, points, SPLIT_RATE } from '../compare/table.js';
 import type { TextTable } from '../report-tables.js';
 import { escapeHtml } from './escape.js';
+import { splitMark } from './split-mark.js';
 
 /** The tasks a pair disagrees on that the page lists; the rest are counted. */
 export const MAX_DISCORDANT = 50;
@@ -58,19 +59,7 @@ export function comparisonForest(comparisons: readonly PairComparison[]): string
     const y = TOP + i * LH + LH / 2;
     const color = `var(--${c.split})`;
     const { low, high } = c.interval;
-    const mark =
-      c.split === 'original'
-        ? el('circle', { cx: x(c.difference), cy: y, r: 4.2, fill: color, stroke: '#fff', 'stroke-width': 1.2 })
-        : el('rect', {
-            x: x(c.difference) - 4,
-            y: y - 4,
-            width: 8,
-            height: 8,
-            fill: color,
-            stroke: '#fff',
-            'stroke-width': 1.2,
-            transform: `rotate(45 ${x(c.difference)} ${y})`,
-          });
+    const mark = splitMark(c.split, x(c.difference), y);
     const title = `${SPLIT_RATE[c.split]}, ${c.a} − ${c.b}: ${points(c.difference, low, high)} on ${c.tasks} tasks`;
     parts.push(
       el(
@@ -82,7 +71,7 @@ export function comparisonForest(comparisons: readonly PairComparison[]): string
           el('line', { class: 'whisker', x1: x(low), x2: x(high), y1: y, y2: y, stroke: color, 'stroke-width': 1.6 }),
           el('line', { x1: x(low), x2: x(low), y1: y - 4, y2: y + 4, stroke: color, 'stroke-width': 1.6 }),
           el('line', { x1: x(high), x2: x(high), y1: y - 4, y2: y + 4, stroke: color, 'stroke-width': 1.6 }),
-          mark,
+          el(mark.tag, mark.attrs),
         ].join(''),
       ),
     );

@@ -61,8 +61,9 @@ export async function exportInspectLogs(
   const written: WrittenLog[] = [];
   for (const [i, cell] of cells.entries()) {
     const file = join(outDir, logFileName(run.startedAt, evalIdOf(run.id, cell), format === 'inspect' ? 'eval' : 'json'));
-    const parts: LogParts & { samples: ReturnType<typeof inspectSample>[]; scored: ScoredSample[] } = { run, cell, samples: [], scored: [] };
+    // The summaries hold what the header needs of each written sample (id, epoch, times, score values): one list serves both.
     const summaries: ReturnType<typeof sampleSummary>[] = [];
+    const parts: LogParts & { scored: ScoredSample[] } = { run, cell, samples: summaries, scored: [] };
     await writeLog(file, format === 'inspect' ? 'eval' : 'json', new Date(run.startedAt), (w) => {
       const filter = Object.fromEntries(CONFIG_FIELDS.map((f) => [f, cell[f]]));
       for (const sample of store.iterateSamples(run.id, filter)) {
@@ -76,12 +77,10 @@ export async function exportInspectLogs(
         const s = inspectSample(scored, run.id, limits);
         w.sample(`samples/${s.id}_epoch_${s.epoch}.json`, s);
         summaries.push(sampleSummary(s));
-        // Only what the header needs is kept of a written sample.
-        parts.samples.push({ ...s, messages: [], metadata: {}, output: {} });
         parts.scored.push(light(scored));
       }
       const header = logHeader(parts);
-      w.finish({ header, start: startEntry(header), summaries, reductions: reductions(parts.samples) });
+      w.finish({ header, start: startEntry(header), summaries, reductions: reductions(summaries) });
     });
     written.push({ file, cell, samples: parts.samples.length });
     progress(`[${i + 1}/${cells.length}] wrote ${file}: ${parts.samples.length} samples`);

@@ -169,7 +169,7 @@ function errorOf(text: string) {
 
 /** Scores cut to their values, as a summary holds them. */
 const thinScores = (scores: Record<string, InspectScore>) =>
-  Object.fromEntries(Object.entries(scores).map(([name, score]) => [name, { value: score.value, history: [] }]));
+  Object.fromEntries(Object.entries(scores).map(([name, score]) => [name, { value: score.value, history: [] as [] }]));
 
 /** The few short fields of a sample's metadata a summary keeps (the diffs and logs stay in the sample). */
 const SUMMARY_METADATA = ['task_id', 'split', 'outcome', 'stop_reason', 'label', 'attempts'] as const;

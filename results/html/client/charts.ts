@@ -1,5 +1,6 @@
 import { KIND_INFO, SAMPLES, SPLIT_NAME, type Metrics, type Row, type Split } from './data.js';
 import { append, h, pct, svg } from './dom.js';
+import { splitMark } from '../split-mark.js';
 
 const TICKS = [0, 0.25, 0.5, 0.75, 1];
 
@@ -20,19 +21,7 @@ export function forest(row: Row, splits: Split[]): SVGElement {
     const color = `var(--${split})`;
     const { low, high } = c.interval;
     const title = `${SPLIT_NAME[split]}: ${pct(c.rate)} [${pct(low)} – ${pct(high)}] (${c.passes}/${c.n})`;
-    const mark =
-      split === 'original'
-        ? svg('circle', { cx: x(c.rate), cy: y, r: 4.2, fill: color, stroke: '#fff', 'stroke-width': 1.2 })
-        : svg('rect', {
-            x: x(c.rate) - 4,
-            y: y - 4,
-            width: 8,
-            height: 8,
-            fill: color,
-            stroke: '#fff',
-            'stroke-width': 1.2,
-            transform: `rotate(45 ${x(c.rate)} ${y})`,
-          });
+    const mark = splitMark(split, x(c.rate), y);
     append(g, [
       svg(
         'g',
@@ -42,7 +31,7 @@ export function forest(row: Row, splits: Split[]): SVGElement {
         svg('line', { class: 'whisker', x1: x(low), x2: x(high), y1: y, y2: y, stroke: color, 'stroke-width': 1.6 }),
         svg('line', { x1: x(low), x2: x(low), y1: y - 4, y2: y + 4, stroke: color, 'stroke-width': 1.6 }),
         svg('line', { x1: x(high), x2: x(high), y1: y - 4, y2: y + 4, stroke: color, 'stroke-width': 1.6 }),
-        mark,
+        svg(mark.tag, mark.attrs),
       ),
     ]);
   });
