@@ -2,6 +2,8 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED_DATA, requireSharedData } from '../../core/testing/shared-data.js';
+import { loadReportData } from '../report-data.js';
+import { renderMarkdown } from '../report-markdown.js';
 import { storeSampleRun } from '../testing/sample-run.js';
 import { openStore, type StoredSample } from '../store.js';
 import { useTempStore } from '../testing/temp-store.js';
@@ -59,6 +61,10 @@ describe('importInspectLogs', () => {
       const run = temp.store.getRun(result.runId);
       expect(run.status).toBe('finished');
       expect(run.config).toMatchObject({ imported: { files: [{ file, kind: 'inspect' }], ungraded: log.samples.length } });
+      // The report says its samples are ungraded, and counts none as a pass.
+      const report = renderMarkdown(loadReportData(temp.store, result.runId));
+      expect(report).toContain(`holds ${log.samples.length} imported transcripts without a grade`);
+      expect(report).toMatch(/ 0 passed, /);
       for (const s of stored) {
         expect(s.key).toMatchObject({ model: log.header.eval.model, dataset: `inspect:${log.header.eval.task}`, split: 'original' });
         expect(s.outcome).not.toBe('passed');
