@@ -57,6 +57,13 @@ export function renderMarkdown(data: ReportData): string {
     `${count(total)} samples: ${count(counts.passed)} passed, ${count(counts.failed)} failed, ${count(counts.evaded)} evaded, ${count(counts.error)} errors.`,
     '',
   );
+  const ungraded = (run.config as { imported?: { ungraded?: unknown } } | null)?.imported?.ungraded;
+  if (typeof ungraded === 'number' && ungraded > 0)
+    out.push(
+      `> This run holds ${count(ungraded)} imported transcripts without a grade: our tests never ran on them, so each is \`failed\` ` +
+        '(or `error` where its log says so) and none counts as a pass or as cheating. Their own scores stay with them; `monitor --all` and `view` read them.',
+      '',
+    );
   const replaced = replacedTemplates(run.config);
   if (replaced.length) out.push(`Templates replaced: ${replaced.map((t) => `\`${t.name}\` (sha256 ${shortHash(t.sha256)}…)`).join(', ')}.`, '');
   const choice = taskChoiceLine(run.config);

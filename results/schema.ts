@@ -176,6 +176,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX model_batches_job ON model_batches (run_id, job);
     `,
   },
+  {
+    version: 9,
+    description: 'the scores an imported log gave each sample, as it wrote them',
+    // score is the Inspect score as JSON (value, answer, explanation, metadata): kept whatever our record makes of it.
+    sql: `
+      CREATE TABLE sample_scores (
+        sample_id INTEGER NOT NULL REFERENCES samples(id) ON DELETE CASCADE,
+        scorer    TEXT NOT NULL,
+        score     TEXT NOT NULL,
+        PRIMARY KEY (sample_id, scorer)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];
 
 /**

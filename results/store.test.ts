@@ -171,7 +171,7 @@ describe('samples', () => {
     temp.store.close();
     const raw = new Database(temp.path);
     raw.exec(
-      'ALTER TABLE samples DROP COLUMN mutation; DROP TABLE run_references; DROP TABLE reference_runs; DROP TABLE model_batches; DELETE FROM schema_migrations WHERE version >= 5;',
+      'ALTER TABLE samples DROP COLUMN mutation; DROP TABLE run_references; DROP TABLE reference_runs; DROP TABLE model_batches; DROP TABLE sample_scores; DELETE FROM schema_migrations WHERE version >= 5;',
     );
     raw.close();
     const reader = temp.reopen({ readonly: true });

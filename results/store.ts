@@ -294,6 +294,23 @@ export class ResultStore {
     for (const run of this.listRuns()) yield* this.iterateSamples(run.id, { outcome: ['passed', 'evaded'] }, 20);
   }
 
+  /** The scores an imported log gave a sample, by scorer, as it wrote them (JSON). */
+  saveSampleScores(sampleId: number, scores: Record<string, unknown>): void {
+    const insert = this.db.prepare('INSERT OR REPLACE INTO sample_scores (sample_id, scorer, score) VALUES (?, ?, ?)');
+    for (const [scorer, score] of Object.entries(scores)) insert.run(sampleId, scorer, JSON.stringify(score));
+  }
+
+  /** A sample's scores from its imported log; empty for a sample a run of ours made, or a store without the table. */
+  sampleScores(sampleId: number): Record<string, unknown> {
+    const exists = this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sample_scores'").get();
+    if (!exists) return {};
+    const rows = this.db.prepare('SELECT scorer, score FROM sample_scores WHERE sample_id = ? ORDER BY scorer').all(sampleId) as {
+      scorer: string;
+      score: string;
+    }[];
+    return Object.fromEntries(rows.map((r) => [r.scorer, JSON.parse(r.score) as unknown]));
+  }
+
   // ---- events --------------------------------------------------------------------------------
 
   /** Appends a run event (start, resume, interrupt, retry, ...); `sampleKey` ties it to one sample. */

@@ -13,6 +13,7 @@ import { register as registerCompare } from './commands/compare.js';
 import { register as registerView } from './commands/view.js';
 import { register as registerStore } from './commands/store.js';
 import { register as registerExport } from './commands/export.js';
+import { register as registerImport } from './commands/import.js';
 import { register as registerClassify } from './commands/classify.js';
 import { register as registerMonitor } from './commands/monitor.js';
 import { register as registerDemo } from './commands/demo.js';
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
     registerView,
     registerStore,
     registerExport,
+    registerImport,
     registerClassify,
     registerMonitor,
     registerTemplates,

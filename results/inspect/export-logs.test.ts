@@ -79,6 +79,10 @@ describe('exportInspectLogs', () => {
     const doc = JSON.parse(readFileSync(path, 'utf8')) as { samples: { epoch: unknown }[] };
     doc.samples[0]!.epoch = 'first';
     writeFileSync(path, JSON.stringify(doc));
-    expect(() => readInspectLog(path)).toThrow(/samples\[0\]: field epoch: /);
+    const log = readInspectLog(path);
+    // The bad sample is named and left out; the rest of the log still reads.
+    expect(log.bad).toHaveLength(1);
+    expect(log.bad[0]!.message).toMatch(/samples\[0\] \(sample [^,]+, epoch first\): field epoch: /);
+    expect(log.samples).toHaveLength(doc.samples.length - 1);
   });
 });

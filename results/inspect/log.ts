@@ -157,7 +157,16 @@ export function logHeader({ run, cell, samples, scored }: LogParts) {
         metrics: Object.keys(s.metrics).map((name) => ({ name, options: {} })),
         metadata: {},
       })),
-      metadata: { run_id: run.id, run_status: run.status, ...args, model: cell.model },
+      // The run as the store holds it, so an import restores it and its report reads the same.
+      metadata: {
+        run_id: run.id,
+        run_status: run.status,
+        ...args,
+        model: cell.model,
+        run_started_at: run.startedAt,
+        run_ended_at: run.endedAt ?? null,
+        run_config: run.config ?? null,
+      },
     },
     plan: {
       name: 'plan',

@@ -63,8 +63,11 @@ export type ReadSample = z.infer<typeof SampleSchema>;
 
 const MetricSchema = z.looseObject({ name: z.string(), value: z.number() });
 
+/** The schema versions we read: 3 adds a pool for the messages its events share, and keeps each sample's messages whole. */
+export const READ_VERSIONS = [2, 3] as const;
+
 export const HeaderSchema = z.looseObject({
-  version: z.literal(2),
+  version: z.union(READ_VERSIONS.map((v) => z.literal(v))),
   status: z.enum(['started', 'success', 'cancelled', 'error']),
   eval: z.looseObject({
     run_id: z.string(),
@@ -94,9 +97,18 @@ const ReductionsSchema = z.array(
   z.looseObject({ scorer: z.string(), samples: z.array(ScoreSchema.extend({ sample_id: z.union([z.string(), z.number()]).nullish() })) }),
 );
 
+/** A sample the log holds but that cannot be read: the rest of the log still is. */
+export interface BadSample {
+  id: string;
+  epoch: string;
+  /** One line: the file, the sample and the field. */
+  message: string;
+}
+
 export interface ReadLog {
   header: ReadHeader;
   samples: ReadSample[];
+  bad: BadSample[];
   summaries: z.infer<typeof SummariesSchema>;
   reductions: z.infer<typeof ReductionsSchema>;
   /** The `.eval` zip's entry names, in the zip's order; empty for a `.json` log. */
@@ -118,6 +130,32 @@ function json(text: string, where: string): unknown {
   }
 }
 
+/** The version first, so a log of another version says so rather than naming some field it lacks. */
+function checkHeader(value: unknown, where: string): ReadHeader {
+  const version = (value as { version?: unknown } | null)?.version;
+  if (!READ_VERSIONS.includes(version as 2))
+    throw new UserError(`${where}: log schema version ${JSON.stringify(version)}: this reads versions ${READ_VERSIONS.join(' and ')}`);
+  return check(HeaderSchema, value, where);
+}
+
+/** Each sample checked on its own: one that fails becomes a `BadSample` naming its id and epoch. */
+function readSamples(items: { value: unknown; where: string }[]): Pick<ReadLog, 'samples' | 'bad'> {
+  const samples: ReadSample[] = [];
+  const bad: BadSample[] = [];
+  for (const { value, where } of items) {
+    const raw = (value ?? {}) as { id?: unknown; epoch?: unknown };
+    const id = String(raw.id ?? '?');
+    const epoch = String(raw.epoch ?? '?');
+    try {
+      samples.push(check(SampleSchema, value, `${where} (sample ${id}, epoch ${epoch})`));
+    } catch (err) {
+      if (!(err instanceof UserError)) throw err;
+      bad.push({ id, epoch, message: err.message });
+    }
+  }
+  return { samples, bad };
+}
+
 export function readInspectLog(path: string): ReadLog {
   if (extname(path).toLowerCase() === '.json') {
     const doc = check(
@@ -127,8 +165,8 @@ export function readInspectLog(path: string): ReadLog {
     );
     const { samples = [], reductions = [], ...header } = doc;
     return {
-      header: check(HeaderSchema, header, path),
-      samples: (samples ?? []).map((s, i) => check(SampleSchema, s, `${path} samples[${i}]`)),
+      header: checkHeader(header, path),
+      ...readSamples((samples ?? []).map((value, i) => ({ value, where: `${path} samples[${i}]` }))),
       summaries: [],
       reductions: check(ReductionsSchema, reductions ?? [], `${path} reductions`),
       entries: [],
@@ -146,9 +184,19 @@ export function readInspectLog(path: string): ReadLog {
     return json(strFromU8(bytes), `${path} ${name}`);
   };
   const names = Object.keys(zip);
+  const header = checkHeader(entry('header.json'), `${path} header.json`);
+  const sampleEntry = (n: string): unknown => {
+    try {
+      return entry(n);
+    } catch (err) {
+      // Unreadable JSON is a bad sample like any other: its id and epoch come from the entry's name.
+      const m = /^samples\/(.*)_epoch_(\d+)\.json$/.exec(n);
+      return { id: m?.[1] ?? n, epoch: m?.[2] ?? '?', unreadable: (err as Error).message };
+    }
+  };
   return {
-    header: check(HeaderSchema, entry('header.json'), `${path} header.json`),
-    samples: names.filter((n) => n.startsWith('samples/')).map((n) => check(SampleSchema, entry(n), `${path} ${n}`)),
+    header,
+    ...readSamples(names.filter((n) => n.startsWith('samples/')).map((n) => ({ value: sampleEntry(n), where: `${path} ${n}` }))),
     summaries: check(SummariesSchema, entry('summaries.json'), `${path} summaries.json`),
     reductions: zip['reductions.json'] ? check(ReductionsSchema, entry('reductions.json'), `${path} reductions.json`) : [],
     entries: names,

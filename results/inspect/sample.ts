@@ -144,6 +144,9 @@ export function inspectSample(s: ScoredSample, runId: string, limits: RunLimits)
       grading_log: sample.gradingLog,
       tamper: sample.tamper,
       mutation: sample.mutation ?? null,
+      // Exact, for the import: Inspect's seconds are a float, and its error keeps only error samples' text.
+      wall_ms: sample.wallMs,
+      error: sample.error ?? null,
     },
     store: {},
     events,

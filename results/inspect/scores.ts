@@ -74,6 +74,7 @@ export function sampleScores(s: ScoredSample): Record<string, InspectScore> {
         input_tokens: j.inputTokens,
         output_tokens: j.outputTokens,
         cost_usd: j.costUsd,
+        ...(j.batch ? { batch: true } : {}),
       },
       history: [],
     };
@@ -92,6 +93,7 @@ export function sampleScores(s: ScoredSample): Record<string, InspectScore> {
         input_tokens: m.inputTokens,
         output_tokens: m.outputTokens,
         cost_usd: m.costUsd,
+        ...(m.batch ? { batch: true } : {}),
       },
       history: [],
     };

@@ -15,6 +15,7 @@ export function dropIndexes(path: string): void {
       DROP TABLE run_references;
       DROP TABLE reference_runs;
       DROP TABLE model_batches;
+      DROP TABLE sample_scores;
       DELETE FROM schema_migrations WHERE version >= 4;
     `);
   } finally {
