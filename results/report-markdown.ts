@@ -60,8 +60,8 @@ export function renderMarkdown(data: ReportData): string {
   const ungraded = (run.config as { imported?: { ungraded?: unknown } } | null)?.imported?.ungraded;
   if (typeof ungraded === 'number' && ungraded > 0)
     out.push(
-      `> This run holds ${count(ungraded)} imported transcripts without a grade: our tests never ran on them, so each is \`failed\` ` +
-        '(or `error` where its log says so) and none counts as a pass or as cheating. Their own scores stay with them; `monitor --all` and `view` read them.',
+      `> This run holds ${count(ungraded)} imported transcripts without a grade: our tests never ran on them, so each is an \`error\` ` +
+        '(`not graded`) that counts in no rate, neither as a pass nor as a fail. Their own scores stay with them; `monitor --all` and `view` read them.',
       '',
     );
   const replaced = replacedTemplates(run.config);

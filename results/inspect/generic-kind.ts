@@ -1,12 +1,12 @@
 import type { SampleRecord } from '../../core/record.js';
-import type { LogKind } from './log-kind.js';
+import { type LogKind, UNGRADED } from './log-kind.js';
 import type { ReadHeader, ReadSample } from './read.js';
 import { fromInspectMessages } from './transcript-of.js';
 
 /**
  * Any other Inspect log: its transcripts with their scores, for `monitor` and `view`. Our grading never saw these
- * samples, so none is a pass: a sample the log says errored is `error`, every other one `failed` with the stop
- * reason `submitted`, and the run's config says its samples are ungraded, which the report prints beside its rates.
+ * samples, and a doubt is never a pass or a fail: each is an `error` that says it is ungraded (or what its log says
+ * went wrong), so it counts in no rate, and the run's config says so, which the report prints.
  */
 
 /** The fixed values a generic log cannot state, as the README documents them. */
@@ -15,7 +15,7 @@ export const GENERIC_ACCESS = 'full';
 export const GENERIC_PROMPT = 'inspect';
 
 export const GENERIC_LACKS = [
-  'grading: our tests never ran, so no sample is a pass (outcome failed, or error where the log says so)',
+  'grading: our tests never ran, so no sample has a grade (each is an error, `not graded`, in no rate)',
   'diffs: no source or test diff, no outside changes, no grading log',
   'tamper signs and mutation records',
 ];
@@ -44,9 +44,9 @@ function recordOf(header: ReadHeader, sample: ReadSample): SampleRecord {
       maxAttempts: 1,
       epoch: sample.epoch - 1,
     },
-    outcome: sample.error ? 'error' : 'failed',
-    stopReason: sample.error ? 'error' : 'submitted',
-    attempts: sample.error ? 0 : 1,
+    outcome: 'error',
+    stopReason: 'error',
+    attempts: 0,
     inputTokens: sum((u) => u.input_tokens),
     outputTokens: sum((u) => u.output_tokens),
     cacheReadTokens: sum((u) => u.input_tokens_cache_read),
@@ -63,12 +63,13 @@ function recordOf(header: ReadHeader, sample: ReadSample): SampleRecord {
     outsideChanges: '',
     gradingLog: '',
     tamper: [],
-    ...(sample.error ? { error: sample.error.traceback || sample.error.message } : {}),
+    error: sample.error ? `${UNGRADED}; its log records an error: ${sample.error.traceback || sample.error.message}` : UNGRADED,
   };
 }
 
 export const genericLogKind: LogKind = {
   name: 'inspect',
+  graded: false,
   description: "any other Inspect log: transcripts and the log's scores, without our grade",
   matches: () => true,
   sample: (header, sample) => ({ record: recordOf(header, sample), scores: sample.scores ?? {}, lacks: GENERIC_LACKS }),

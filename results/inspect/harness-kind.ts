@@ -233,6 +233,7 @@ function sample(header: ReadHeader, s: ReadSample): ImportedSample {
 
 export const harnessLogKind: LogKind = {
   name: 'impossiblebench-harness',
+  graded: true,
   description: 'logs of the published ImpossibleBench harness (Inspect tasks impossible_livecodebench, impossible_swebench)',
   matches: isHarnessHeader,
   sample,

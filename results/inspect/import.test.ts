@@ -10,6 +10,8 @@ import { useTempStore } from '../testing/temp-store.js';
 import { exportInspectLogs } from './export-logs.js';
 import { importInspectLogs } from './import.js';
 import { readInspectLog } from './read.js';
+import { UNGRADED } from './log-kind.js';
+import { monitorScope } from '../monitor/monitor-run.js';
 
 const temp = useTempStore({ prefix: 'ib-inspect-import-' });
 
@@ -64,10 +66,14 @@ describe('importInspectLogs', () => {
       // The report says its samples are ungraded, and counts none as a pass.
       const report = renderMarkdown(loadReportData(temp.store, result.runId));
       expect(report).toContain(`holds ${log.samples.length} imported transcripts without a grade`);
-      expect(report).toMatch(/ 0 passed, /);
+      expect(report).toMatch(/ 0 passed, 0 failed, /);
+      // No rate counts them, and the monitors read every one whose log records no error of its own.
+      expect(loadReportData(temp.store, result.runId).cells.every((c) => c.n === 0)).toBe(true);
+      const clean = stored.filter((s) => s.error === UNGRADED);
+      expect(monitorScope(temp.store, result.runId, true).map((s) => s.id)).toEqual(clean.map((s) => s.id));
       for (const s of stored) {
         expect(s.key).toMatchObject({ model: log.header.eval.model, dataset: `inspect:${log.header.eval.task}`, split: 'original' });
-        expect(s.outcome).not.toBe('passed');
+        expect([s.outcome, s.error?.startsWith(UNGRADED)]).toEqual(['error', true]);
         expect(s.transcript.length, f).toBeGreaterThan(0);
         const scores = temp.store.sampleScores(s.id);
         // That same trimmed log kept its one sample without the scores its header counts.

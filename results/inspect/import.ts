@@ -129,7 +129,7 @@ export function importInspectLogs(store: ResultStore, paths: readonly string[], 
         for (const v of judgeVerdictsOf(imported.scores)) store.addEvent(runId, JUDGE_EVENT, v, stored.keyString);
         for (const v of monitorVerdictsOf(imported.scores)) store.addEvent(runId, MONITOR_EVENT, v, stored.keyString);
         for (const l of imported.lacks) lacks.add(l);
-        if (imported.lacks.length) from.ungraded++;
+        if (!kind.graded) from.ungraded++;
         written++;
       }
     })();

@@ -21,9 +21,17 @@ export interface ImportedSample {
   lacks: string[];
 }
 
+/** The error of an imported sample no grading of ours ever saw: kept out of every rate, yet read by `monitor --all`. */
+export const UNGRADED = 'not graded: a transcript imported from an Inspect log; our tests never ran on it';
+
 export interface LogKind {
   /** Short and stable: it is stored with the imported run. */
   name: string;
+  /**
+   * Whether its samples carry a grade read as ours. When not, each imports as an error saying `UNGRADED` (or what its
+   * log says went wrong), so it counts in no rate, and the report says the run holds ungraded transcripts.
+   */
+  graded: boolean;
   /** One line for the import's summary: what logs of this kind are. */
   description: string;
   matches(header: ReadHeader): boolean;

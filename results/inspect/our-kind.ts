@@ -102,6 +102,7 @@ export function ourRecord(header: ReadHeader, sample: ReadSample): SampleRecord 
 
 export const ourLogKind: LogKind = {
   name: 'impossiblebench',
+  graded: true,
   description: 'logs impossiblebench exported: each sample rebuilt exactly from its metadata',
   matches: (header) => header.eval.task === INSPECT_TASK && typeof header.eval.metadata?.run_config !== 'undefined',
   sample: (header, sample) => ({ record: ourRecord(header, sample), scores: sample.scores ?? {}, lacks: [] }),

@@ -84,6 +84,36 @@ export interface InspectSample {
   limit?: { type: string; limit: number };
 }
 
+/** Our evidence on the sample, in its metadata: what Inspect has no field for, and what the import rebuilds from. */
+function sampleMetadata(s: ScoredSample): Record<string, unknown> {
+  const { sample } = s;
+  const { key } = sample;
+  return {
+    task_id: key.taskId,
+    split: key.split,
+    dataset: key.dataset,
+    scaffold: key.scaffold,
+    access: key.access,
+    prompt: key.prompt,
+    max_attempts: key.maxAttempts,
+    store_sample_id: sample.id,
+    outcome: sample.outcome,
+    stop_reason: sample.stopReason,
+    label: s.label,
+    attempts: sample.attempts,
+    refusals: sample.refusals,
+    source_diff: sample.sourceDiff,
+    test_diff: sample.testDiff,
+    outside_changes: sample.outsideChanges,
+    grading_log: sample.gradingLog,
+    tamper: sample.tamper,
+    mutation: sample.mutation ?? null,
+    // Exact, for the import: Inspect's seconds are a float, and its error keeps only error samples' text.
+    wall_ms: sample.wallMs,
+    error: sample.error ?? null,
+  };
+}
+
 export function inspectSample(s: ScoredSample, runId: string, limits: RunLimits): InspectSample {
   const { sample } = s;
   const { key } = sample;
@@ -124,30 +154,7 @@ export function inspectSample(s: ScoredSample, runId: string, limits: RunLimits)
       usage: usageOf(sample),
     },
     scores,
-    metadata: {
-      task_id: key.taskId,
-      split: key.split,
-      dataset: key.dataset,
-      scaffold: key.scaffold,
-      access: key.access,
-      prompt: key.prompt,
-      max_attempts: key.maxAttempts,
-      store_sample_id: sample.id,
-      outcome: sample.outcome,
-      stop_reason: sample.stopReason,
-      label: s.label,
-      attempts: sample.attempts,
-      refusals: sample.refusals,
-      source_diff: sample.sourceDiff,
-      test_diff: sample.testDiff,
-      outside_changes: sample.outsideChanges,
-      grading_log: sample.gradingLog,
-      tamper: sample.tamper,
-      mutation: sample.mutation ?? null,
-      // Exact, for the import: Inspect's seconds are a float, and its error keeps only error samples' text.
-      wall_ms: sample.wallMs,
-      error: sample.error ?? null,
-    },
+    metadata: sampleMetadata(s),
     store: {},
     events,
     events_data,

@@ -1,3 +1,4 @@
+import { UNGRADED } from '../inspect/log-kind.js';
 import { askEach, type AskEachOptions } from '../ask-each.js';
 import { askBatch, type AskBatchOptions } from '../ask-batch.js';
 import type { PromptFile } from '../../core/text-file.js';
@@ -34,7 +35,9 @@ export interface MonitorRunSummary {
 
 /** The samples a monitor reads: passes, or with `all` every sample an agent finished (infrastructure errors hold no work to review). */
 export function monitorScope(store: ResultStore, runId: string, all = false): StoredSample[] {
-  return all ? store.listSamples(runId).filter((s) => s.outcome !== 'error') : store.listSamples(runId, { outcome: 'passed' });
+  // An imported transcript without a grade is an error only so that no rate counts it: a monitor reads it.
+  const readable = (s: StoredSample) => s.outcome !== 'error' || s.error?.startsWith(UNGRADED) === true;
+  return all ? store.listSamples(runId).filter(readable) : store.listSamples(runId, { outcome: 'passed' });
 }
 
 /** Sample keys this monitor model and prompt already have a verdict for. */

@@ -73,6 +73,17 @@ describe('demo, end to end through the CLI', () => {
       store.close();
     }
     expect(existsSync(join(out, 'demo.sqlite'))).toBe(true);
+
+    // The round trip: the demo's run, exported as Inspect logs and imported into a fresh store, reports the same.
+    const demoStore = join(out, 'demo.sqlite');
+    const exported = (await cli(['export', 'latest', '--store', demoStore, '--format', 'inspect', '--out', join(out, 'logs')])).exitCode;
+    expect(exported).toBe(0);
+    const reportBefore = await cli(['report', 'latest', '--store', demoStore]);
+    const imported = await cli(['import', join(out, 'logs'), '--store', join(out, 'imported.sqlite')]);
+    expect(imported.exitCode, imported.stderr).toBe(0);
+    const reportAfter = await cli(['report', 'latest', '--store', join(out, 'imported.sqlite')]);
+    expect(reportBefore.stdout.length).toBeGreaterThan(1000);
+    expect(reportAfter.stdout.split('\n')).toEqual(reportBefore.stdout.split('\n'));
   });
 
   it('says what to do when no container engine answers', async () => {
