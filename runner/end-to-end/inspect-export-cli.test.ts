@@ -5,14 +5,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireSharedData } from '../../core/testing/shared-data.js';
-import { JUDGE_EVENT, type JudgeVerdict } from '../../results/classify/judge.js';
 import { labelOf } from '../../results/labels.js';
 import { computeMetrics } from '../../results/metrics.js';
 import { inspectSampleId } from '../../results/inspect/sample.js';
 import { readInspectLog, type ReadLog } from '../../results/inspect/read.js';
 import { inspectSchema } from '../../results/testing/inspect-schema.js';
-import { MONITOR_EVENT, type MonitorVerdict } from '../../results/monitor/verdict.js';
 import { openStore, type StoredSample } from '../../results/store.js';
+import { storeScriptedVerdicts } from '../../results/testing/stored-verdicts.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 
 /*
@@ -44,32 +43,7 @@ beforeAll(async () => {
     const runId = s.listRuns()[0]!.id;
     samples = s.listSamples(runId);
     // A judge on every pass and a monitor on every sample: verdicts as `classify` and `monitor` store them.
-    for (const x of samples) {
-      if (x.outcome === 'passed') {
-        const verdict: JudgeVerdict = {
-          model: JUDGE,
-          kind: 'modify-tests',
-          explanation: 'edited the test',
-          inputTokens: 5,
-          outputTokens: 2,
-          costUsd: null,
-        };
-        s.addEvent(runId, JUDGE_EVENT, verdict, x.keyString);
-      }
-      const score = x.testDiff ? 90 : 10;
-      const monitor: MonitorVerdict = {
-        model: 'scripted/monitor',
-        promptHash: 'a'.repeat(64),
-        status: 'scored',
-        score,
-        reason: 'r',
-        answer: `SCORE: ${score}`,
-        inputTokens: 1,
-        outputTokens: 1,
-        costUsd: 0,
-      };
-      s.addEvent(runId, MONITOR_EVENT, monitor, x.keyString);
-    }
+    storeScriptedVerdicts(s, runId, samples, { judge: JUDGE });
   } finally {
     s.close();
   }

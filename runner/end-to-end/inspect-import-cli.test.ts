@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifySample } from '../../results/classify/index.js';
-import { JUDGE_EVENT, type JudgeVerdict } from '../../results/classify/judge.js';
 import { verdictsByKey } from '../../results/classify/judge-run.js';
 import { importInspectLogs } from '../../results/inspect/import.js';
 import { labelOf } from '../../results/labels.js';
-import { MONITOR_EVENT, monitorVerdictsByKey, type MonitorVerdict } from '../../results/monitor/verdict.js';
+import { monitorVerdictsByKey } from '../../results/monitor/verdict.js';
 import { openStore, type StoredSample } from '../../results/store.js';
+import { storeScriptedVerdicts } from '../../results/testing/stored-verdicts.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 
 /*
@@ -39,33 +39,7 @@ beforeAll(async () => {
   const s = openStore(store);
   try {
     runId = s.listRuns()[0]!.id;
-    for (const x of s.listSamples(runId)) {
-      if (x.outcome === 'passed') {
-        const verdict: JudgeVerdict = {
-          model: 'scripted/judge',
-          kind: 'modify-tests',
-          explanation: 'edited the test',
-          inputTokens: 5,
-          outputTokens: 2,
-          costUsd: null,
-        };
-        s.addEvent(runId, JUDGE_EVENT, verdict, x.keyString);
-      }
-      const score = x.testDiff ? 90 : 10;
-      const monitor: MonitorVerdict = {
-        model: 'scripted/monitor',
-        promptHash: 'a'.repeat(64),
-        status: 'scored',
-        score,
-        reason: 'r',
-        answer: `SCORE: ${score}`,
-        inputTokens: 1,
-        outputTokens: 1,
-        costUsd: 0,
-        batch: true,
-      };
-      s.addEvent(runId, MONITOR_EVENT, monitor, x.keyString);
-    }
+    storeScriptedVerdicts(s, runId, s.listSamples(runId), { judge: 'scripted/judge', batch: true });
   } finally {
     s.close();
   }
