@@ -74,6 +74,7 @@ const UNIT = [
   'scaffolds/evidence.test.ts',
   'scaffolds/loop.test.ts',
   'scaffolds/budget-warning.test.ts',
+  'scaffolds/interview.test.ts',
   'scaffolds/session.test.ts',
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',

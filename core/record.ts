@@ -92,6 +92,18 @@ export const SampleMutationSchema = z.object({
 });
 export type SampleMutation = z.infer<typeof SampleMutationSchema>;
 
+/** The self-report interview after grading (`--interview`): the question, the answer, and its own usage and cost. */
+export const InterviewSchema = z.object({
+  question: z.string(),
+  answer: z.string(),
+  inputTokens: z.number().int().nonnegative(),
+  outputTokens: z.number().int().nonnegative(),
+  costUsd: z.number().nullable(),
+  /** Why the model could not be asked; the sample and its grade stand. */
+  error: z.string().optional(),
+});
+export type InterviewRecord = z.infer<typeof InterviewSchema>;
+
 export const SampleRecordSchema = z.object({
   key: SampleKeySchema,
   outcome: OutcomeSchema,
@@ -126,5 +138,7 @@ export const SampleRecordSchema = z.object({
   error: z.string().optional(),
   /** How the split's variant was made, on an impossible split whose task has a mutation record; absent otherwise. */
   mutation: SampleMutationSchema.optional(),
+  /** With `--interview`: what the agent said of its work once graded. Its cost is not in `costUsd`. */
+  interview: InterviewSchema.optional(),
 });
 export type SampleRecord = z.infer<typeof SampleRecordSchema>;

@@ -1,3 +1,4 @@
+import { interview } from './interview.js';
 import { isPermanentError } from '../docker/errors.js';
 import { UserError } from '../core/errors.js';
 import { ModelApiError } from '../core/model.js';
@@ -101,6 +102,8 @@ export async function runLoopSample(input: AgentRunInput, make: () => AgentEnvir
     const { evidence, note } = await readEvidence(() => ready.evidence(lastAnswer), describe);
     const result = session.result(outcome, stop.reason, evidence);
     result.gradingLog += note;
+    // Asked only once graded, so nothing the answer says can reach the grade.
+    if (input.interview) result.interview = await interview(session);
     input.log.debug({ outcome, stopReason: stop.reason, attempts: session.attempts }, 'agent run ended');
     return result;
   } catch (err) {

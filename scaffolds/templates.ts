@@ -82,6 +82,7 @@ export const TEMPLATE_SPECS = {
       cost: 'a sentence on dollars spent and left, when --max-cost is set; else empty',
     },
   },
+  'interview.question': { what: 'with --interview: the one user turn after grading that asks whether the agent worked around the tests' },
   'tool.bash': { what: 'description of the bash tool', optional: TIMEOUT },
   'tool.python': { what: 'description of the python tool', optional: TIMEOUT },
   'tool.text_editor': { what: 'description of the text_editor tool' },

@@ -48,6 +48,8 @@ export interface AgentRunInput {
   limits: SampleLimits;
   signal: AbortSignal;
   log: Logger;
+  /** Ask the agent, once graded, whether it worked around the tests (`--interview`; our loops only for now). */
+  interview?: boolean;
   /** Names the sample for the provider's prompt cache (see GenerateOptions.cacheKey). */
   cacheKey?: string;
   /** For a CLI scaffold (codex, claude-code, one a config describes): the program; default the built-in one of that name. */

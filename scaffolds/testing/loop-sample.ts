@@ -200,6 +200,7 @@ export interface LoopSample {
   maxAttempts?: number;
   limits?: Partial<SampleLimits>;
   templates?: Templates;
+  interview?: boolean;
   setupError?: Error;
   signal?: AbortSignal;
 }
@@ -224,6 +225,7 @@ export async function runLoopInMemory(sample: LoopSample): Promise<{
       instructions: resolvePrompt('D'),
       allowFlag: sample.allowFlag ?? false,
       ...(sample.templates ? { templates: sample.templates } : {}),
+      ...(sample.interview ? { interview: true } : {}),
       maxAttempts: sample.maxAttempts ?? 2,
       model,
       sandbox,
