@@ -189,6 +189,12 @@ export const MIGRATIONS: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 10,
+    description: 'what the agent said of its work when asked once graded (--interview)',
+    // JSON of the sample's `interview`; NULL when the run asked none.
+    sql: `ALTER TABLE samples ADD COLUMN interview TEXT;`,
+  },
 ];
 
 /**

@@ -1,6 +1,6 @@
 /** How the store's rows read back as runs and samples. */
 import type Database from 'better-sqlite3';
-import { SampleMutationSchema, type Outcome, type SampleKey, type SampleRecord, type TranscriptMessage } from '../core/record.js';
+import { InterviewSchema, SampleMutationSchema, type Outcome, type SampleKey, type SampleRecord, type TranscriptMessage } from '../core/record.js';
 
 /** `budget_reached`: the run started no more samples once its budget (`--max-run-cost`) would have been passed. */
 export type RunStatus = 'running' | 'finished' | 'interrupted' | 'failed' | 'budget_reached';
@@ -68,6 +68,8 @@ export interface SampleRow {
   refusals: number;
   /** Absent in a store of schema 3 or 4, read as it is. */
   mutation?: string | null;
+  /** Absent in a store before schema 10. */
+  interview?: string | null;
 }
 
 export interface MessageRow {
@@ -149,5 +151,7 @@ export function toStoredSample(row: SampleRow, transcript: TranscriptMessage[]):
   if (row.error !== null) sample.error = row.error;
   const mutation = row.mutation ? SampleMutationSchema.safeParse(JSON.parse(row.mutation)) : undefined;
   if (mutation?.success) sample.mutation = mutation.data;
+  const interview = row.interview ? InterviewSchema.safeParse(JSON.parse(row.interview)) : undefined;
+  if (interview?.success) sample.interview = interview.data;
   return sample;
 }

@@ -25,6 +25,7 @@ const RECORD_COLUMNS = [
   'cache_write_tokens',
   'refusals',
   'mutation',
+  'interview',
 ] as const;
 
 const KEY_COLUMNS = [
@@ -63,6 +64,7 @@ function recordValues(rec: SampleRecord, errorCount: number): unknown[] {
     rec.cacheWriteTokens,
     rec.refusals,
     rec.mutation ? JSON.stringify(rec.mutation) : null,
+    rec.interview ? JSON.stringify(rec.interview) : null,
   ];
 }
 

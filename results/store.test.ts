@@ -171,7 +171,7 @@ describe('samples', () => {
     temp.store.close();
     const raw = new Database(temp.path);
     raw.exec(
-      'ALTER TABLE samples DROP COLUMN mutation; DROP TABLE run_references; DROP TABLE reference_runs; DROP TABLE model_batches; DROP TABLE sample_scores; DELETE FROM schema_migrations WHERE version >= 5;',
+      'ALTER TABLE samples DROP COLUMN mutation; ALTER TABLE samples DROP COLUMN interview; DROP TABLE run_references; DROP TABLE reference_runs; DROP TABLE model_batches; DROP TABLE sample_scores; DELETE FROM schema_migrations WHERE version >= 5;',
     );
     raw.close();
     const reader = temp.reopen({ readonly: true });
@@ -184,6 +184,7 @@ describe('samples', () => {
     const made = makeRecord({
       key: { split: 'conflicting', taskId: 'new' },
       mutation: { origin: 'model', model: 'openai/gpt-5', strategy: 'model/conflicting', tries: 2 },
+      interview: { question: 'Did you?', answer: 'NO', inputTokens: 9, outputTokens: 1, costUsd: null },
     });
     writer.saveSample(run, made);
     const { id: _id, runId: _run, keyString: _key, errorCount: _errors, ...back } = writer.getSample(run, made.key)!;

@@ -12,6 +12,7 @@ export function dropIndexes(path: string): void {
       DROP TABLE transcript_text;
       DROP TABLE store_indexes;
       ALTER TABLE samples DROP COLUMN mutation;
+      ALTER TABLE samples DROP COLUMN interview;
       DROP TABLE run_references;
       DROP TABLE reference_runs;
       DROP TABLE model_batches;
