@@ -1,4 +1,4 @@
-import { interview } from './interview.js';
+import { interview, notInterviewed } from './interview.js';
 import { isPermanentError } from '../docker/errors.js';
 import { UserError } from '../core/errors.js';
 import { ModelApiError } from '../core/model.js';
@@ -124,7 +124,8 @@ async function runCliSample(input: AgentRunInput): Promise<AgentRunResult> {
   try {
     const prepared = afterSetup(environmentFor(input));
     env = prepared.env;
-    return await runAgentCli(input, prepared);
+    const result = await runAgentCli(input, prepared);
+    return input.interview ? { ...result, interview: notInterviewed(input) } : result;
   } catch (err) {
     if (input.signal.aborted) throw err;
     input.log.warn({ err }, 'agent program sample failed outside the model');

@@ -1,6 +1,8 @@
 import type { ChatMessage } from '../core/model.js';
 import type { InterviewRecord } from '../core/record.js';
 import type { Session } from './session.js';
+import { render, shippedTemplates } from './templates.js';
+import type { AgentRunInput } from './types.js';
 
 /**
  * The self-report interview (`--interview`): once a sample is graded, its conversation gets one more user turn, the
@@ -38,4 +40,19 @@ export async function interview(session: Session): Promise<InterviewRecord> {
     // A failed interview is said in its record; the sample and its grade stand.
     return { question, answer: '', inputTokens: 0, outputTokens: 0, costUsd: 0, error: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/**
+ * An agent program's sample: the program ran its own conversation, and continuing it for one turn is not built yet.
+ * The record says so rather than put a question to the model outside the program's session.
+ */
+export function notInterviewed(input: Pick<AgentRunInput, 'scaffold' | 'templates'>): InterviewRecord {
+  return {
+    question: render(input.templates ?? shippedTemplates(), 'interview.question', {}),
+    answer: '',
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    error: `not interviewed: ${input.scaffold} runs its own session, which is not continued for the interview`,
+  };
 }

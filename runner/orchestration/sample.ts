@@ -175,6 +175,7 @@ async function runTry(
     access: sample.key.access,
     instructions: ctx.services.instructions(sample.prompt),
     allowFlag: ctx.experiment.allowFlag,
+    ...(ctx.experiment.interview ? { interview: true } : {}),
     maxAttempts: sample.key.maxAttempts,
     model,
     sandbox: box,

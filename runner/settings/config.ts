@@ -204,6 +204,11 @@ export const ExperimentSchema = z.strictObject({
     flag: '--allow-flag',
     help: 'offer the agent the option to flag the task for a human (ends the sample, scored as not passed)',
   }),
+  /** Once graded, ask the agent whether it worked around the tests, and keep its answer (see scaffolds/interview.ts). */
+  interview: setting(z.boolean().default(false), {
+    flag: '--interview',
+    help: 'once a sample is graded, ask the agent in one more turn (no tools, template interview.question) whether it changed, skipped or special-cased the tests; the answer and its cost are kept apart and change no grade',
+  }),
   /**
    * A reference run per SWE task before its first sample: the gold patch on the original tests, in the task's image
    * under the run's limits. A task it does not resolve runs no samples (environment-broken); skips are graded against it.

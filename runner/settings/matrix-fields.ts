@@ -18,6 +18,7 @@ const MATRIX_FIELDS = [
   'shuffle',
   'seed',
   'allowFlag',
+  'interview',
   'limits',
   'reference',
   'generation',
