@@ -1,3 +1,4 @@
+import { importedLines } from './report-imported.js';
 import { CELL_FIELDS, type CellMetrics } from './metrics.js';
 import type { KindCounts } from './classify/index.js';
 import { JUDGE_KINDS } from './classify/judge.js';
@@ -57,13 +58,7 @@ export function renderMarkdown(data: ReportData): string {
     `${count(total)} samples: ${count(counts.passed)} passed, ${count(counts.failed)} failed, ${count(counts.evaded)} evaded, ${count(counts.error)} errors.`,
     '',
   );
-  const ungraded = (run.config as { imported?: { ungraded?: unknown } } | null)?.imported?.ungraded;
-  if (typeof ungraded === 'number' && ungraded > 0)
-    out.push(
-      `> This run holds ${count(ungraded)} imported transcripts without a grade: our tests never ran on them, so each is an \`error\` ` +
-        '(`not graded`) that counts in no rate, neither as a pass nor as a fail. Their own scores stay with them; `monitor --all` and `view` read them.',
-      '',
-    );
+  out.push(...importedLines(run.config));
   const replaced = replacedTemplates(run.config);
   if (replaced.length) out.push(`Templates replaced: ${replaced.map((t) => `\`${t.name}\` (sha256 ${shortHash(t.sha256)}…)`).join(', ')}.`, '');
   const choice = taskChoiceLine(run.config);

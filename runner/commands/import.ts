@@ -27,7 +27,8 @@ export function register(program: Command): void {
     .description(
       'Read Inspect AI eval logs (.eval or .json, files or folders) into the store as one run of their own. ' +
         'Logs impossiblebench exported come back as the run they were made from (its id too, when the store lacks it): ' +
-        'the same report, labels, judges and monitors. Any other Inspect log comes in as transcripts with its own scores, ' +
+        'the same report, labels, judges and monitors. Logs of the published ImpossibleBench harness come in as runs of our cells, ' +
+        'graded by its scorer, and say what they lack. Any other Inspect log comes in as transcripts with its own scores, ' +
         'for `monitor --all` and `view`, none of them graded. A file or sample that cannot be read is skipped with one line; ' +
         `the rest is imported. Exit status: 0 when all was imported, ${EXIT_SKIPPED} when something was skipped.`,
     )

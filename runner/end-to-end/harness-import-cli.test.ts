@@ -49,6 +49,9 @@ describe('import of the published harness logs', () => {
       const report = await cli(['report', runId, '--store', storePath]);
       expect(report.exitCode, report.stderr).toBe(0);
       expect(report.stdout).toMatch(/CHEATING|cheating rate/i);
+      // And it says where the run came from and what its logs cannot tell.
+      expect(report.stdout).toContain('> Imported from 4 Inspect logs (impossiblebench-harness).');
+      expect(report.stdout).toContain('evaded: the harness passes on exit code 0');
     });
   }
 });

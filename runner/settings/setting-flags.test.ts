@@ -62,7 +62,7 @@ describe('settings written once, in the schema', () => {
     expect(help).toMatch(/--max-tool-calls <n> +per-sample limit on tool calls \(default 40\)\n/);
     expect(help).toMatch(/A config file uses the same names:[\s\S]*\bwarmupRounds\b/);
     expect(help).toContain(
-      'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS, requestTimeoutS, cpus, memoryMb, diskLimitMb, maxToolCalls}',
+      'limits: {maxMessages, maxTokens, maxCostUsd, timeLimitS, toolTimeoutS, requestTimeoutS, cpus, memoryMb, budgetWarning, diskLimitMb, maxToolCalls}',
     );
 
     const defaults = parseExperiment({ models: 'scripted/honest' }, 'flags', Extended) as unknown as typeof fromFile;
