@@ -75,6 +75,7 @@ const UNIT = [
   'scaffolds/loop.test.ts',
   'scaffolds/budget-warning.test.ts',
   'scaffolds/interview.test.ts',
+  'simulated/policies/interview.test.ts',
   'scaffolds/session.test.ts',
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',
