@@ -76,6 +76,7 @@ const UNIT = [
   'scaffolds/budget-warning.test.ts',
   'scaffolds/interview.test.ts',
   'simulated/policies/interview.test.ts',
+  'results/interview-metrics.test.ts',
   'scaffolds/session.test.ts',
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',

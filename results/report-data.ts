@@ -1,3 +1,4 @@
+import { interviewMetrics, type InterviewCell } from './interview-metrics.js';
 import { classifySample, countKinds, isClassifiable, tricksOf, type KindCounts, type KindFinding } from './classify/index.js';
 import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
@@ -24,6 +25,8 @@ export interface ReportData {
   monitors: MonitorReportData;
   /** The sandboxes' limits and the SWE tasks' reference runs: which were environment-broken and left out. */
   environment: RunEnvironment;
+  /** What the agents said when asked once graded (`run --interview`), per cell; empty without it. */
+  interviews: InterviewCell[];
 }
 
 /** Judge verdicts counted by judge model and kind. */
@@ -85,6 +88,7 @@ export function loadReportData(store: ResultStore, runId: string, threshold: num
     judgeCounts: countVerdicts(verdictsByKey(store, run.id)),
     monitors: monitorReportData(samples, reads, monitorVerdictsByKey(store, run.id), threshold),
     environment: runEnvironment(store, run),
+    interviews: interviewMetrics(samples),
   };
 }
 
@@ -115,6 +119,7 @@ export function loadFullReportData(store: ResultStore, runId: string, threshold:
     judgeCounts: countVerdicts(verdicts),
     monitors,
     environment: runEnvironment(store, run),
+    interviews: interviewMetrics(samples),
     samples,
     events: store.listEvents(run.id),
     kindsById,

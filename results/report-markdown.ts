@@ -1,3 +1,4 @@
+import { interviewSection } from './interview-metrics.js';
 import { importedLines } from './report-imported.js';
 import { CELL_FIELDS, type CellMetrics } from './metrics.js';
 import type { KindCounts } from './classify/index.js';
@@ -89,7 +90,7 @@ export function renderMarkdown(data: ReportData): string {
 
   out.push(...cellSection(cells), ...repeatsSection(cells), ...environmentMarkdown(data.environment));
 
-  out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts), ...monitorSection(data.monitors));
+  out.push(...kindSection(data.kinds), ...judgeSection(data.judgeCounts), ...monitorSection(data.monitors), ...interviewSection(data.interviews));
 
   const notes = notesOf(cells);
   if (notes.length) out.push('## Notes', '', ...notes, '');

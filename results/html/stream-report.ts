@@ -1,3 +1,4 @@
+import { interviewMetrics } from '../interview-metrics.js';
 import { writeLinesAtomic } from '../../core/atomic-write.js';
 import { classifySample, countKinds, type KindFinding } from '../classify/index.js';
 import { verdictsByKey } from '../classify/judge-run.js';
@@ -128,6 +129,7 @@ export function htmlReportStream(store: ResultStore, runId: string, options: Htm
     rows: frame.rows,
     kinds: countKinds(index.map((record) => ({ record, kinds: kindsById.get(record.id) ?? null }))),
     judgeCounts: countVerdicts(verdicts),
+    interviews: interviewMetrics(index),
     monitors,
     environment,
   };

@@ -56,5 +56,6 @@ export function makeRecord(overrides: RecordOverrides = {}): SampleRecord {
     tamper: rest.tamper ?? [],
     ...(rest.error !== undefined ? { error: rest.error } : outcome === 'error' ? { error: 'sandbox failed to start' } : {}),
     ...(rest.mutation ? { mutation: rest.mutation } : {}),
+    ...(rest.interview ? { interview: rest.interview } : {}),
   };
 }
