@@ -37,6 +37,25 @@ ib_stop_user() {
   done
   # A process stopped while it was exiting may be gone by now.
   [ "$ib_seen" = " " ] || kill -KILL $ib_seen 2>/dev/null || true
+  ib_await_dead
+  return 0
+}
+
+# `ib_await_dead`: waits (at most about two seconds) until every process in $ib_seen has ended. A killed process
+# runs no more of its own code, but on a busy machine it may not have exited yet when the kill returns; a zombie,
+# waiting for init to reap it, has ended.
+ib_await_dead() {
+  ib_wait=0
+  while [ "$ib_wait" -lt 200 ]; do
+    ib_alive=
+    for ib_pid in $ib_seen; do
+      ib_state=
+      while read -r ib_key ib_value ib_rest; do [ "$ib_key" = State: ] && { ib_state=$ib_value; break; }; done 2>/dev/null <"/proc/$ib_pid/status" || true
+      case $ib_state in '' | Z | X) ;; *) ib_alive=$ib_pid; break ;; esac
+    done
+    [ -z "$ib_alive" ] && return 0
+    ib_wait=$((ib_wait + 1)); sleep 0.01 2>/dev/null || true
+  done
   return 0
 }
 

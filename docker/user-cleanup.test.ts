@@ -15,7 +15,9 @@ async function churnAndClean(sandbox: Sandbox): Promise<void> {
   // Processes that end between the listing of /proc and the read of their status, or between being stopped and being
   // killed: the scripts that grade run these functions under `set -e`, where neither may end the script.
   const script = `${CLEAN_USER_FN}\nset -e\nib_clean_user "$1"\necho finished`;
-  const count = 'awk -v uid="$(id -u "$1")" \'$1 == "Uid:" && $2 == uid { n++ } END { print n + 0 }\' /proc/[0-9]*/status 2>/dev/null || true';
+  // Zombies have ended and wait only for init to reap them: what counts is a process of the user that can still run.
+  const count =
+    'awk -v uid="$(id -u "$1")" \'FNR == 1 { zombie = 0 } $1 == "State:" && $2 == "Z" { zombie = 1 } $1 == "Uid:" && $2 == uid && !zombie { n++ } END { print n + 0 }\' /proc/[0-9]*/status 2>/dev/null || true';
   for (let round = 0; round < 10; round++) {
     const churn = await sandbox.exec(['sh', '-c', 'setsid sh -c "while :; do /bin/true; done" >/dev/null 2>&1 & sleep 0.2; echo started'], {
       user: AGENT_USER,

@@ -15,24 +15,23 @@ export interface StoredReferenceRun {
 }
 
 /** A graded test a reference run skipped, and why where the runner said. */
-export interface SkippedInReference {
-  id: string;
-  reason?: string;
-}
+const SkippedInReferenceSchema = z.object({ id: z.string(), reason: z.string().optional() });
+export type SkippedInReference = z.infer<typeof SkippedInReferenceSchema>;
 
-/** What one run made of a task's reference run. */
-export interface RunReference {
-  dataset: string;
-  taskId: string;
-  referenceKey: string;
-  resolved: boolean;
+/** What one run made of a task's reference run (also read back from an Inspect log's eval spec, so checked). */
+export const RunReferenceSchema = z.object({
+  dataset: z.string(),
+  taskId: z.string(),
+  referenceKey: z.string(),
+  resolved: z.boolean(),
   /** Why it did not resolve (or `resolved`), in one line. */
-  reason: string;
-  notPassed: { id: string; status: string; why: string }[];
-  skipped: SkippedInReference[];
+  reason: z.string(),
+  notPassed: z.array(z.object({ id: z.string(), status: z.string(), why: z.string() })),
+  skipped: z.array(SkippedInReferenceSchema),
   /** The sandbox limits it ran under, in words (`2 CPUs, 4096 MiB`). */
-  limits: string;
-}
+  limits: z.string(),
+});
+export type RunReference = z.infer<typeof RunReferenceSchema>;
 
 const ExecResultSchema = z.object({
   exitCode: z.number().int().nullable(),

@@ -63,7 +63,8 @@ export async function exportInspectLogs(
     const file = join(outDir, logFileName(run.startedAt, evalIdOf(run.id, cell), format === 'inspect' ? 'eval' : 'json'));
     // The summaries hold what the header needs of each written sample (id, epoch, times, score values): one list serves both.
     const summaries: ReturnType<typeof sampleSummary>[] = [];
-    const parts: LogParts & { scored: ScoredSample[] } = { run, cell, samples: summaries, scored: [] };
+    const references = store.runReferences(run.id).filter((r) => r.dataset === cell.dataset);
+    const parts: LogParts & { scored: ScoredSample[] } = { run, cell, samples: summaries, scored: [], references };
     await writeLog(file, format === 'inspect' ? 'eval' : 'json', new Date(run.startedAt), (w) => {
       const filter = Object.fromEntries(CONFIG_FIELDS.map((f) => [f, cell[f]]));
       for (const sample of store.iterateSamples(run.id, filter)) {

@@ -4,7 +4,7 @@ import type { Outcome, SampleRecord, StopReason } from '../../core/record.js';
 import { isTestFile } from '../../scaffolds/evidence.js';
 import { harnessCell, isHarnessHeader, type HarnessCell } from './harness-task.js';
 import type { ImportedSample, LogKind, ReadScores } from './log-kind.js';
-import type { ReadHeader, ReadSample } from './read.js';
+import { checkField, type ReadHeader, type ReadSample } from './read.js';
 import { fromInspectMessages } from './transcript-of.js';
 
 /**
@@ -55,13 +55,6 @@ const ScoreMeta = z.looseObject({
   test_stderr: z.string().optional(),
 });
 type Meta = z.infer<typeof ScoreMeta>;
-
-function check<T>(schema: z.ZodType<T>, value: unknown, prefix: string): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new UserError(`field ${[prefix, ...issue.path].filter((p) => p !== '').join('.')}: ${issue.message}`);
-}
 
 const LIMITS: Record<string, StopReason> = {
   message: 'message_limit',
@@ -181,13 +174,13 @@ function gradingLogOf(scores: ReadScores, name: string | undefined, meta: Meta):
 
 function sample(header: ReadHeader, s: ReadSample): ImportedSample {
   const cell = harnessCell(header);
-  const fields = check(SampleFields, s, '');
+  const fields = checkField(SampleFields, s, '');
   const split = fields.metadata.impossible_type;
   if (split && split !== cell.split)
     throw new UserError(`field metadata.impossible_type: ${split}, but the task ${header.eval.task} runs split ${cell.split}`);
   const scores = s.scores ?? {};
   const name = SCORERS.find((n) => n in scores);
-  const meta = check(ScoreMeta, (name && scores[name]?.metadata) ?? {}, name ? `scores.${name}.metadata` : '');
+  const meta = checkField(ScoreMeta, (name && scores[name]?.metadata) ?? {}, name ? `scores.${name}.metadata` : '');
   const graded = grade(s, name, meta);
   const attempts = attemptsOf(s, cell, meta);
   const lacks = [

@@ -25,6 +25,21 @@ const byKey = (xs: StoredSample[]) => [...xs].sort((a, b) => a.keyString.localeC
 describe('importInspectLogs', () => {
   it.each(['inspect', 'inspect-json'] as const)('rebuilds every sample of a varied run exactly from its %s logs', async (format) => {
     const run = storeSampleRun(temp.store);
+    // A reference verdict on a task of the run's dataset, and one broken task: the report's environment names both.
+    const dataset = temp.store.listSamples(run)[0]!.key.dataset;
+    temp.store.recordRunReferences(run, [
+      { dataset, taskId: 'ok-1', referenceKey: 'k1', resolved: true, reason: 'resolved', notPassed: [], skipped: [], limits: '2 CPUs, 4096 MiB' },
+      {
+        dataset,
+        taskId: 'broken-1',
+        referenceKey: 'k2',
+        resolved: false,
+        reason: 'a graded test failed',
+        notPassed: [{ id: 't::x', status: 'failed', why: 'failed' }],
+        skipped: [{ id: 't::y' }],
+        limits: '2 CPUs, 4096 MiB',
+      },
+    ]);
     const out = join(temp.dir, format);
     await exportInspectLogs(temp.store, run, out, format);
     const fresh = openStore(join(temp.dir, `${format}.sqlite`));
@@ -37,6 +52,7 @@ describe('importInspectLogs', () => {
       expect(lines.filter((l) => /^\[\d+\/\d+\] /.test(l))).toHaveLength(result.logs.length);
       expect(byKey(fresh.listSamples(run))).toEqual(byKey(temp.store.listSamples(run)));
       expect(fresh.getRun(run).config).toMatchObject(temp.store.getRun(run).config as object);
+      expect(fresh.runReferences(run)).toEqual(temp.store.runReferences(run));
     } finally {
       fresh.close();
     }

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { RunReferenceSchema, type RunReference } from '../store-references.js';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { UserError } from '../../core/errors.js';
@@ -80,6 +82,21 @@ function ourRun(loaded: readonly Loaded[], store: ResultStore) {
   };
 }
 
+/** The reference verdicts our logs carry, once per task of each dataset; a log whose list cannot be read says so. */
+function referencesOf(loaded: readonly Loaded[], skip: (line: string) => void): RunReference[] {
+  const byTask = new Map<string, RunReference>();
+  for (const l of loaded) {
+    const parsed = z.array(RunReferenceSchema).safeParse(metadataOf(l).run_references ?? []);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      skip(`${l.file}: the run's reference verdicts: field ${issue.path.join('.')}: ${issue.message}`);
+      continue;
+    }
+    for (const r of parsed.data) byTask.set(`${r.dataset}\0${r.taskId}`, r);
+  }
+  return [...byTask.values()];
+}
+
 function load(files: readonly string[], skip: (line: string) => void): Loaded[] {
   return files.flatMap((file) => {
     try {
@@ -107,6 +124,7 @@ export function importInspectLogs(store: ResultStore, paths: readonly string[], 
   const base = ours?.config && typeof ours.config === 'object' ? (ours.config as Record<string, unknown>) : {};
   const runId = store.createRun({ ...base, imported: from }, { id: ours && 'id' in ours ? ours.id : newRunId(), startedAt: ours?.startedAt });
   const result: ImportResult = { runId, logs: [], skipped, byKind: {}, lacks: [] };
+  if (ours) store.recordRunReferences(runId, referencesOf(loaded, skip));
   for (const [i, { file, log, kind }] of loaded.entries()) {
     for (const b of log.bad) skip(b.message);
     let written = 0;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ConfigKey } from '../metrics.js';
 import { packageVersion } from '../package-version.js';
-import type { RunInfo } from '../store.js';
+import type { RunInfo, RunReference } from '../store.js';
 import { stableId, usageOf, type InspectSample, type RunLimits } from './sample.js';
 import { logResults, type InspectScore, type ScoredSample } from './scores.js';
 
@@ -119,10 +119,12 @@ export interface LogParts {
   samples: readonly Pick<InspectSample, 'id' | 'epoch' | 'started_at' | 'completed_at' | 'scores'>[];
   /** What their scores were made from, for the results. */
   scored: readonly ScoredSample[];
+  /** The run's reference verdicts on the tasks of the log's dataset, so an import's report names them as the run's did. */
+  references: readonly RunReference[];
 }
 
 /** Everything of a log but its samples: `header.json` of the `.eval` layout, and the `.json` log less `samples`. */
-export function logHeader({ run, cell, samples, scored }: LogParts) {
+export function logHeader({ run, cell, samples, scored, references }: LogParts) {
   const config = runConfigOf(run);
   const evalId = evalIdOf(run.id, cell);
   const args = taskArgs(cell, config);
@@ -166,6 +168,7 @@ export function logHeader({ run, cell, samples, scored }: LogParts) {
         run_started_at: run.startedAt,
         run_ended_at: run.endedAt ?? null,
         run_config: run.config ?? null,
+        run_references: references,
       },
     },
     plan: {

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { UserError } from '../../core/errors.js';
 import {
   AccessModeSchema,
   OutcomeSchema,
@@ -11,7 +10,7 @@ import {
 } from '../../core/record.js';
 import { INSPECT_TASK } from './log.js';
 import type { LogKind } from './log-kind.js';
-import type { ReadHeader, ReadSample } from './read.js';
+import { checkField, type ReadHeader, type ReadSample } from './read.js';
 import { fromInspectMessages } from './transcript-of.js';
 
 /**
@@ -52,12 +51,8 @@ const UsageSchema = z.looseObject({
 
 const TimesSchema = z.looseObject({ started_at: z.string(), completed_at: z.string() });
 
-function field<T>(schema: z.ZodType<T>, value: unknown, sample: ReadSample, prefix: string): T {
-  const parsed = schema.safeParse(value);
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new UserError(`sample ${sample.id}, epoch ${sample.epoch}: field ${[prefix, ...issue.path].join('.')}: ${issue.message}`);
-}
+const field = <T>(schema: z.ZodType<T>, value: unknown, sample: ReadSample, prefix: string): T =>
+  checkField(schema, value, prefix, `sample ${sample.id}, epoch ${sample.epoch}`);
 
 export function ourRecord(header: ReadHeader, sample: ReadSample): SampleRecord {
   const meta = field(OurMetadataSchema, sample.metadata, sample, 'metadata');

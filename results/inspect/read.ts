@@ -115,12 +115,19 @@ export interface ReadLog {
   entries: string[];
 }
 
-function check<T>(schema: z.ZodType<T>, value: unknown, where: string): T {
+/**
+ * The value as `schema` reads it, or a one-line `UserError` naming the first field it refuses, under `prefix` (the
+ * path of `value` in its document), after `where` (the file, entry or sample) when given.
+ */
+export function checkField<T>(schema: z.ZodType<T>, value: unknown, prefix: string, where?: string): T {
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0]!;
-  throw new UserError(`${where}: field ${issue.path.join('.') || '(top level)'}: ${issue.message}`);
+  const path = [prefix, ...issue.path].filter((p) => p !== '').join('.') || '(top level)';
+  throw new UserError(`${where ? `${where}: ` : ''}field ${path}: ${issue.message}`);
 }
+
+const check = <T>(schema: z.ZodType<T>, value: unknown, where: string): T => checkField(schema, value, '', where);
 
 function json(text: string, where: string): unknown {
   try {

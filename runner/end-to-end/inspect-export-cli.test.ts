@@ -1,7 +1,6 @@
 import { strFromU8, unzipSync } from 'fflate';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requireSharedData } from '../../core/testing/shared-data.js';
@@ -10,8 +9,8 @@ import { computeMetrics } from '../../results/metrics.js';
 import { inspectSampleId } from '../../results/inspect/sample.js';
 import { readInspectLog, type ReadLog } from '../../results/inspect/read.js';
 import { inspectSchema } from '../../results/testing/inspect-schema.js';
-import { openStore, type StoredSample } from '../../results/store.js';
-import { storeScriptedVerdicts } from '../../results/testing/stored-verdicts.js';
+import type { StoredSample } from '../../results/store.js';
+import { judgedRun } from '../testing/judged-run.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 
 /*
@@ -28,25 +27,7 @@ const JUDGE = 'scripted/judge';
 
 beforeAll(async () => {
   assertBuilt();
-  dir = await mkdtemp(join(tmpdir(), 'ib-inspect-'));
-  store = join(dir, 'results.sqlite');
-  const run = await cli(
-    [
-      ...['run', '--model', 'scripted/modify-tests', '--dataset', 'builtin:lcb', '--split', 'original', '--split', 'oneoff'],
-      ...['--scaffold', 'full', '--access', 'full', '--access', 'readonly', '--limit', '2', '--store', store],
-    ],
-    { cwd: dir },
-  );
-  expect(run.exitCode, run.stderr).toBe(0);
-  const s = openStore(store);
-  try {
-    const runId = s.listRuns()[0]!.id;
-    samples = s.listSamples(runId);
-    // A judge on every pass and a monitor on every sample: verdicts as `classify` and `monitor` store them.
-    storeScriptedVerdicts(s, runId, samples, { judge: JUDGE });
-  } finally {
-    s.close();
-  }
+  ({ dir, store, samples } = await judgedRun('ib-inspect-', JUDGE));
 }, 600_000);
 
 afterAll(async () => {

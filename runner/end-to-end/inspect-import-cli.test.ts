@@ -1,7 +1,6 @@
 import { strToU8, unzipSync, zipSync } from 'fflate';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { classifySample } from '../../results/classify/index.js';
@@ -10,7 +9,7 @@ import { importInspectLogs } from '../../results/inspect/import.js';
 import { labelOf } from '../../results/labels.js';
 import { monitorVerdictsByKey } from '../../results/monitor/verdict.js';
 import { openStore, type StoredSample } from '../../results/store.js';
-import { storeScriptedVerdicts } from '../../results/testing/stored-verdicts.js';
+import { judgedRun } from '../testing/judged-run.js';
 import { assertBuilt, cli } from '../testing/cli.js';
 
 /*
@@ -26,23 +25,7 @@ let report: string;
 
 beforeAll(async () => {
   assertBuilt();
-  dir = await mkdtemp(join(tmpdir(), 'ib-import-'));
-  store = join(dir, 'results.sqlite');
-  const run = await cli(
-    [
-      ...['run', '--model', 'scripted/modify-tests', '--dataset', 'builtin:lcb', '--split', 'original', '--split', 'oneoff'],
-      ...['--scaffold', 'full', '--access', 'full', '--access', 'readonly', '--limit', '2', '--store', store],
-    ],
-    { cwd: dir },
-  );
-  expect(run.exitCode, run.stderr).toBe(0);
-  const s = openStore(store);
-  try {
-    runId = s.listRuns()[0]!.id;
-    storeScriptedVerdicts(s, runId, s.listSamples(runId), { judge: 'scripted/judge', batch: true });
-  } finally {
-    s.close();
-  }
+  ({ dir, store, runId } = await judgedRun('ib-import-', 'scripted/judge', { batch: true }));
   const r = await cli(['report', runId, '--store', store]);
   expect(r.exitCode, r.stderr).toBe(0);
   report = r.stdout;
