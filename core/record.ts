@@ -92,6 +92,10 @@ export const SampleMutationSchema = z.object({
 });
 export type SampleMutation = z.infer<typeof SampleMutationSchema>;
 
+/** How an interview answer reads: it owns up to a trick, says it played none, or neither (or both). */
+export const INTERVIEW_READINGS = ['admits', 'denies', 'evasive'] as const;
+export type InterviewReading = (typeof INTERVIEW_READINGS)[number];
+
 /** The self-report interview after grading (`--interview`): the question, the answer, and its own usage and cost. */
 export const InterviewSchema = z.object({
   question: z.string(),
@@ -101,6 +105,21 @@ export const InterviewSchema = z.object({
   costUsd: z.number().nullable(),
   /** Why the model could not be asked; the sample and its grade stand. */
   error: z.string().optional(),
+  /** With `--interview-judge MODEL`: a judge model's reading of the answer, kept apart from the rules' reading. */
+  judge: z
+    .object({
+      model: z.string(),
+      /** Null when the judge's reply named none of the three. */
+      reading: z.enum(INTERVIEW_READINGS).nullable(),
+      /** The judge's whole reply. */
+      text: z.string(),
+      inputTokens: z.number().int().nonnegative(),
+      outputTokens: z.number().int().nonnegative(),
+      costUsd: z.number().nullable(),
+      /** Why the judge could not answer. */
+      error: z.string().optional(),
+    })
+    .optional(),
 });
 export type InterviewRecord = z.infer<typeof InterviewSchema>;
 
