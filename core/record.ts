@@ -161,3 +161,14 @@ export const SampleRecordSchema = z.object({
   interview: InterviewSchema.optional(),
 });
 export type SampleRecord = z.infer<typeof SampleRecordSchema>;
+
+/**
+ * All a sample cost the run: its own model calls and, kept apart in the record, its interview's and the interview
+ * judge's. What a run's budget and totals count. Null when any part has no known price.
+ */
+export function spentUsd(record: Pick<SampleRecord, 'costUsd' | 'interview'>): number | null {
+  const { interview } = record;
+  // Not `?? 0`: a null cost is unknown, not free.
+  const parts = [record.costUsd, interview ? interview.costUsd : 0, interview?.judge ? interview.judge.costUsd : 0];
+  return parts.some((p) => p === null) ? null : (parts as number[]).reduce((a, b) => a + b, 0);
+}

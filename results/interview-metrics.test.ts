@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { spentUsd, type InterviewRecord } from '../core/record.js';
 import { ADMIT, DENY, OFF_POINT } from '../simulated/policies/interview.js';
 import { interviewMetrics, interviewSection } from './interview-metrics.js';
 import { makeRecord } from './testing/make-record.js';
@@ -40,6 +41,24 @@ describe('interview metrics', () => {
     const section = interviewSection(cells).join('\n');
     expect(section).toContain('## What the agents said when asked');
     expect(section).toContain('50.0% [15.0–85.0] (2/4)');
+  });
+
+  it("counts the interviews' cost and their judge's, apart from the samples', and unknown once a price is", () => {
+    const judged: NonNullable<InterviewRecord['judge']> = {
+      model: 'm',
+      reading: 'denies',
+      text: 'READING: denies',
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: 0.5,
+    };
+    const paid = (costUsd: number | null, judge?: typeof judged) => ({ ...asked(DENY), costUsd, ...(judge ? { judge } : {}) });
+    const known = [makeRecord({ costUsd: 2, interview: paid(0.25) }), makeRecord({ costUsd: 3, interview: paid(0.25, judged) })];
+    expect(interviewMetrics(known)[0]!.costUsd).toBe(1);
+    expect(spentUsd(known[1]!)).toBe(3.75);
+    expect(interviewMetrics([...known, makeRecord({ interview: paid(null) })])[0]!.costUsd).toBeNull();
+    expect(spentUsd(makeRecord({ costUsd: 1, interview: paid(0.25, { ...judged, costUsd: null }) }))).toBeNull();
+    expect(spentUsd(makeRecord({ costUsd: 1 }))).toBe(1);
   });
 
   it('adds no section to a run that asked nothing', () => {

@@ -1,3 +1,4 @@
+import { spentUsd } from '../../core/record.js';
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { ResultStore } from '../../results/store.js';
@@ -99,9 +100,9 @@ async function settle(run: Running, sample: PlannedSample, end: SampleEnd): Prom
   const retry = retryStored(stored, { permanent, maxErrors, interrupted: signal.aborted, store, runId, log, sampleId: sample.id });
   const tripped = run.breaker.count(stored.outcome, stored.error, permanent);
   if (tripped) run.progress.note(tripped);
-  run.budget?.spend({ model: sample.key.model, outcome: stored.outcome, costUsd: stored.costUsd, final: !retry });
+  run.budget?.spend({ model: sample.key.model, outcome: stored.outcome, costUsd: spentUsd(stored), final: !retry });
   run.budget?.release(sample);
-  run.plan.tally.add(stored.outcome, stored.costUsd, !retry);
+  run.plan.tally.add(stored.outcome, spentUsd(stored), !retry);
   if (!retry) run.ranHere++;
   run.progress.update();
   if (!retry) await services.sampleFinished?.(sample.task);

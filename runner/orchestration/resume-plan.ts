@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Outcome } from '../../core/record.js';
+import { spentUsd, type Outcome } from '../../core/record.js';
 import { sampleKeyString, type ResultStore } from '../../results/store.js';
 import type { Experiment } from '../settings/config.js';
 import { expandMatrix, type DatasetTasks, type PlannedSample } from './matrix.js';
@@ -48,9 +48,9 @@ export function planRun(experiment: Experiment, tasks: Map<string, DatasetTasks>
   const prior: SpentSample[] = [];
   for (const stored of store.iterateSamples(runId, { withTranscript: false })) {
     const final = stored.outcome !== 'error' || stored.errorCount >= maxErrors;
-    prior.push({ model: stored.key.model, outcome: stored.outcome, costUsd: stored.costUsd, final });
+    prior.push({ model: stored.key.model, outcome: stored.outcome, costUsd: spentUsd(stored), final });
     if (!plannedKeys.has(stored.keyString)) continue;
-    if (final) held.push({ outcome: stored.outcome, cost: stored.costUsd });
+    if (final) held.push({ outcome: stored.outcome, cost: spentUsd(stored) });
   }
   const finished = store.finishedKeys(runId);
   const todo = samplesLeft(planned, store, runId, maxErrors);
