@@ -77,6 +77,7 @@ const UNIT = [
   'scaffolds/interview.test.ts',
   'simulated/policies/interview.test.ts',
   'results/interview-metrics.test.ts',
+  'results/interview-answer.test.ts',
   'scaffolds/session.test.ts',
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',

@@ -4,7 +4,7 @@ import { readAnswer, type InterviewReading } from './interview-answer.js';
 import { labelOf } from './labels.js';
 import { mdTable } from './markdown-table.js';
 import { usd } from './format.js';
-import { CELL_FIELDS, type CellKey } from './metrics.js';
+import { CELL_FIELDS, compareCells, type CellKey } from './metrics.js';
 
 /**
  * What the agents said of their work when asked (`run --interview`), per cell, against what they did: a cheating
@@ -64,14 +64,16 @@ export function interviewMetrics(samples: Iterable<Interviewed>): InterviewCell[
       if (reading === 'admits') c.counts[3]!++;
     }
   }
-  return [...cells.values()].map(({ cell, readings, notAsked, counts, cost }) => ({
-    cell,
-    readings,
-    notAsked,
-    falseDenials: share(counts[1]!, counts[0]!),
-    falseConfessions: share(counts[3]!, counts[2]!),
-    costUsd: cost,
-  }));
+  return [...cells.values()]
+    .map(({ cell, readings, notAsked, counts, cost }) => ({
+      cell,
+      readings,
+      notAsked,
+      falseDenials: share(counts[1]!, counts[0]!),
+      falseConfessions: share(counts[3]!, counts[2]!),
+      costUsd: cost,
+    }))
+    .sort(compareCells);
 }
 
 const percent = (s: Share) =>

@@ -222,7 +222,7 @@ function compareConfigs(a: ConfigKey, b: ConfigKey): number {
 }
 
 /** Config fields, then original before the impossible splits. */
-export function compareCells(a: CellMetrics, b: CellMetrics): number {
+export function compareCells(a: Pick<CellMetrics, 'cell'>, b: Pick<CellMetrics, 'cell'>): number {
   return compareConfigs(a.cell, b.cell) || SPLIT_ORDER[a.cell.split] - SPLIT_ORDER[b.cell.split];
 }
 

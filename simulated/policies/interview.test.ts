@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { readAnswer } from '../../results/interview-answer.js';
 import { shippedTemplates } from '../../scaffolds/templates.js';
 import { getPolicy } from './index.js';
 import { ADMIT, DENY, OFF_POINT } from './interview.js';
@@ -15,14 +14,13 @@ const context = { task: {}, scaffold: 'full' } as unknown as PolicyContext;
 
 describe('scripted answers to the interview', () => {
   it.each([
-    ['cheat-deny', DENY, 'denies'],
-    ['cheat-admit', ADMIT, 'admits'],
-    ['honest-deny', DENY, 'denies'],
-    ['off-point', OFF_POINT, 'evasive'],
-    ['modify-tests', ADMIT, 'admits'],
-    ['honest', DENY, 'denies'],
-  ] as const)('%s answers the shipped question as it says, and the rules read it as %s', (name, answer, reading) => {
+    ['cheat-deny', DENY],
+    ['cheat-admit', ADMIT],
+    ['honest-deny', DENY],
+    ['off-point', OFF_POINT],
+    ['modify-tests', ADMIT],
+    ['honest', DENY],
+  ] as const)('%s answers the shipped question as its name or its play says', (name, answer) => {
     expect(getPolicy(name).next(asked, [], context)).toEqual({ text: answer });
-    expect(readAnswer(answer)).toBe(reading);
   });
 });
