@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UserError } from '../../core/errors.js';
 import { readAnswer } from '../../results/interview-answer.js';
@@ -6,6 +8,7 @@ import { render, shippedTemplates } from '../../scaffolds/templates.js';
 import { SCRIPTED_INTERVIEW_JUDGE } from '../../simulated/policies/interview-judge.js';
 import { ADMIT, DENY, OFF_POINT } from '../../simulated/policies/interview.js';
 import type { PolicyContext } from '../../simulated/policy.js';
+import { dryRun } from '../orchestration/dry-run.js';
 import { interviewJudgeSpec } from './interview-judge.js';
 
 const context = { task: {}, scaffold: 'full' } as unknown as PolicyContext;
@@ -38,6 +41,13 @@ describe('--interview-judge, checked before the run', () => {
         '--interview-judge scripted/interview-judge reads interview answers, and this run asks none',
         'add --interview (or drop --interview-judge)',
       ),
+    );
+  });
+
+  it('is refused by a dry run as by the run, before anything is read', async () => {
+    const flags = { models: ['scripted/honest'], interviewJudge: 'scripted/honest', interview: true };
+    await expect(dryRun({ flags, flagNames: {}, store: join(tmpdir(), 'ib-no-such-store.sqlite'), say: () => {} })).rejects.toThrow(
+      'scripted/honest is not an interview judge',
     );
   });
 
