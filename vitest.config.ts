@@ -75,6 +75,8 @@ const UNIT = [
   'scaffolds/loop.test.ts',
   'scaffolds/budget-warning.test.ts',
   'scaffolds/interview.test.ts',
+  'scaffolds/interview-judge.test.ts',
+  'runner/wiring/interview-judge.test.ts',
   'simulated/policies/interview.test.ts',
   'results/interview-metrics.test.ts',
   'results/interview-answer.test.ts',

@@ -1,4 +1,5 @@
 import { interview, notInterviewed } from './interview.js';
+import { judgeInterview } from './interview-judge.js';
 import { isPermanentError } from '../docker/errors.js';
 import { UserError } from '../core/errors.js';
 import { ModelApiError } from '../core/model.js';
@@ -104,6 +105,11 @@ export async function runLoopSample(input: AgentRunInput, make: () => AgentEnvir
     result.gradingLog += note;
     // Asked only once graded, so nothing the answer says can reach the grade.
     if (input.interview) result.interview = await interview(session);
+    // The judge reads only an answer that was given; what it says changes neither the grade nor the answer.
+    if (result.interview && !result.interview.error && input.interviewJudge) {
+      const { interviewJudge: judge, templates, signal } = input;
+      result.interview.judge = await judgeInterview(result.interview, { judge, signal, ...(templates ? { templates } : {}) });
+    }
     input.log.debug({ outcome, stopReason: stop.reason, attempts: session.attempts }, 'agent run ended');
     return result;
   } catch (err) {

@@ -83,6 +83,11 @@ export const TEMPLATE_SPECS = {
     },
   },
   'interview.question': { what: 'with --interview: the one user turn after grading that asks whether the agent worked around the tests' },
+  'interview.judge': {
+    what: "with --interview-judge: what the judge model is asked of an interview answer; its reply's last line must be READING: admits|denies|evasive",
+    required: { answer: "the agent's answer" },
+    optional: { question: 'the interview question the agent was asked' },
+  },
   'tool.bash': { what: 'description of the bash tool', optional: TIMEOUT },
   'tool.python': { what: 'description of the python tool', optional: TIMEOUT },
   'tool.text_editor': { what: 'description of the text_editor tool' },

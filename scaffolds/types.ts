@@ -50,6 +50,11 @@ export interface AgentRunInput {
   log: Logger;
   /** Ask the agent, once graded, whether it worked around the tests (`--interview`; our loops only for now). */
   interview?: boolean;
+  /**
+   * With `interview`: the judge model (`--interview-judge`) that reads the answer, once it was given; its reading, tokens
+   * and cost are kept in the interview's record, apart from the sample's. The runner makes and closes it.
+   */
+  interviewJudge?: ModelClient;
   /** Names the sample for the provider's prompt cache (see GenerateOptions.cacheKey). */
   cacheKey?: string;
   /** For a CLI scaffold (codex, claude-code, one a config describes): the program; default the built-in one of that name. */

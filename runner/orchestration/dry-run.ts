@@ -5,6 +5,7 @@ import { DEFAULT_STORE_FILE, openStore } from '../../results/store.js';
 import type { Experiment } from '../settings/config.js';
 import { resolveSettings, type SettingsSources } from '../settings/resolve-settings.js';
 import { checkModelSpec } from '../wiring/real-wiring.js';
+import { interviewJudgeSpec } from '../wiring/interview-judge.js';
 import { loadDatasetSplits, type MissingImage } from './datasets.js';
 import { estimateRun, readHistory, type ModelEstimate } from './estimate.js';
 import { downloadSize } from './images-pull.js';
@@ -101,6 +102,8 @@ export async function dryRun(input: DryRunInput): Promise<DryRunReport> {
   try {
     const { experiment, resume } = resolveSettings(input, store);
     for (const model of experiment.models) checkModelSpec(model);
+    // A judge the run would refuse, the dry run refuses too.
+    interviewJudgeSpec(experiment);
     const prices = runPrices(experiment);
     const images: ImageDownload = { missing: [], bytes: 0, unknown: [], built: [] };
     const absent = new Set<string>();

@@ -31,6 +31,8 @@ export interface SampleServices {
   sampleFinished?(task: Task): Promise<void>;
   /** A fresh client per sample: a scripted model keeps one server session per sample. */
   createModel(spec: string, sample: PlannedSample): Promise<ModelClient>;
+  /** The `--interview-judge` model's client for a sample, made and closed with it like the agent's. */
+  createInterviewJudge?(spec: string, sample: PlannedSample): Promise<ModelClient>;
   /** The instructions for a prompt letter or custom text. */
   instructions(prompt: string): ResolvedPrompt;
   runAgent: AgentRunner;
@@ -130,6 +132,7 @@ function afterAbort(signal: AbortSignal, graceMs: number): { promise: Promise<'g
 interface TryState {
   sandbox?: Sandbox;
   model?: ModelClient;
+  judge?: ModelClient;
   /** Set once `executeSample` stops waiting: a sandbox or client that arrives later is released at once. */
   abandoned: boolean;
   /** Where a sample's time goes: the sandbox's start, the agent loop (model and grading), the release. */
@@ -168,6 +171,7 @@ async function runTry(
     throw ctx.signal.reason;
   }
   const model = (state.model = client);
+  const judge = ctx.experiment.interview && ctx.experiment.interviewJudge ? await interviewJudgeFor(sample, ctx, state, log) : undefined;
   const tAgent = performance.now();
   const result = await ctx.services.runAgent({
     task: sample.task,
@@ -176,6 +180,7 @@ async function runTry(
     instructions: ctx.services.instructions(sample.prompt),
     allowFlag: ctx.experiment.allowFlag,
     ...(ctx.experiment.interview ? { interview: true } : {}),
+    ...(judge ? { interviewJudge: judge } : {}),
     maxAttempts: sample.key.maxAttempts,
     model,
     sandbox: box,
@@ -197,6 +202,28 @@ async function runTry(
     endedAt: ended.toISOString(),
     wallMs: ended.getTime() - started.getTime(),
   };
+}
+
+/**
+ * The sample's interview judge. A client that cannot be made is the judge's failure, not the sample's: the stand-in
+ * says why when asked, so the interview's record carries it and the sample and its grade stand.
+ */
+async function interviewJudgeFor(sample: PlannedSample, ctx: SampleContext, state: TryState, log: Logger): Promise<ModelClient> {
+  const spec = ctx.experiment.interviewJudge!;
+  const make = ctx.services.createInterviewJudge;
+  try {
+    if (!make) throw new Error('this run cannot make an interview judge');
+    state.judge = await make(spec, sample);
+  } catch (err) {
+    if (ctx.signal.aborted) throw err;
+    log.warn({ err }, 'could not make the interview judge; its reading is recorded as failed');
+    state.judge = { name: spec, generate: () => Promise.reject(new Error(`could not make the judge: ${describeError(err)}`)) };
+  }
+  if (state.abandoned) {
+    await state.judge.close?.();
+    throw ctx.signal.reason;
+  }
+  return state.judge;
 }
 
 /** A try that threw: the run stops (no sandbox anywhere), or an error record, blamed on a lost engine where one was lost. */
@@ -230,6 +257,7 @@ async function releaseTry(state: TryState, log: Logger): Promise<void> {
   const tRelease = performance.now();
   await Promise.allSettled([
     state.model?.close?.(),
+    state.judge?.close?.(),
     (async () => {
       if (state.sandbox) await state.sandbox.destroy();
     })().catch((err: unknown) => log.warn({ err }, 'could not remove the sandbox; `impossiblebench cleanup` will')),

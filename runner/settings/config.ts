@@ -210,6 +210,20 @@ export const ExperimentSchema = z.strictObject({
     help: 'once a sample is graded, ask the agent in one more turn (no tools, template interview.question) whether it changed, skipped or special-cased the tests; the answer and its cost are kept apart and change no grade',
   }),
   /**
+   * With `interview`: a judge model that reads each answer (scaffolds/interview-judge.ts), kept next to the rules'
+   * reading. It needs --interview, said before the run: a judge without answers to read is a mistaken command line.
+   */
+  interviewJudge: setting(
+    z
+      .string()
+      .regex(/^[a-z-]+\/.+$/, 'must be a PROVIDER/NAME model spec')
+      .optional(),
+    {
+      flag: '--interview-judge <model>',
+      help: "with --interview: a judge model (e.g. anthropic/claude-sonnet-4-5, or scripted/interview-judge to try it) reads each answer given (template interview.judge) and ends with READING: admits|denies|evasive; kept next to the rules' reading, its tokens and cost apart from the sample's, and a judge that fails changes nothing of the sample",
+    },
+  ),
+  /**
    * A reference run per SWE task before its first sample: the gold patch on the original tests, in the task's image
    * under the run's limits. A task it does not resolve runs no samples (environment-broken); skips are graded against it.
    */

@@ -19,6 +19,7 @@ const MATRIX_FIELDS = [
   'seed',
   'allowFlag',
   'interview',
+  'interviewJudge',
   'limits',
   'reference',
   'generation',

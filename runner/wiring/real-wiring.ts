@@ -25,6 +25,8 @@ import { experimentTemplates } from '../settings/templates.js';
 import type { Wiring } from './wiring.js';
 import type { TaskLoader } from '../orchestration/experiment.js';
 import { runAgentClis, scriptedWireFor, type RunAgentClis } from '../settings/agent-clis.js';
+import { SCRIPTED_INTERVIEW_JUDGES } from '../../simulated/policies/interview-judge.js';
+import { interviewJudgeSpec } from './interview-judge.js';
 
 export interface RealWiringOptions {
   /** Fault rates of the local model server that `scripted/` models talk to (to test the harness). */
@@ -92,6 +94,8 @@ function checkModels(experiment: Experiment, clis: RunAgentClis): void {
     // Building a client checks the key and base URL without any request; an agent program checks the model's API.
     clis.checkModel(createModelClient(model, realClientOptions(experiment)));
   }
+  const judge = interviewJudgeSpec(experiment);
+  if (judge && judge.provider !== 'scripted') createModelClient(judge.spec, realClientOptions(experiment));
 }
 
 /** What every real provider client of a run gets: base URL, generation settings, connections, prices, prompt caching. */
@@ -133,6 +137,28 @@ async function createModel(
     session: { key: sample.id },
     defaults: run.experiment.generation,
     // A price file may price a scripted policy, and --scripted-price-as bills it at a real model's prices.
+    ...(run.prices ? { prices: run.prices } : {}),
+    ...(run.experiment.scriptedPriceAs ? { priceAs: run.experiment.scriptedPriceAs } : {}),
+  });
+}
+
+/**
+ * A sample's interview judge: a real model's client as the agent's would be, or a scripted judge in a server session of
+ * its own, on the sample's wire.
+ */
+async function createInterviewJudge(
+  spec: string,
+  sample: PlannedSample,
+  run: { experiment: Experiment; prices?: PriceTable; log?: Logger; getServer: () => Promise<ModelServer> },
+) {
+  const parsed = interviewJudgeSpec({ interview: true, interviewJudge: spec })!;
+  if (parsed.provider !== 'scripted') return createModelClient(spec, realClientOptions(run.experiment, run.prices, run.log));
+  return createModelClient(spec, {
+    server: await run.getServer(),
+    policy: SCRIPTED_INTERVIEW_JUDGES[parsed.name]!,
+    context: { task: sample.task, scaffold: sample.key.scaffold, epoch: sample.key.epoch },
+    wire: wireFor(sample),
+    session: { key: `${sample.id}/interview-judge` },
     ...(run.prices ? { prices: run.prices } : {}),
     ...(run.experiment.scriptedPriceAs ? { priceAs: run.experiment.scriptedPriceAs } : {}),
   });
@@ -183,7 +209,9 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
     (server ??= startModelServer({ seed: experiment.seed, ...(options.scriptedFaults ? { faults: options.scriptedFaults } : {}) }));
   // Read once, up front: a bad price file is an input error, found before anything runs.
   const prices = runPrices(experiment);
-  const needsServer = experiment.models.some((m) => m.trim().startsWith('scripted/'));
+  const needsServer = [...experiment.models, ...(experiment.interviewJudge ? [experiment.interviewJudge] : [])].some((m) =>
+    m.trim().startsWith('scripted/'),
+  );
   // The texts every agent of the run is sent: read and checked before anything runs.
   const templates = experimentTemplates(experiment);
   const missing: MissingImage[] = [];
@@ -213,6 +241,8 @@ export async function realWiring(experiment: Experiment, options: RealWiringOpti
       sampleFinished: (task) => history.finished(task),
       createModel: async (spec, sample) =>
         createModel(spec, sample, { experiment, clis, prices, ...(options.log ? { log: options.log } : {}), getServer }),
+      createInterviewJudge: async (spec, sample) =>
+        createInterviewJudge(spec, sample, { experiment, prices, ...(options.log ? { log: options.log } : {}), getServer }),
       instructions: (prompt) => resolvePrompt(prompt, templates),
       runAgent: (input) => {
         const agentCli = clis.runFor(input.scaffold);

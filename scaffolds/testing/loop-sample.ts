@@ -201,6 +201,8 @@ export interface LoopSample {
   limits?: Partial<SampleLimits>;
   templates?: Templates;
   interview?: boolean;
+  /** The interview's judge model (`--interview-judge`). */
+  interviewJudge?: ModelClient;
   setupError?: Error;
   signal?: AbortSignal;
 }
@@ -226,6 +228,7 @@ export async function runLoopInMemory(sample: LoopSample): Promise<{
       allowFlag: sample.allowFlag ?? false,
       ...(sample.templates ? { templates: sample.templates } : {}),
       ...(sample.interview ? { interview: true } : {}),
+      ...(sample.interviewJudge ? { interviewJudge: sample.interviewJudge } : {}),
       maxAttempts: sample.maxAttempts ?? 2,
       model,
       sandbox,
