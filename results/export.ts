@@ -146,7 +146,7 @@ export async function exportRun(store: ResultStore, runId: string, out: string, 
       tally.runSamples++;
       const line = exportLine(sample, judges.get(sample.keyString), monitors.get(sample.keyString));
       if (!keepsLine(line, only)) continue;
-      tallyLine(tally, line);
+      tallyLine(tally, line, sample.interview);
       yield line;
     }
   }
