@@ -144,20 +144,15 @@ function verdicts(s: Sample): HTMLElement {
 
 /** What the agent said when asked once graded: the question, the answer, its reading by rules, its cost, and a judge's reading apart. */
 function interviewPanel(i: Interview): HTMLElement {
-  const judge = i.judge;
   const facts: [id: string, term: string, text: string][] = [
     ['interview-reading', 'reading (rules)', i.reading === 'not-asked' ? `not asked: ${i.error ?? ''}` : i.reading],
     ['interview-cost', 'cost', `${usd(i.costUsd)} · ${num(i.inputTokens)} in · ${num(i.outputTokens)} out`],
-    ...(judge
-      ? ([
-          [
-            'interview-judge',
-            `judge ${judge.model}`,
-            `${judge.error ? `could not answer: ${judge.error}` : (judge.reading ?? 'named no reading')} · ${usd(judge.costUsd)}`,
-          ],
-        ] as [string, string, string][])
-      : []),
   ];
+  const judge = i.judge;
+  if (judge) {
+    const said = judge.error ? `could not answer: ${judge.error}` : (judge.reading ?? 'named no reading');
+    facts.push(['interview-judge', `judge ${judge.model}`, `${said} · ${usd(judge.costUsd)}`]);
+  }
   return panel(
     'Interview',
     'interview',
