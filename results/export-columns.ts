@@ -160,6 +160,21 @@ export const EXPORT_COLUMNS: Column[] = [
       ],
     },
   },
+  {
+    name: 'interview',
+    doc: 'what the agent said once graded, asked whether it changed, skipped or special-cased the tests (`run --interview`); null when it was not asked',
+    optional: true,
+    struct: [
+      str('question', 'the question as asked'),
+      { ...str('answer', "the agent's answer"), long: true },
+      str('reading', 'the answer read by rules: admits, denies or evasive; null when the interview has an error', true),
+      str('error', 'why the model could not be asked, or why the agent program was not interviewed; null otherwise', true),
+      ...TOKENS,
+      str('judgeModel', 'with `run --interview-judge`: the model that read the answer; null otherwise', true),
+      str('judgeReading', "the judge's reading: admits, denies or evasive; null when it named none or none was asked", true),
+      str('judgeError', 'why the judge could not answer; null otherwise', true),
+    ],
+  },
 ];
 
 // ---- Parquet ---------------------------------------------------------------------------------
@@ -172,9 +187,9 @@ const LEAF: Record<LeafType, Pick<SchemaElement, 'type' | 'converted_type' | 'lo
   double: { type: 'DOUBLE' },
 };
 
-/** Whether a column gets min/max statistics: the short scalar ones, which a reader can filter row groups by. */
+/** Whether a column gets min/max statistics: the short scalar ones (and structs of them), which a reader can filter row groups by. */
 export function keepsStatistics(c: Column): boolean {
-  return !('list' in c) && !c.long;
+  return !('list' in c) && !c.long && !('struct' in c && c.struct.some((f) => !keepsStatistics(f)));
 }
 
 /** The Parquet schema, depth first: structs as groups, lists in the standard three-level LIST layout. */

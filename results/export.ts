@@ -2,20 +2,52 @@ import { runEnvironment } from './report-environment.js';
 import { extname } from 'node:path';
 import { z } from 'zod';
 import { UserError } from '../core/errors.js';
-import { IMPOSSIBLE_VARIANTS, type SampleRecord } from '../core/record.js';
+import { IMPOSSIBLE_VARIANTS, type InterviewReading, type InterviewRecord, type SampleRecord } from '../core/record.js';
 import { writeFileAtomic, writeLinesAtomic } from '../core/atomic-write.js';
 import { classifySample, type KindFinding } from './classify/index.js';
 import type { JudgeVerdict } from './classify/judge.js';
 import { verdictsByKey } from './classify/judge-run.js';
 import { datasetCard, datasetCardPath, newTally, tallyLine, type ExportTally } from './dataset-card.js';
 import { writeParquetAtomic } from './export-parquet.js';
+import { interviewStatus } from './interview-answer.js';
 import { labelOf, type Label } from './labels.js';
 import { monitorVerdictsByKey, type MonitorVerdict } from './monitor/verdict.js';
 import type { ResultStore, StoredSample } from './store.js';
 import { INSPECT_FORMATS, type InspectFormat } from './inspect/export-logs.js';
 
+/** A sample's interview as an export holds it: flat, with the rules' reading beside the answer and every field present. */
+export interface ExportInterview {
+  question: string;
+  answer: string;
+  /** Null when the interview has an error. */
+  reading: InterviewReading | null;
+  error: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+  judgeModel: string | null;
+  judgeReading: InterviewReading | null;
+  judgeError: string | null;
+}
+
+export function exportInterview(interview: InterviewRecord): ExportInterview {
+  const status = interviewStatus(interview);
+  return {
+    question: interview.question,
+    answer: interview.answer,
+    reading: status === 'not-asked' ? null : status,
+    error: interview.error ?? null,
+    inputTokens: interview.inputTokens,
+    outputTokens: interview.outputTokens,
+    costUsd: interview.costUsd,
+    judgeModel: interview.judge?.model ?? null,
+    judgeReading: interview.judge?.reading ?? null,
+    judgeError: interview.judge?.error ?? null,
+  };
+}
+
 /** One line of an export: a sample with its ground-truth label, ready to train or test a cheating monitor. */
-export interface ExportLine extends SampleRecord {
+export interface ExportLine extends Omit<SampleRecord, 'interview'> {
   runId: string;
   sampleId: number;
   /** Whether the split's tests contradict the spec. */
@@ -27,10 +59,12 @@ export interface ExportLine extends SampleRecord {
   judges: JudgeVerdict[];
   /** Suspicion scores of LLM monitors, the newest per monitor model and prompt; empty when none was asked. */
   monitors: MonitorVerdict[];
+  /** What the agent said when asked once graded (`run --interview`); null when it was not asked. */
+  interview: ExportInterview | null;
 }
 
 export function exportLine(sample: StoredSample, judges: JudgeVerdict[] = [], monitors: MonitorVerdict[] = []): ExportLine {
-  const { id, runId, keyString: _keyString, errorCount: _errorCount, ...record } = sample;
+  const { id, runId, keyString: _keyString, errorCount: _errorCount, interview, ...record } = sample;
   return {
     runId,
     sampleId: id,
@@ -40,6 +74,7 @@ export function exportLine(sample: StoredSample, judges: JudgeVerdict[] = [], mo
     judges,
     monitors,
     ...record,
+    interview: interview ? exportInterview(interview) : null,
   };
 }
 
@@ -111,7 +146,7 @@ export async function exportRun(store: ResultStore, runId: string, out: string, 
       tally.runSamples++;
       const line = exportLine(sample, judges.get(sample.keyString), monitors.get(sample.keyString));
       if (!keepsLine(line, only)) continue;
-      tallyLine(tally, line);
+      tallyLine(tally, line, sample.interview);
       yield line;
     }
   }

@@ -23,3 +23,10 @@ export function readAnswer(answer: string): InterviewReading {
   if (admits === denies) return 'evasive';
   return admits ? 'admits' : 'denies';
 }
+
+/** How a stored interview reads by rules, or `not-asked` when its model could not be asked (or its program was not interviewed). */
+export type InterviewStatus = InterviewReading | 'not-asked';
+
+export function interviewStatus(interview: { answer: string; error?: string | undefined }): InterviewStatus {
+  return interview.error ? 'not-asked' : readAnswer(interview.answer);
+}

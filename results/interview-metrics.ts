@@ -76,7 +76,8 @@ export function interviewMetrics(samples: Iterable<Interviewed>): InterviewCell[
     .sort(compareCells);
 }
 
-const percent = (s: Share) =>
+/** A rate as the report and the dataset card show it: percent, Wilson 95% interval, hits/n; a dash without any. */
+export const percent = (s: Share) =>
   s.rate === null
     ? '—'
     : `${(100 * s.rate).toFixed(1)}% [${(100 * s.interval!.low).toFixed(1)}–${(100 * s.interval!.high).toFixed(1)}] (${s.hits}/${s.n})`;

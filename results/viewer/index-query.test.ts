@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ADMIT, DENY, OFF_POINT } from '../../simulated/policies/interview.js';
 import { labelOf } from '../labels.js';
 import { makeRecord } from '../testing/make-record.js';
 import { storeSampleRun } from '../testing/sample-run.js';
@@ -76,6 +77,59 @@ describe('the viewer index', () => {
     }
     expect(query(`q=${encodeURIComponent('assert x ==')}`).rows.map((r) => r.id)).toEqual([one.id]);
     expect(query('q=x =').total).toBe(1);
+  });
+
+  it("shows and filters by the interview's reading by rules: a reading, not asked, or any interviewed sample", () => {
+    const run = temp.store.createRun({});
+    const asked = (answer: string, error?: string) => ({
+      question: 'Q',
+      answer,
+      inputTokens: 1,
+      outputTokens: 1,
+      costUsd: 0,
+      ...(error ? { error } : {}),
+    });
+    const save = (taskId: string, interview?: ReturnType<typeof asked>) =>
+      temp.store.saveSample(run, makeRecord({ key: { taskId }, ...(interview ? { interview } : {}) })).id;
+    const admits = save('a', asked(ADMIT));
+    const denies = save('d', asked(DENY));
+    const evasive = save('e', asked(OFF_POINT));
+    const notAsked = save('n', asked('', 'overloaded'));
+    const never = save('x');
+    expect(Object.fromEntries(query('limit=500').rows.map((r) => [r.id, r.interview]))).toEqual({
+      [admits]: 'admits',
+      [denies]: 'denies',
+      [evasive]: 'evasive',
+      [notAsked]: 'not-asked',
+      [never]: null,
+    });
+    for (const [filter, ids] of [
+      ['admits', [admits]],
+      ['denies', [denies]],
+      ['evasive', [evasive]],
+      ['not-asked', [notAsked]],
+      ['any', [admits, denies, evasive, notAsked]],
+    ] as const) {
+      const page = query(`interview=${filter}&model=scripted/honest`);
+      expect(
+        page.rows.map((r) => r.id),
+        filter,
+      ).toEqual(ids);
+      expect(page.total).toBe(ids.length);
+    }
+    expect(query('interview=').total).toBe(5);
+    expect(() => query('interview=lies')).toThrow(/^bad index query: interview:/);
+    expect(indexFacets(temp.store.database, temp.store.indexState()).interview).toEqual(['any', 'admits', 'denies', 'evasive', 'not-asked']);
+  });
+
+  it('offers no interview filter before any sample was interviewed, nor over a store written before interviews were kept', () => {
+    storeSampleRun(temp.store);
+    expect(indexFacets(temp.store.database, temp.store.indexState()).interview).toEqual([]);
+    temp.store.database.exec('ALTER TABLE samples DROP COLUMN interview');
+    expect(indexFacets(temp.store.database, temp.store.indexState()).interview).toEqual([]);
+    const page = query('limit=5');
+    expect(page.rows.map((r) => r.interview)).toEqual([null, null, null, null, null]);
+    expect(query('interview=any').total).toBe(0);
   });
 
   it('refuses an unknown sort or a bad page with one line', () => {

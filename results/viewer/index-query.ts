@@ -3,7 +3,9 @@ import { z } from 'zod';
 import { UserError } from '../../core/errors.js';
 import { CHEATING_KINDS } from '../classify/kinds.js';
 import { CLASSIFIED_SQL, LABEL_SQL } from '../labels.js';
+import type { InterviewStatus } from '../interview-answer.js';
 import type { IndexState } from '../store-index.js';
+import { INTERVIEW_FILTERS, interviewClause, interviewFacet, interviewSql, type InterviewFilter } from './index-interview.js';
 import { transcriptHits } from './transcript-search.js';
 
 /** The index's columns a user filters by equality, by the name the page uses. */
@@ -60,6 +62,7 @@ export const IndexQuerySchema = z.object({
   ...Object.fromEntries(FILTER_NAMES.map((name) => [name, text.optional()])),
   ...Object.fromEntries(RANGE_NAMES.map((name) => [name, bound])),
   kind: z.preprocess((v) => (v === '' ? undefined : v), z.enum(CHEATING_KINDS).optional()),
+  interview: z.preprocess((v) => (v === '' ? undefined : v), z.enum(INTERVIEW_FILTERS).optional()),
   q: z.string().max(500).optional(),
   sort: z.enum(Object.keys(SORT_COLUMNS) as [keyof typeof SORT_COLUMNS]).default('id'),
   dir: z.enum(['asc', 'desc']).default('asc'),
@@ -70,6 +73,7 @@ export const IndexQuerySchema = z.object({
 export type IndexQuery = Partial<Record<FilterName, string>> &
   Partial<Record<RangeName, number>> & {
     kind?: (typeof CHEATING_KINDS)[number];
+    interview?: InterviewFilter;
     q?: string;
     sort: keyof typeof SORT_COLUMNS;
     dir: 'asc' | 'desc';
@@ -107,6 +111,8 @@ export interface IndexRow {
   costUsd: number | null;
   /** The kinds of a cheating or evaded sample; null for the others, or when the store has no kinds index. */
   kinds: string[] | null;
+  /** The interview's reading by rules, `not-asked` when its model could not be asked; null when none was held. */
+  interview: InterviewStatus | null;
 }
 
 interface RawIndexRow extends Omit<IndexRow, 'tamper' | 'testEdited' | 'kinds'> {
@@ -138,6 +144,11 @@ function whereOf(db: Database.Database, query: IndexQuery, state: IndexState): {
     clauses.push(`${CLASSIFIED_SQL} AND id IN (SELECT sample_id FROM sample_kinds WHERE kind = ?)`);
     params.push(query.kind);
   }
+  if (query.interview) {
+    const { clause, params: values } = interviewClause(interviewSql(db), query.interview);
+    clauses.push(clause);
+    params.push(...values);
+  }
   if (query.q) {
     clauses.push('id IN (SELECT value FROM json_each(?))');
     params.push(JSON.stringify(transcriptHits(db, query.q, state.transcripts)));
@@ -157,7 +168,8 @@ export function queryIndex(db: Database.Database, query: IndexQuery, state: Inde
     .prepare(
       `SELECT id, run_id AS runId, model, dataset, split, task_id AS taskId, scaffold, access, prompt, epoch, outcome,
         ${LABEL_SQL} AS label, stop_reason AS stopReason, tamper, test_diff != '' AS testEdited,
-        input_tokens AS inputTokens, output_tokens AS outputTokens, cost_usd AS costUsd, ${kinds} AS kinds
+        input_tokens AS inputTokens, output_tokens AS outputTokens, cost_usd AS costUsd, ${kinds} AS kinds,
+        ${interviewSql(db)} AS interview
        FROM samples ${where.sql} ORDER BY ${order} LIMIT ? OFFSET ?`,
     )
     .all(...where.params, query.limit, query.offset) as RawIndexRow[];
@@ -170,15 +182,19 @@ export function queryIndex(db: Database.Database, query: IndexQuery, state: Inde
   return { total, rows };
 }
 
-/** The values each filter can take in the store, for the page's menus; `kind` only when the store has kinds indexed. */
-export function indexFacets(db: Database.Database, state: IndexState): Record<FilterName | 'kind', string[]> {
-  const out = {} as Record<FilterName | 'kind', string[]>;
+/**
+ * The values each filter can take in the store, for the page's menus; `kind` only when the store has kinds indexed,
+ * `interview` once any sample was interviewed.
+ */
+export function indexFacets(db: Database.Database, state: IndexState): Record<FilterName | 'kind' | 'interview', string[]> {
+  const out = {} as Record<FilterName | 'kind' | 'interview', string[]>;
   for (const name of FILTER_NAMES) {
     const rows = db.prepare(`SELECT DISTINCT ${FILTER_COLUMNS[name]} AS v FROM samples ORDER BY v`).all() as { v: string }[];
     out[name] = rows.map((r) => r.v);
   }
   const kinds = state.kinds ? (db.prepare('SELECT DISTINCT kind FROM sample_kinds').all() as { kind: string }[]).map((r) => r.kind) : [];
   out.kind = CHEATING_KINDS.filter((k) => kinds.includes(k));
+  out.interview = interviewFacet(db);
   return out;
 }
 

@@ -1,5 +1,6 @@
 import { classifySample } from '../classify/index.js';
 import { verdictsByKey } from '../classify/judge-run.js';
+import { interviewStatus } from '../interview-answer.js';
 import { labelOf } from '../labels.js';
 import { monitorVerdictsByKey } from '../monitor/verdict.js';
 import type { ResultStore } from '../store.js';
@@ -18,6 +19,8 @@ export function sampleDetail(store: ResultStore, id: number) {
     judges: verdictsByKey(store, row.runId).get(sample.keyString) ?? [],
     monitors: monitorVerdictsByKey(store, row.runId).get(sample.keyString) ?? [],
     events: events.map((e) => ({ time: e.time, kind: e.kind, data: e.data })),
+    // The reading by the same rules as the report's and the export's, beside the answer it reads.
+    interview: sample.interview ? { ...sample.interview, reading: interviewStatus(sample.interview) } : null,
   };
 }
 

@@ -38,6 +38,19 @@ interface Sample {
   judges: { model: string; kind: string | null; explanation: string }[];
   monitors: { model: string; status: string; score: number | null; reason: string }[];
   events: { time: string; kind: string; data: unknown }[];
+  interview: Interview | null;
+}
+
+interface Interview {
+  question: string;
+  answer: string;
+  /** By rules; `not-asked` when the model could not be asked. */
+  reading: string;
+  error?: string;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number | null;
+  judge?: { model: string; reading: string | null; costUsd: number | null; error?: string };
 }
 
 /** Past this many lines a text is folded: its head shows, the whole opens on demand. */
@@ -129,6 +142,35 @@ function verdicts(s: Sample): HTMLElement {
   );
 }
 
+/** What the agent said when asked once graded: the question, the answer, its reading by rules, its cost, and a judge's reading apart. */
+function interviewPanel(i: Interview): HTMLElement {
+  const facts: [id: string, term: string, text: string][] = [
+    ['interview-reading', 'reading (rules)', i.reading === 'not-asked' ? `not asked: ${i.error ?? ''}` : i.reading],
+    ['interview-cost', 'cost', `${usd(i.costUsd)} · ${num(i.inputTokens)} in · ${num(i.outputTokens)} out`],
+  ];
+  const judge = i.judge;
+  if (judge) {
+    const said = judge.error ? `could not answer: ${judge.error}` : (judge.reading ?? 'named no reading');
+    facts.push(['interview-judge', `judge ${judge.model}`, `${said} · ${usd(judge.costUsd)}`]);
+  }
+  return panel(
+    'Interview',
+    'interview',
+    [
+      h(
+        'dl',
+        { class: 'facts' },
+        facts.map(([id, term, text]) => [h('dt', { text: term }), h('dd', { id, text })]),
+      ),
+      h('div', { class: 'arg', text: 'question' }),
+      h('div', { id: 'interview-question' }, folded(i.question, 'text')),
+      h('div', { class: 'arg', text: 'answer' }),
+      h('div', { id: 'interview-answer' }, i.answer ? folded(i.answer, 'text') : h('div', { class: 'empty', text: 'No answer.' })),
+    ],
+    '',
+  );
+}
+
 /** One sample: its transcript with long outputs folded, its three diffs, grading log, tamper signs and verdicts. */
 export async function renderSample(host: HTMLElement, id: string): Promise<void> {
   const s = await getJson<Sample>(`api/samples/${encodeURIComponent(id)}`);
@@ -186,6 +228,7 @@ export async function renderSample(host: HTMLElement, id: string): Promise<void>
           'None.',
         ),
         verdicts(s),
+        s.interview ? interviewPanel(s.interview) : null,
         s.error ? panel('Error', 'error', h('pre', { class: 'log', text: s.error }), '') : null,
         panel('Test-file changes', 'test-diff', s.testDiff ? diffView(s.testDiff) : null, 'No test file was changed.'),
         panel('Source changes', 'source-diff', s.sourceDiff ? diffView(s.sourceDiff) : null, 'No source file was changed.'),

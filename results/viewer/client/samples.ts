@@ -2,7 +2,9 @@ import type { IndexRow } from '../index-query.js';
 import type { StoreStatus } from '../server.js';
 import { append, clear, getJson, h, num, usd } from './dom.js';
 
-const FILTERS = ['run', 'model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'outcome', 'label', 'stop', 'kind'] as const;
+const FILTERS = ['run', 'model', 'dataset', 'split', 'scaffold', 'access', 'prompt', 'outcome', 'label', 'stop', 'kind', 'interview'] as const;
+/** Menu text where a filter's value alone would not say it: the interview's `any` keeps every interviewed sample. */
+const OPTION_TEXT: Record<string, string> = { 'interview:any': 'interviewed', 'interview:not-asked': 'not asked' };
 /** Range bounds: tokens (in and out) and cost in USD, each inclusive. */
 const RANGES: [name: string, placeholder: string][] = [
   ['tokensMin', 'tokens ≥'],
@@ -20,6 +22,7 @@ const COLUMNS: [label: string, sort: string | null][] = [
   ['Access', 'access'],
   ['Outcome', 'outcome'],
   ['Label', 'label'],
+  ['Interview', null],
   ['Stop', 'stop'],
   ['Evidence', null],
   ['Tokens', 'tokens'],
@@ -45,10 +48,15 @@ function filterBar(params: URLSearchParams, facets: Record<string, string[]>, st
       'aria-label': name,
       onchange: (e) => change(name, (e.target as HTMLSelectElement).value),
     }) as HTMLSelectElement;
-    append(select, [h('option', { value: '', text: `any ${name}` }), (facets[name] ?? []).map((v) => h('option', { value: v, text: v }))]);
+    append(select, [
+      h('option', { value: '', text: `any ${name}` }),
+      (facets[name] ?? []).map((v) => h('option', { value: v, text: OPTION_TEXT[`${name}:${v}`] ?? v })),
+    ]);
     select.value = params.get(name) ?? '';
     // Without the kinds index the store cannot be filtered by kind; the notice says how to build it.
     if (name === 'kind' && !status.indexes.kinds) select.disabled = true;
+    // Before any sample was interviewed there is nothing to pick.
+    if (name === 'interview' && !facets.interview?.length) select.disabled = true;
     return select;
   });
   const ranges = RANGES.map(([name, placeholder]) =>
@@ -108,6 +116,7 @@ function indexRow(s: IndexRow): HTMLElement {
     [s.runId, s.model, s.dataset, s.split, s.scaffold, s.access].map((t) => h('td', { text: t })),
     h('td', null, h('span', { class: `badge ${s.outcome}`, text: s.outcome })),
     h('td', null, s.label === 'none' ? '' : h('span', { class: `badge ${s.label}`, text: s.label })),
+    h('td', { class: 'interview', 'data-interview': s.interview ?? '', text: s.interview === 'not-asked' ? 'not asked' : (s.interview ?? '') }),
     h('td', { class: 'muted', text: s.stopReason.replace('_', ' ') }),
     h(
       'td',
