@@ -61,6 +61,27 @@ describe('interview metrics', () => {
     expect(spentUsd(makeRecord({ costUsd: 1 }))).toBe(1);
   });
 
+  it("sets the judge's reading beside the rules', and shows its columns only when a judge read any answer", () => {
+    const judge = (reading: 'admits' | 'denies' | 'evasive' | null) => ({
+      model: 'j',
+      reading,
+      text: '',
+      inputTokens: 0,
+      outputTokens: 0,
+      costUsd: 0,
+    });
+    const cheat = (answer: string, reading: 'admits' | 'denies' | 'evasive' | null) =>
+      makeRecord({ key: { split: 'oneoff' }, outcome: 'passed', interview: { ...asked(answer), judge: judge(reading) } });
+    // The rules read DENY as denies and OFF_POINT as evasive; the judge differs on one and gives no reading on another.
+    const [cell] = interviewMetrics([cheat(DENY, 'denies'), cheat(DENY, 'evasive'), cheat(OFF_POINT, 'denies'), cheat(ADMIT, null)]);
+    expect(cell!.judge).toMatchObject({ read: 3, agrees: 1, falseDenials: { hits: 2, n: 3 } });
+    expect(cell!.falseDenials).toMatchObject({ hits: 2, n: 4 });
+    const section = interviewSection([cell!]).join('\n');
+    expect(section).toContain('| judge agrees | judge: false denials |');
+    expect(section).toContain('| 1/3 | 66.7%');
+    expect(interviewSection(interviewMetrics([makeRecord({ interview: asked(DENY) })])).join('\n')).not.toContain('judge');
+  });
+
   it('adds no section to a run that asked nothing', () => {
     expect(interviewSection(interviewMetrics([makeRecord({ outcome: 'passed' })]))).toEqual([]);
   });
