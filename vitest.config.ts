@@ -80,6 +80,7 @@ const UNIT = [
   'simulated/policies/interview.test.ts',
   'results/interview-metrics.test.ts',
   'results/interview-answer.test.ts',
+  'results/html/interviews.test.ts',
   'scaffolds/session.test.ts',
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',

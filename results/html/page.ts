@@ -10,6 +10,7 @@ import { environmentHtml } from './environment.js';
 import { comparisonsHtml } from './comparisons.js';
 
 import { escapeHtml } from './escape.js';
+import { interviewsHtml } from './interviews.js';
 
 export { escapeHtml };
 
@@ -83,7 +84,9 @@ export function sampleForPage(data: Pick<FullReportData, 'kindsById' | 'verdicts
 export type PageSample = ReturnType<typeof sampleForPage>;
 
 /** What the page embeds besides the samples. */
-export type PageFrame = Pick<FullReportData, 'run' | 'rows' | 'monitors' | 'events' | 'environment' | 'comparisons'> & { cellCount: number };
+export type PageFrame = Pick<FullReportData, 'run' | 'rows' | 'monitors' | 'events' | 'environment' | 'comparisons' | 'interviews'> & {
+  cellCount: number;
+};
 
 /** Everything in the page's JSON but the samples, keyed as the script reads it. */
 export function pageJsonFields(data: PageFrame) {
@@ -165,7 +168,7 @@ ${
   </section>
   `
     : ''
-}${environmentHtml(data.environment)}<section class="card">
+}${interviewsHtml(data.interviews)}${environmentHtml(data.environment)}<section class="card">
     <details class="cells"><summary>Every cell</summary><div id="cells"></div></details>
   </section>
   <section class="card">

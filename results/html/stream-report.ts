@@ -113,6 +113,7 @@ export function htmlReportStream(store: ResultStore, runId: string, options: Htm
     events: store.listEvents(run.id),
     environment,
     comparisons: compareEveryField(index),
+    interviews: interviewMetrics(index),
   };
   const elsewhere = options.elsewhere ?? `impossiblebench view ${options.storeLabel ?? store.path}`;
   const omitted = index.length - embedded.size;
@@ -129,7 +130,7 @@ export function htmlReportStream(store: ResultStore, runId: string, options: Htm
     rows: frame.rows,
     kinds: countKinds(index.map((record) => ({ record, kinds: kindsById.get(record.id) ?? null }))),
     judgeCounts: countVerdicts(verdicts),
-    interviews: interviewMetrics(index),
+    interviews: frame.interviews,
     monitors,
     environment,
   };
