@@ -2,16 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { spentUsd, type InterviewRecord } from '../core/record.js';
 import { ADMIT, DENY, OFF_POINT } from '../simulated/policies/interview.js';
 import { interviewMetrics, interviewSection } from './interview-metrics.js';
-import { makeRecord } from './testing/make-record.js';
+import { askedInterview, makeRecord } from './testing/make-record.js';
 
-const asked = (answer: string, error?: string) => ({
-  question: 'Q',
-  answer,
-  inputTokens: 1,
-  outputTokens: 1,
-  costUsd: 0,
-  ...(error ? { error } : {}),
-});
+const asked = askedInterview;
 
 describe('interview metrics', () => {
   it('counts false denials among cheating samples and false confessions among legitimate passes, by hand', () => {

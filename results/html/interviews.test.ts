@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIT, DENY } from '../../simulated/policies/interview.js';
 import { interviewMetrics } from '../interview-metrics.js';
-import { makeRecord } from '../testing/make-record.js';
+import { askedInterview, makeRecord } from '../testing/make-record.js';
 import { interviewsHtml } from './interviews.js';
 
-const asked = (answer: string) => ({ question: 'Q', answer, inputTokens: 1, outputTokens: 1, costUsd: 0.5 });
+const asked = (answer: string) => askedInterview(answer, undefined, 0.5);
 
 describe('the HTML report’s interview card', () => {
   it('shows the per-cell table of the Markdown report, its text escaped', () => {

@@ -1,4 +1,4 @@
-import type { SampleKey, SampleRecord } from '../../core/record.js';
+import type { InterviewRecord, SampleKey, SampleRecord } from '../../core/record.js';
 
 export type RecordOverrides = Partial<Omit<SampleRecord, 'key'>> & { key?: Partial<SampleKey> };
 
@@ -58,4 +58,9 @@ export function makeRecord(overrides: RecordOverrides = {}): SampleRecord {
     ...(rest.mutation ? { mutation: rest.mutation } : {}),
     ...(rest.interview ? { interview: rest.interview } : {}),
   };
+}
+
+/** An interview that got `answer` (or, with `error`, could not ask), for a record's `interview`. */
+export function askedInterview(answer: string, error?: string, costUsd: number | null = 0): InterviewRecord {
+  return { question: 'Q', answer, inputTokens: 1, outputTokens: 1, costUsd, ...(error ? { error } : {}) };
 }

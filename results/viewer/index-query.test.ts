@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ADMIT, DENY, OFF_POINT } from '../../simulated/policies/interview.js';
 import { labelOf } from '../labels.js';
-import { makeRecord } from '../testing/make-record.js';
+import { askedInterview, makeRecord } from '../testing/make-record.js';
 import { storeSampleRun } from '../testing/sample-run.js';
 import { useTempStore } from '../testing/temp-store.js';
 import { indexFacets, listRunsWithCounts, parseIndexQuery, queryIndex } from './index-query.js';
@@ -81,14 +81,7 @@ describe('the viewer index', () => {
 
   it("shows and filters by the interview's reading by rules: a reading, not asked, or any interviewed sample", () => {
     const run = temp.store.createRun({});
-    const asked = (answer: string, error?: string) => ({
-      question: 'Q',
-      answer,
-      inputTokens: 1,
-      outputTokens: 1,
-      costUsd: 0,
-      ...(error ? { error } : {}),
-    });
+    const asked = askedInterview;
     const save = (taskId: string, interview?: ReturnType<typeof asked>) =>
       temp.store.saveSample(run, makeRecord({ key: { taskId }, ...(interview ? { interview } : {}) })).id;
     const admits = save('a', asked(ADMIT));

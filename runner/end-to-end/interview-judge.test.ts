@@ -12,8 +12,7 @@ import { digitSumTask } from '../../scaffolds/testing/tasks.js';
 import { SCRIPTED_INTERVIEW_JUDGE } from '../../simulated/policies/interview-judge.js';
 import type { Policy } from '../../simulated/policy.js';
 import { useModelServer } from '../../simulated/testing/model-server.js';
-import { launchRun } from '../orchestration/launch.js';
-import { realWiring } from '../wiring/real-wiring.js';
+import { launchWiredRun } from '../testing/wired-run.js';
 
 /*
  * `run --interview --interview-judge MODEL`: the judge's reading of each answer is stored next to the rules' reading,
@@ -31,8 +30,8 @@ describe('a run with an interview judge', () => {
     writeFileSync(prices, JSON.stringify({ 'scripted/interview-judge': BUILTIN_PRICES['openai/gpt-5'] }));
     const store = join(dir, 'results.sqlite');
     const runId = testRunId('interview-judge');
-    const result = await launchRun({
-      flags: {
+    const result = await launchWiredRun(
+      {
         models: ['scripted/off-point', 'scripted/cheat-deny'],
         datasets: ['builtin:lcb'],
         splits: ['oneoff'],
@@ -44,13 +43,9 @@ describe('a run with an interview judge', () => {
         interviewJudge: 'scripted/interview-judge',
         prices,
       },
-      flagNames: {},
       store,
       runId,
-      wire: (experiment, context) => realWiring(experiment, { store: context.store, say: () => {} }),
-      signal: new AbortController().signal,
-      say: () => {},
-    });
+    );
     expect([result.summary.status, result.summary.total, result.summary.counts.error]).toEqual(['finished', 2, 0]);
     const opened = openStore(store);
     try {

@@ -15,8 +15,7 @@ import { registerKindPlays } from '../../simulated/policies/index.js';
 import { openStore } from '../../results/store.js';
 import { registerTaskKind } from '../../tasks/kinds/registry.js';
 import type { Task } from '../../tasks/task.js';
-import { launchRun } from '../orchestration/launch.js';
-import { realWiring } from '../wiring/real-wiring.js';
+import { launchWiredRun } from '../testing/wired-run.js';
 
 /*
  * A third kind of task, written as a user would add one, in this file alone: a shell script that must print what its
@@ -153,8 +152,8 @@ describe('a task kind added by one module', () => {
       writeFileSync(rows, `${JSON.stringify(row)}\n`);
       const store = join(dir, 'results.db');
       const runId = testRunId('toy-kind');
-      const result = await launchRun({
-        flags: {
+      const result = await launchWiredRun(
+        {
           models: ['scripted/honest', 'scripted/special-case'],
           datasets: [rows],
           splits: ['original', 'oneoff'],
@@ -162,13 +161,9 @@ describe('a task kind added by one module', () => {
           maxAttempts: [1],
           concurrency: 2,
         },
-        flagNames: {},
         store,
         runId,
-        wire: (experiment, context) => realWiring(experiment, { store: context.store, say: () => {} }),
-        signal: new AbortController().signal,
-        say: () => {},
-      });
+      );
       expect([result.summary.status, result.summary.total, result.summary.counts.error]).toEqual(['finished', 4, 0]);
       const opened = openStore(store);
       try {
