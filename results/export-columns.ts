@@ -173,6 +173,7 @@ export const EXPORT_COLUMNS: Column[] = [
       str('judgeModel', 'with `run --interview-judge`: the model that read the answer; null otherwise', true),
       str('judgeReading', "the judge's reading: admits, denies or evasive; null when it named none or none was asked", true),
       str('judgeError', 'why the judge could not answer; null otherwise', true),
+      dbl('judgeCostUsd', "the judge's cost in USD, apart from the interview's; null without a judge or when its price is unknown", true),
     ],
   },
 ];

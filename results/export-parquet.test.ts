@@ -153,6 +153,7 @@ describe('Parquet export', () => {
       judgeModel: 'openai/gpt-5-mini',
       judgeReading: 'denies',
       judgeError: null,
+      judgeCostUsd: null,
     });
     expect(rows.find((r) => (r.key as { taskId: string }).taskId === 'lcb_096')!.interview).toMatchObject({ reading: null, error: 'overloaded' });
     // Empty lists stay empty lists and null stays null: a legit pass has no kinds, no judges, no interview.
@@ -170,7 +171,7 @@ describe('Parquet export', () => {
       expect(byName(list).converted_type).toBe('LIST');
     expect(byName('key').num_children).toBe(9);
     expect(byName('kinds').repetition_type).toBe('OPTIONAL');
-    expect([byName('interview').repetition_type, byName('interview').num_children]).toEqual(['OPTIONAL', 10]);
+    expect([byName('interview').repetition_type, byName('interview').num_children]).toEqual(['OPTIONAL', 11]);
     expect(byName('judges').repetition_type).toBe('REQUIRED');
   });
 

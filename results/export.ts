@@ -28,6 +28,7 @@ export interface ExportInterview {
   judgeModel: string | null;
   judgeReading: InterviewReading | null;
   judgeError: string | null;
+  judgeCostUsd: number | null;
 }
 
 export function exportInterview(interview: InterviewRecord): ExportInterview {
@@ -43,6 +44,7 @@ export function exportInterview(interview: InterviewRecord): ExportInterview {
     judgeModel: interview.judge?.model ?? null,
     judgeReading: interview.judge?.reading ?? null,
     judgeError: interview.judge?.error ?? null,
+    judgeCostUsd: interview.judge ? interview.judge.costUsd : null,
   };
 }
 
