@@ -81,6 +81,7 @@ const UNIT = [
   'results/interview-metrics.test.ts',
   'results/interview-answer.test.ts',
   'results/html/interviews.test.ts',
+  'runner/orchestration/safety-net.test.ts',
   'scaffolds/session.test.ts',
   'scaffolds/prompts.test.ts',
   'scaffolds/templates.test.ts',

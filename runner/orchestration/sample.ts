@@ -104,8 +104,17 @@ export function describeError(error: unknown): string {
 /** How far past its time limit a sample may run before the runner gives up on it. */
 const OVERRUN_MS = 60_000;
 
-function overrunMessage(timeMs: number): string {
-  return `the sample ran more than ${Math.round((timeMs + OVERRUN_MS) / 1000)} s, past its ${Math.round(timeMs / 1000)} s time limit, and was stopped`;
+/**
+ * The time limit's safety net. The interview (and its judge) come after a sample its limit may have ended, and no
+ * limit of the sample stops them: each may take a whole request's time on top.
+ */
+export function safetyNetMs(experiment: Pick<Experiment, 'interview' | 'interviewJudge' | 'limits'>, timeMs: number): number {
+  const asks = experiment.interview ? (experiment.interviewJudge ? 2 : 1) : 0;
+  return timeMs + OVERRUN_MS + asks * experiment.limits.requestTimeoutS * 1000;
+}
+
+function overrunMessage(netMs: number, timeMs: number): string {
+  return `the sample ran more than ${Math.round(netMs / 1000)} s, past its ${Math.round(timeMs / 1000)} s time limit, and was stopped`;
 }
 
 /** Resolves when the signal aborts and then `graceMs` more pass; never rejects. */
@@ -231,7 +240,7 @@ async function failedTry(
   sample: PlannedSample,
   caught: unknown,
   state: TryState,
-  agent: { signal: AbortSignal; log: Logger; started: Date; timeMs: number | undefined },
+  agent: { signal: AbortSignal; log: Logger; started: Date; timeMs: number | undefined; netMs: number | undefined },
 ): Promise<SampleEnd> {
   const { log } = agent;
   if (stopsRun(caught)) {
@@ -240,7 +249,7 @@ async function failedTry(
   }
   // Whatever failed while the sample's engine was going away failed because of that.
   const lostFirst = lostEngine(caught) === undefined ? await state.sandbox?.engineLost?.().catch(() => undefined) : undefined;
-  const error = lostFirst ?? (agent.signal.aborted ? new Error(overrunMessage(agent.timeMs!)) : caught);
+  const error = lostFirst ?? (agent.signal.aborted ? new Error(overrunMessage(agent.netMs!, agent.timeMs!)) : caught);
   log.warn({ err: error }, 'sample failed for a reason outside the model');
   const lost = lostEngine(error);
   return {
@@ -278,7 +287,8 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext, s
   // The agent stops on an interrupt, or (a safety net behind the loop's own time limit) when it
   // overruns that limit by a minute: a hung sample must not hold the run forever.
   const timeMs = ctx.experiment.limits.timeLimitS === undefined ? undefined : ctx.experiment.limits.timeLimitS * 1000;
-  const agentSignal = timeMs === undefined ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(timeMs + OVERRUN_MS)]);
+  const netMs = timeMs === undefined ? undefined : safetyNetMs(ctx.experiment, timeMs);
+  const agentSignal = netMs === undefined ? ctx.signal : AbortSignal.any([ctx.signal, AbortSignal.timeout(netMs)]);
   const grace = afterAbort(agentSignal, ctx.abortGraceMs ?? 5_000);
   const state: TryState = { abandoned: false, timing: { createMs: 0, agentMs: 0, releaseMs: 0 }, t0: performance.now() };
   try {
@@ -287,7 +297,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext, s
     // Keep an abandoned agent's late rejection from surfacing as an unhandled one.
     work.catch(() => {});
     const end = await Promise.race([work, grace.promise]);
-    if (!ctx.signal.aborted && agentSignal.aborted) throw new Error(overrunMessage(timeMs!));
+    if (!ctx.signal.aborted && agentSignal.aborted) throw new Error(overrunMessage(netMs!, timeMs!));
     if (end === 'gone' || ctx.signal.aborted) {
       log.info('sample interrupted; left unfinished');
       return { kind: 'interrupted' };
@@ -297,7 +307,7 @@ export async function executeSample(sample: PlannedSample, ctx: SampleContext, s
     return { kind: 'record', record, ...(permanent ? { permanent } : {}) };
   } catch (caught) {
     if (ctx.signal.aborted) return { kind: 'interrupted' };
-    return await failedTry(sample, caught, state, { signal: agentSignal, log, started, timeMs });
+    return await failedTry(sample, caught, state, { signal: agentSignal, log, started, timeMs, netMs });
   } finally {
     grace.cancel();
     await releaseTry(state, log);
